@@ -1,0 +1,177 @@
+/**
+ * Shared building blocks of the contract: names, KRNs, timestamps, the two list conventions and the
+ * error body. Wire names are snake_case exactly as the spec and the facts file write them.
+ */
+import semver from "semver";
+import { z } from "zod";
+
+// ---------------------------------------------------------------------------------------------
+// Scalars
+
+/** Names used as filters (app, version, cluster, node, workload, asset): lowercase alphanumerics and `.`, `_`, `-`. */
+export const NAME_PATTERN = /^[a-z0-9._-]+$/;
+export const name = (max = 64) =>
+  z
+    .string()
+    .min(1, { message: "must not be empty" })
+    .max(max, { message: `must be at most ${max} characters` })
+    .regex(NAME_PATTERN, { message: "may contain only lowercase letters, digits and '.', '_', '-'" });
+
+export const title = (max = 64) =>
+  z.string().min(1, { message: "must not be empty" }).max(max, { message: `must be at most ${max} characters` });
+
+/** Free text with a generous bound so that nothing unbounded reaches the store. */
+export const text = (max = 4096) => z.string().max(max, { message: `must be at most ${max} characters` });
+
+/** A resource reference such as `krn:asset:<name>` or `krn:user:<email>`. */
+export const KRN_PATTERN = /^krn:[a-z_]+:[^\s]{1,256}$/;
+export const krn = z.string().regex(KRN_PATTERN, { message: "must be a KRN such as 'krn:asset:<name>'" });
+
+/** In the app and workload `resources` filters and bodies the only namespace allowed is `asset`. */
+export const ASSET_KRN_PATTERN = /^krn:asset:[a-z0-9._-]{1,64}$/;
+export const assetKrn = z
+  .string()
+  .regex(ASSET_KRN_PATTERN, { message: "must be a KRN of namespace asset: 'krn:asset:<asset name>'" });
+export const assetKrnOf = (assetName: string): string => `krn:asset:${assetName}`;
+export const assetNameOfKrn = (ref: string): string => ref.slice("krn:asset:".length);
+
+/** RFC 3339 date-time; any valid form on input. */
+export const dateTime = z.iso.datetime({ offset: true, message: "must be an RFC 3339 date-time such as 2024-05-01T12:00:00.000000Z" });
+
+/** Timestamps are emitted in UTC with `Z` and six fractional digits. */
+export function formatTimestamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+}
+
+export const semverString = z
+  .string()
+  .max(64, { message: "must be at most 64 characters" })
+  .refine((v) => semver.valid(v) !== null, { message: "must be a semantic version such as 1.2.0" });
+
+export const scalarValue = z.union([z.number(), z.string().max(4096), z.boolean()]);
+export const freeObject = z.record(z.string(), z.unknown());
+
+export const location = z.object({
+  lat: z.number().min(-90).max(90),
+  lon: z.number().min(-180).max(180),
+});
+
+/** Audit fields of the app area (apps, versions, resources, parameters, schedules, workloads). */
+export const auditAt = {
+  created_at: z.string(),
+  created_by: z.string(),
+  updated_at: z.string(),
+  updated_by: z.string(),
+};
+/** Audit fields of the inventory area (ACPs, assets, registry, clusters, labels, data types, ...). */
+export const auditStamps = { created: z.string(), updated: z.string() };
+
+// ---------------------------------------------------------------------------------------------
+// Query helpers: query strings arrive as text; repeated keys and `key[]` both make arrays.
+
+export const qBool = z
+  .enum(["true", "false", "1", "0"], { message: "must be true or false" })
+  .transform((v) => v === "true" || v === "1");
+
+export const qInt = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^-?\d{1,12}$/, { message: "must be an integer" })
+    .transform((v) => Number(v))
+    .pipe(z.number().min(min, { message: `must be at least ${min}` }).max(max, { message: `must be at most ${max}` }));
+
+export const qArray = <T extends z.ZodType>(item: T) => z.array(item).max(1000, { message: "at most 1000 entries" });
+
+// ---------------------------------------------------------------------------------------------
+// Part 1 lists: pagination_type limits | cursor | stream.
+
+export const paginationType = z.enum(["limits", "cursor", "stream"]);
+export type PaginationType = z.infer<typeof paginationType>;
+
+export function part1ListQuery<K extends string>(sortKeys: readonly [K, ...K[]], defaultSort: readonly K[]) {
+  return {
+    pagination_type: paginationType.default("cursor"),
+    page_size: qInt(1, 10000).optional(),
+    page: qInt(1, 1_000_000_000).optional(),
+    next: z.string().max(2048).optional(),
+    previous: z.string().max(2048).optional(),
+    direction: z.enum(["asc", "desc"]).default("asc"),
+    nulls: z.enum(["first", "last"]).optional(),
+    sort_by: qArray(z.enum(sortKeys)).default([...defaultSort]),
+  };
+}
+/** Shape of a Part 1 list query once parsed (the sort key type widened to string). */
+export interface Part1ListQuery {
+  pagination_type: PaginationType;
+  page_size?: number;
+  page?: number;
+  next?: string;
+  previous?: string;
+  direction: "asc" | "desc";
+  nulls?: "first" | "last";
+  sort_by: string[];
+}
+/** When a caller does not say, a Part 1 page holds this many items (the platform's default is not known). */
+export const PART1_DEFAULT_PAGE_SIZE = 100;
+
+export const cursorPagination = z.object({ next_page: z.string().nullable(), previous_page: z.string().nullable() });
+export const limitsPagination = z.object({ page: z.number().int(), total_pages: z.number().int(), total_items: z.number().int() });
+
+// ---------------------------------------------------------------------------------------------
+// Part 2 inventory lists: page_size 1..1000 [20], starting_after, ending_before, sort_by, sort_asc.
+
+export function inventoryListQuery<K extends string>(sortKeys: readonly [K, ...K[]], sortAscDefault = true) {
+  return {
+    page_size: qInt(1, 1000).default(20),
+    starting_after: z.string().max(2048).optional(),
+    ending_before: z.string().max(2048).optional(),
+    sort_by: z.enum(sortKeys).default(sortKeys[0]),
+    sort_asc: qBool.default(sortAscDefault),
+  };
+}
+export interface InventoryListQuery {
+  page_size: number;
+  starting_after?: string;
+  ending_before?: string;
+  sort_by: string;
+  sort_asc: boolean;
+}
+export const inventoryPagination = cursorPagination;
+
+/** `metadata[]` and `metadata_filter[]` of the inventory lists that offer them. */
+export const METADATA_FILTER_PATTERN = /^[a-z0-9._-]+\.[^=]+=.*$/;
+export const metadataQuery = {
+  metadata: qArray(name()).optional(),
+  metadata_filter: qArray(
+    z.string().max(512).regex(METADATA_FILTER_PATTERN, { message: "must look like <metadata_name>.<payload_key>=<payload_value>" }),
+  ).optional(),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+export const errorEntry = z.object({
+  error_code: z.number().int(),
+  http_status_code: z.number().int(),
+  message: z.array(z.string()),
+});
+export const errorBody = z.object({ errors: z.array(errorEntry) });
+export type ErrorBody = z.infer<typeof errorBody>;
+
+/** One 207 answer shape for every bulk operation: a result per item. */
+export const multiStatusBody = z.object({
+  results: z.array(
+    z.object({
+      name: z.string(),
+      http_status_code: z.number().int(),
+      message: z.array(z.string()).optional(),
+    }),
+  ),
+});
+
+export const emptyBody = z.object({}).strict();
+
+/** Response body of a Part 2 inventory list. */
+export const inventoryPage = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), pagination: inventoryPagination });
+/** Response body of a Part 1 list in the default cursor shape (limits and stream shapes are described in the OpenAPI text). */
+export const cursorPage = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), pagination: cursorPagination });

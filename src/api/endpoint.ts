@@ -1,0 +1,105 @@
+/**
+ * The shape of one entry of the endpoint table. Every consumer (the emulator's router, validation
+ * and permission checks, the client, the OpenAPI document, the coverage test) reads these entries;
+ * nothing else spells a path or a permission.
+ */
+import { z } from "zod";
+
+export type HttpMethod = "GET" | "POST";
+
+/** Which list convention an endpoint follows: Part 1 (limits/cursor/stream) or Part 2 (starting_after/ending_before). */
+export type ListConvention = "part1" | "inventory";
+
+/** What a successful answer carries. */
+export type SuccessKind = "json" | "empty" | "binary" | "ndjson" | "text" | "yaml";
+
+/** How the request body is encoded. */
+export type BodyKind = "json" | "form" | "multipart" | "none";
+
+/** Where the operation is declared: a spec part, the facts file (the platform has it; the spec omits it), or auth. */
+export type Source = "part1" | "part2" | "facts" | "auth";
+
+export interface Endpoint<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  /** Stable operation id, `<area>.<operation>`; the client's method name derives from it. */
+  id: string;
+  method: HttpMethod;
+  /** Path template relative to {base_url}/api/v4 (or absolute for the OIDC token endpoint), `{param}` placeholders. */
+  path: string;
+  /** Permission suffix (`svc.permission.<suffix>`), or null for the one open endpoint and the token endpoints. */
+  permission: string | null;
+  summary: string;
+  source: Source;
+  params?: P;
+  query?: Q;
+  bodyKind: BodyKind;
+  /** Body schema; `bodyOptional` lets start/stop come without a body as the spec allows. */
+  body?: B;
+  bodyOptional?: boolean;
+  success: { status: number; kind: SuccessKind; body?: R };
+  /** Error statuses the spec (or the facts file) lists for this operation. */
+  errors: number[];
+  list?: ListConvention;
+  /** True for operations that change data: each leaves one audit log entry. */
+  mutates: boolean;
+  /** True when the operation is served only outside the spec tables (facts file, auth). */
+  tags: string[];
+}
+
+export type AnyEndpoint = Endpoint<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
+
+type Init<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> = Omit<
+  Endpoint<P, Q, B, R>,
+  "bodyKind" | "mutates" | "tags" | "errors" | "success" | "source"
+> & {
+  bodyKind?: BodyKind;
+  mutates?: boolean;
+  errors?: number[];
+  source?: Source;
+  success: { status: number; kind?: SuccessKind; body?: R };
+};
+
+/** Path parameter names of a template, in order. */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+}
+
+/**
+ * Declares the endpoints of one area. `tag` is the area's name in the OpenAPI document; `source` the
+ * spec part the area's rows come from. Defaults: a body makes a JSON body; POSTs mutate unless their
+ * permission is a `.read` one (filter-bodied reads); errors default to the spec's common set.
+ */
+export function defineArea(tag: string, source: Source) {
+  return function endpoint<
+    P extends z.ZodType = z.ZodType,
+    Q extends z.ZodType = z.ZodType,
+    B extends z.ZodType = z.ZodType,
+    R extends z.ZodType = z.ZodType,
+  >(init: Init<P, Q, B, R>): Endpoint<P, Q, B, R> {
+    const declared = new Set(pathParamNames(init.path));
+    if (init.params) {
+      const shape = (init.params as unknown as z.ZodObject).shape as Record<string, unknown>;
+      for (const k of Object.keys(shape)) {
+        if (!declared.has(k)) throw new Error(`${init.id}: params has '${k}' which is not in ${init.path}`);
+      }
+      for (const k of declared) {
+        if (!(k in shape)) throw new Error(`${init.id}: path parameter '${k}' has no schema`);
+      }
+    } else if (declared.size > 0) {
+      throw new Error(`${init.id}: path ${init.path} needs a params schema`);
+    }
+    return {
+      ...init,
+      source: init.source ?? source,
+      bodyKind: init.bodyKind ?? (init.body ? "json" : "none"),
+      mutates: init.mutates ?? (init.method === "POST" && !(init.permission ?? "").endsWith(".read")),
+      errors: init.errors ?? [400, 401, 403, 404],
+      success: { kind: init.success.body ? "json" : "empty", ...init.success },
+      tags: [tag],
+    };
+  };
+}

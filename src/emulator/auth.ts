@@ -1,0 +1,194 @@
+/**
+ * Identities, tokens and permissions. Access and refresh tokens are signed JWTs (HS256). The signing
+ * key lives in the store, so a persisted emulator keeps honouring the tokens it issued before a restart.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import jwt from "jsonwebtoken";
+import { ApiError, ErrorCode } from "../api/errors";
+import type { Store } from "./store/store";
+
+export interface Identity {
+  /** Login name: the e-mail of a user, the client id of a service account. */
+  username: string;
+  kind: "user" | "service-account" | "edge";
+  /** Stable uuid (the audit log's user_id). */
+  userId: string;
+  /** Permission patterns over `svc.permission.<suffix>`; `*` matches one or more name parts. */
+  permissions: string[];
+}
+
+export const krnOf = (id: Identity): string =>
+  id.kind === "service-account" ? `krn:service-account:${id.username}` : `krn:user:${id.username}`;
+
+interface UserEntry {
+  password: string;
+  clientId?: string;
+  identity: Identity;
+}
+interface ClientEntry {
+  secret: string;
+  identity: Identity;
+}
+
+export const ALL_PERMISSIONS = ["svc.permission.*"];
+export const READ_PERMISSIONS = ["svc.permission.*.read"];
+
+/** The built-in identities, documented in the README. */
+export const BUILTIN_USERS: Record<string, UserEntry> = {
+  "admin@example.com": {
+    password: "admin",
+    clientId: "svc-cli",
+    identity: { username: "admin@example.com", kind: "user", userId: "6f1c2a7e-0000-4000-8000-000000000001", permissions: ALL_PERMISSIONS },
+  },
+  "viewer@example.com": {
+    password: "viewer",
+    clientId: "svc-cli",
+    identity: { username: "viewer@example.com", kind: "user", userId: "6f1c2a7e-0000-4000-8000-000000000002", permissions: READ_PERMISSIONS },
+  },
+};
+export const BUILTIN_CLIENTS: Record<string, ClientEntry> = {
+  "svc-admin": {
+    secret: "svc-admin-secret",
+    identity: { username: "svc-admin", kind: "service-account", userId: "6f1c2a7e-0000-4000-8000-000000000003", permissions: ALL_PERMISSIONS },
+  },
+};
+export const EDGE_USERS: Record<string, UserEntry> = {
+  edge: {
+    password: "edge",
+    identity: {
+      username: "edge",
+      kind: "edge",
+      userId: "6f1c2a7e-0000-4000-8000-000000000004",
+      permissions: ["svc.permission.workload.*", "svc.permission.*.read"],
+    },
+  },
+};
+
+export const SYSTEM_IDENTITY: Identity = {
+  username: "system",
+  kind: "service-account",
+  userId: "00000000-0000-4000-8000-000000000000",
+  permissions: ALL_PERMISSIONS,
+};
+
+const permissionMatchers = new Map<string, RegExp>();
+export function holds(identity: Identity, suffix: string): boolean {
+  const wanted = `svc.permission.${suffix}`;
+  return identity.permissions.some((p) => {
+    let re = permissionMatchers.get(p);
+    if (!re) {
+      re = new RegExp("^" + p.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[a-z0-9_.]+") + "$");
+      permissionMatchers.set(p, re);
+    }
+    return re.test(wanted);
+  });
+}
+
+export interface TokenLifetimes {
+  access: number;
+  refresh: number;
+}
+export const DEFAULT_LIFETIMES: TokenLifetimes = { access: 3600, refresh: 7200 };
+
+interface Claims {
+  sub: string;
+  typ: "Bearer" | "Refresh";
+  kind: Identity["kind"];
+  preferred_username: string;
+  permissions: string[];
+  azp?: string;
+  sid: string;
+}
+
+const unauthorized = (msg: string, code: number = ErrorCode.UNAUTHORIZED) => new ApiError(401, code, [msg]);
+
+export class Auth {
+  constructor(
+    private readonly store: Store,
+    private readonly issuer: () => string,
+    readonly lifetimes: TokenLifetimes = DEFAULT_LIFETIMES,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** The signing key: created once and kept with the rest of the state. */
+  private key(): string {
+    const meta = this.store.table<string>("_meta");
+    let k = meta.get("jwt_key");
+    if (!k) {
+      k = randomBytes(32).toString("base64url");
+      // Written outside a request transaction: restore() keeps it out of the journal, and the
+      // persistence layer writes `_meta` with the first snapshot.
+      meta.restore("jwt_key", k);
+    }
+    return k;
+  }
+
+  private sign(identity: Identity, typ: Claims["typ"], lifetime: number, sid: string, clientId?: string): string {
+    const nowSec = Math.floor(this.clock() / 1000);
+    const claims: Claims & { iat: number; exp: number } = {
+      sub: identity.userId,
+      typ,
+      kind: identity.kind,
+      preferred_username: identity.username,
+      permissions: identity.permissions,
+      sid,
+      ...(clientId ? { azp: clientId } : {}),
+      iat: nowSec,
+      exp: nowSec + lifetime,
+    };
+    return jwt.sign(claims, this.key(), { algorithm: "HS256", issuer: this.issuer(), jwtid: randomUUID() });
+  }
+
+  /** Full OIDC token answer: both lifetimes are always present so callers can cache. */
+  issue(identity: Identity, clientId?: string) {
+    const sid = randomUUID();
+    return {
+      access_token: this.sign(identity, "Bearer", this.lifetimes.access, sid, clientId),
+      expires_in: this.lifetimes.access,
+      refresh_expires_in: this.lifetimes.refresh,
+      refresh_token: this.sign(identity, "Refresh", this.lifetimes.refresh, sid, clientId),
+      token_type: "Bearer" as const,
+      "not-before-policy": 0,
+      session_state: sid,
+      scope: "openid profile email",
+    };
+  }
+
+  issueEdge(identity: Identity) {
+    return {
+      access_token: this.sign(identity, "Bearer", this.lifetimes.access, randomUUID()),
+      expires_in: this.lifetimes.access,
+      token_type: "Bearer" as const,
+    };
+  }
+
+  private decode(token: string, typ: Claims["typ"]): Identity {
+    let claims: Claims;
+    try {
+      claims = jwt.verify(token, this.key(), {
+        algorithms: ["HS256"],
+        issuer: this.issuer(),
+        clockTimestamp: Math.floor(this.clock() / 1000),
+      }) as Claims;
+    } catch (err) {
+      if (err instanceof jwt.TokenExpiredError) {
+        throw unauthorized(typ === "Bearer" ? "access token expired: request a new one from the token endpoint" : "refresh token expired: log in again", ErrorCode.TOKEN_EXPIRED);
+      }
+      throw unauthorized(typ === "Bearer" ? "access token is invalid (bad signature or malformed)" : "refresh token is invalid");
+    }
+    if (claims.typ !== typ) throw unauthorized(`a ${claims.typ === "Refresh" ? "refresh" : "access"} token cannot be used here`);
+    return { username: claims.preferred_username, kind: claims.kind, userId: claims.sub, permissions: claims.permissions };
+  }
+
+  /** The identity behind an `Authorization` header; 401 when missing, malformed, wrongly signed or expired. */
+  authenticate(header: string | undefined): Identity {
+    if (!header) throw unauthorized("missing Authorization header: send 'Authorization: Bearer <access token>'");
+    const m = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!m) throw unauthorized("malformed Authorization header: expected 'Bearer <access token>'");
+    return this.decode(m[1], "Bearer");
+  }
+
+  refresh(token: string): Identity {
+    return this.decode(token, "Refresh");
+  }
+}

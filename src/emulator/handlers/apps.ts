@@ -1,0 +1,4 @@
+/** Rules of the apps area: not written yet. */
+import type { AreaModule } from "../http";
+
+export const area: AreaModule = { routes: [] };

@@ -1,0 +1,4 @@
+/** Rules of the legacy-workloads area: not written yet. */
+import type { AreaModule } from "../http";
+
+export const area: AreaModule = { routes: [] };

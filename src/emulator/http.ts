@@ -1,0 +1,74 @@
+/** What a handler receives and returns. Handlers hold the business rules; they never touch sockets. */
+import type { z } from "zod";
+import type { AnyEndpoint, Endpoint } from "../api/endpoint";
+import type { Auth, Identity } from "./auth";
+import type { Store } from "./store/store";
+
+export interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  /** Serialized as JSON. */
+  body?: unknown;
+  /** Sent as is (downloads, NDJSON streams). */
+  raw?: string | Buffer;
+}
+
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  contentType: string;
+  data: Buffer;
+}
+
+export interface HandlerContext<P = unknown, Q = unknown, B = unknown> {
+  params: P;
+  query: Q;
+  body: B;
+  identity: Identity;
+  /** KRN of the caller, for created_by / updated_by. */
+  actor: string;
+  /** The request's time, in the API's timestamp form, and in epoch milliseconds. */
+  now: string;
+  nowMs: number;
+  requestId: string;
+  store: Store;
+  /** Files of a multipart request. */
+  files: UploadedFile[];
+  /** Base URL the emulator serves on (for download addresses). */
+  baseUrl: string;
+  /** Token issuing and checking (the token endpoints use it). */
+  auth: Auth;
+  /** Overrides what the audit entry names as the changed object. */
+  auditIdentifier?: string;
+}
+
+/** A handler answers with a Reply, or with a body sent with the endpoint's success status. */
+export type Handler<E extends AnyEndpoint = AnyEndpoint> = (
+  ctx: HandlerContext<
+    E extends Endpoint<infer P> ? z.output<P> : never,
+    E extends Endpoint<z.ZodType, infer Q> ? z.output<Q> : never,
+    E extends Endpoint<z.ZodType, z.ZodType, infer B> ? z.output<B> : never
+  >,
+) => Reply | unknown;
+
+export interface Route {
+  endpoint: AnyEndpoint;
+  handler: Handler;
+}
+
+/** Pairs an endpoint with its handler; the context is typed from the endpoint's schemas. */
+export function route<E extends AnyEndpoint>(endpoint: E, handler: Handler<E>): Route {
+  return { endpoint, handler: handler as Handler };
+}
+
+export function isReply(v: unknown): v is Reply {
+  return !!v && typeof v === "object" && "status" in v && typeof (v as Reply).status === "number" && ("body" in v || "raw" in v || Object.keys(v).every((k) => k === "status" || k === "headers"));
+}
+
+/** Background work of an area (schedules that fall due, packages that finish building). */
+export type Ticker = (ctx: { store: Store; now: string; nowMs: number }) => void;
+
+export interface AreaModule {
+  routes: Route[];
+  tickers?: Ticker[];
+}

@@ -1,0 +1,83 @@
+/** Turns query strings and bodies into validated values, and zod failures into 400s naming the field. */
+import { z } from "zod";
+import { ApiError, ErrorCode } from "../api/errors";
+
+type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; shape?: Record<string, z.ZodType> };
+const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
+
+/** Unwraps optional/default/nullable/pipe wrappers to the schema that decides the value's shape. */
+export function baseSchema(s: z.ZodType): z.ZodType {
+  let cur = s;
+  for (let i = 0; i < 10; i++) {
+    const d = defOf(cur);
+    if (d.innerType && ["optional", "default", "nullable", "prefault", "catch", "readonly", "nonoptional"].includes(d.type)) cur = d.innerType;
+    else if (d.type === "pipe" && d.in) cur = d.in;
+    else break;
+  }
+  return cur;
+}
+
+export function objectShape(s: z.ZodType | undefined): Record<string, z.ZodType> {
+  if (!s) return {};
+  const b = baseSchema(s);
+  const d = defOf(b);
+  return d.type === "object" ? ((b as unknown as z.ZodObject).shape as Record<string, z.ZodType>) : {};
+}
+
+/** Renders an issue path the way a person reads it: `body.runtime.resources[0].resource`. */
+export function renderPath(root: string, path: ReadonlyArray<PropertyKey>): string {
+  let out = root;
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : `.${String(p)}`;
+  return out;
+}
+
+export function issuesToMessages(root: string, error: z.ZodError): string[] {
+  return error.issues.slice(0, 20).map((issue) => {
+    if (issue.code === "unrecognized_keys") {
+      return `${renderPath(root, issue.path)}: unknown field(s) ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
+    }
+    const where = renderPath(root, issue.path);
+    const msg = issue.message.startsWith("Invalid input: expected") && issue.input === undefined
+      ? "is required"
+      : issue.message;
+    return `${where}: ${msg}`;
+  });
+}
+
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, root: string): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new ApiError(400, ErrorCode.VALIDATION_FAILED, issuesToMessages(root, r.error));
+  return r.data;
+}
+
+/**
+ * Builds the object a query schema validates: `key[]` and repeated keys make arrays where the schema
+ * wants an array; a scalar given twice is an error; a parameter the endpoint does not take is an error.
+ */
+export function queryObject(params: URLSearchParams, schema: z.ZodType | undefined): Record<string, unknown> {
+  const shape = objectShape(schema);
+  const grouped = new Map<string, string[]>();
+  for (const [rawKey, value] of params) {
+    const key = rawKey.endsWith("[]") ? rawKey.slice(0, -2) : rawKey;
+    const list = grouped.get(key);
+    if (list) list.push(value);
+    else grouped.set(key, [value]);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, values] of grouped) {
+    const field = Object.prototype.hasOwnProperty.call(shape, key) ? shape[key] : undefined;
+    if (!field) {
+      const allowed = Object.keys(shape);
+      throw new ApiError(400, ErrorCode.VALIDATION_FAILED, [
+        `query.${key}: unknown parameter` + (allowed.length ? ` (allowed: ${allowed.join(", ")})` : " (this operation takes no query parameters)"),
+      ]);
+    }
+    if (defOf(baseSchema(field)).type === "array") {
+      out[key] = values;
+    } else {
+      if (values.length > 1) throw new ApiError(400, ErrorCode.VALIDATION_FAILED, [`query.${key}: expected one value, got ${values.length}`]);
+      out[key] = values[0];
+    }
+  }
+  return out;
+}
