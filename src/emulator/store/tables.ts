@@ -17,8 +17,8 @@ export const TABLES = {
   // Part 2
   acps: "acps",
   acpMetadata: "acp_metadata",
-  registryApps: "registry_apps",
-  registryVersions: "registry_versions",
+  registryApps: "registry_apps", // key: app name
+  registryVersions: "registry_versions", // key: appVersionKey(app, version)
   registryPackages: "registry_packages",
   assets: "assets", // key: asset name
   assetMetadata: "asset_metadata",
@@ -53,6 +53,13 @@ export interface AssetRef {
   name: string;
   title: string;
   asset_type_name: string;
+  asset_type_title?: string;
+  status?: { state: string; last_seen?: string | null };
+}
+export interface RegistryAppRef {
+  name: string;
+  type: string;
+  latest_version: string | null;
 }
 export interface ClusterRef {
   name: string;
@@ -63,6 +70,7 @@ export interface WorkloadRef {
   app_version: string;
   cluster_name: string;
   node_name?: string | null;
+  runtime?: { resources?: Array<{ resource: string; parameters?: Record<string, unknown> }> } | null;
 }
 
 export const refs = {
@@ -71,4 +79,5 @@ export const refs = {
   asset: (store: Store, name: string) => store.table<AssetRef>(TABLES.assets).get(name),
   cluster: (store: Store, name: string) => store.table<ClusterRef>(TABLES.clusters).get(name),
   workload: (store: Store, name: string) => store.table<WorkloadRef>(TABLES.workloads).get(name),
+  registryApp: (store: Store, name: string) => store.table<RegistryAppRef>(TABLES.registryApps).get(name),
 };
