@@ -317,7 +317,7 @@ describe("App resources (spec Apps: resources enable/disable/delete/list)", () =
     expect(resources(await list({ workload_names: ["sim-b"] }))).toEqual(["krn:asset:press-2"]);
     expect(resources(await list({ app_versions: ["1.0.0"] }))).toEqual(["krn:asset:press-1", "krn:asset:press-2"]);
     const context = await emu.post("/apps/context/list", { resources: ["krn:asset:press-2"] }, { query: { sort_by: ["source"] } });
-    expect(context.body.data.map((e: any) => e.source)).toEqual(["krn:workload:sim-a", "krn:workload:sim-b"]);
+    expect(context.body.data.map((e: any) => e.source)).toEqual(["krn:app:simulator", "krn:workload:sim-a", "krn:workload:sim-b"]);
     expect((await emu.get("/apps/simulator/get")).body.deployment.resource_count.total).toBe(2);
     // Served assets cannot be unbound while a workload serves them.
     const del = await emu.post("/apps/simulator/resources/delete", { resources: ["krn:asset:press-2"] });
