@@ -1,16 +1,31 @@
 /**
  * The workload records shared by the workloads area (/apps/workloads), the legacy view (/workloads),
  * app deploy and bridges. One table (TABLES.workloads, keyed by name) holds every workload; each area
- * shapes the same record into its own wire form.
+ * shapes the same record into its own wire form, and both workload APIs move it through the same
+ * lifecycle functions below.
  *
- * Status moves (facts §6.4 item 18) are immediate: a start answers with the workload `running`, a
- * stop with it `stopped`, an apply with it `running` on the staged version. The only time-based move
- * is the package build of a download (see `advanceDownload`).
+ * Design choices where the spec is silent:
+ * - Status moves (facts §6.4 item 18) are immediate: start answers with the workload `running`, stop
+ *   with it `stopped`, apply with it `running` on the staged version. A workload created with a staged
+ *   deployment type is `staged` until it is applied.
+ * - `enabled` follows the run state (facts §6.4 item 17): true when running, false when stopped or
+ *   pending (a pending workload is `pending_deploy`).
+ * - deployment_type `staged-only` creates a staged version that waits for an explicit apply;
+ *   `staged+instant-apply` is applied at once (the emulator's edge downloads instantly).
+ * - The package is built on the first download request and is ready BUILD_MS later (measured on the
+ *   request clock, no timer): download_status moves pending → processing → ready. Any change of what
+ *   the workload runs (or a new staged version) needs a new package: download_status returns to pending.
+ *   `staged.ready` is true when the staged version's package is ready.
+ * - Logs: every lifecycle move writes a line to the workload's log, served from one pod `<name>-0`.
  */
-import { conflict, notFound } from "../../api/errors";
-import type { HandlerContext } from "../http";
+import { createHash } from "node:crypto";
+import semver from "semver";
+import { ApiError, conflict, failedDependency, notFound, preconditionFailed } from "../../api/errors";
+import type { HandlerContext, Reply } from "../http";
+import { matchesSearch, type Sortable } from "../list";
 import type { Store } from "../store/store";
 import { TABLES, refs } from "../store/tables";
+import { requireAppVersion } from "./parameter-store";
 
 export type DeploymentType = "standard" | "staged+instant-apply" | "staged-only";
 export type DownloadStatus = "pending" | "scheduled" | "processing" | "downloading" | "ready" | "failed";
@@ -32,14 +47,26 @@ export interface WorkloadStatus {
   last_seen: string | null;
   warnings: string[];
 }
+/** The update keys a staged version brings; applied to the workload by `apply`. */
+export interface WorkloadChanges {
+  title?: string;
+  app_version?: string;
+  cluster_name?: string;
+  node_name?: string;
+  runtime?: Partial<WorkloadRuntime>;
+  system?: Record<string, unknown>;
+  api_permissions?: unknown;
+}
 export interface StagedVersion {
   ready: boolean;
   app_version: string;
-  payload: Record<string, unknown>;
+  payload: WorkloadChanges & Record<string, unknown>;
   instantly_apply: boolean;
   status: { message: string; state: string; warnings: string[] };
-  /** What the staged version brings besides the app version; internal. */
-  runtime?: WorkloadRuntime;
+}
+interface LogLine {
+  at: string;
+  text: string;
 }
 
 export interface StoredWorkload {
@@ -69,6 +96,8 @@ export interface StoredWorkload {
   updated_by: string;
   /** When the current package build started (epoch ms), or null when none was asked for; internal. */
   build_started_ms: number | null;
+  /** The workload's log lines; internal (served by the logs operations). */
+  log: LogLine[];
 }
 
 export interface NewWorkload {
@@ -91,12 +120,33 @@ export interface NewWorkload {
   app_type?: string;
 }
 
+/** How long a package takes to build. */
+export const BUILD_MS = 1000;
+/** Lifetime of a download link (seconds). */
+export const LINK_TTL_S = 300;
+const LOG_LIMIT = 200;
+
 export const workloadTable = (store: Store) => store.table<StoredWorkload>(TABLES.workloads);
 
-export function requireWorkload(store: Store, name: string): StoredWorkload {
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+/** The record as it stands at `nowMs`: a package build that is due has finished. */
+export function settle(w: StoredWorkload, nowMs: number): StoredWorkload {
+  if (w.download_status !== "processing" || w.build_started_ms === null || nowMs - w.build_started_ms < BUILD_MS) return w;
+  return { ...w, download_status: "ready", staged: w.staged ? { ...w.staged, ready: true } : null };
+}
+
+/** The record (as it stands at `nowMs` when given); 404 naming it when there is none. */
+export function requireWorkload(store: Store, name: string, nowMs?: number): StoredWorkload {
   const w = workloadTable(store).get(name);
   if (!w) throw notFound("workload", name);
-  return w;
+  return nowMs === undefined ? w : settle(w, nowMs);
+}
+
+/** Every workload as it stands now. */
+export function allWorkloads(store: Store, nowMs: number): StoredWorkload[] {
+  return [...workloadTable(store).values()].map((w) => settle(w, nowMs));
 }
 
 export function requireCluster(store: Store, clusterName: string): void {
@@ -108,11 +158,81 @@ const REGISTRY_TO_APP_TYPE: Record<string, string> = { svc: "app", bridge: "impo
 
 /** The type of the app a workload runs: from the app version, the app, or the registry. */
 export function appTypeOf(store: Store, app: string, version: string): string {
-  const fromVersion = refs.appVersion(store, app, version)?.type ?? refs.app(store, app)?.type;
-  if (fromVersion) return fromVersion;
+  const own = refs.appVersion(store, app, version)?.type ?? refs.app(store, app)?.type;
+  if (own) return own;
   const registry = refs.registryApp(store, app)?.type;
   return (registry && REGISTRY_TO_APP_TYPE[registry]) ?? "app";
 }
+
+export const resourceKrns = (w: StoredWorkload): string[] => w.runtime.resources.map((r) => r.resource);
+
+/** What both workload lists filter on; an absent field does not filter. */
+export interface WorkloadFilter {
+  search?: string[];
+  /** The fields `search` looks in. */
+  searchIn: (w: StoredWorkload) => Array<string | null>;
+  app_names?: string[];
+  app_versions?: string[];
+  app_types?: string[];
+  cluster_names?: string[];
+  node_names?: string[];
+  workload_names?: string[];
+  /** An asset KRN the workload must serve. */
+  resource?: string;
+  /** true: only workloads with a staged version; false or absent: all. */
+  staged?: boolean;
+  enabled?: boolean;
+  statuses?: string[];
+  download_statuses?: string[];
+}
+
+const within = (filter: readonly string[] | undefined, value: string | null) => !filter?.length || (value !== null && filter.includes(value));
+
+export function matchesWorkloadFilter(w: StoredWorkload, f: WorkloadFilter): boolean {
+  return (
+    matchesSearch(f.search, ...f.searchIn(w)) &&
+    within(f.app_names, w.app_name) &&
+    within(f.app_versions, w.app_version) &&
+    within(f.app_types, w.app_type) &&
+    within(f.cluster_names, w.cluster_name) &&
+    within(f.node_names, w.node_name) &&
+    within(f.workload_names, w.name) &&
+    within(f.statuses, w.status.state) &&
+    within(f.download_statuses, w.download_status) &&
+    (f.resource === undefined || resourceKrns(w).includes(f.resource)) &&
+    (!f.staged || w.staged !== null) &&
+    (f.enabled === undefined || w.enabled === f.enabled)
+  );
+}
+
+/** Orders versions numerically (1.10.0 after 1.9.0); a pre-release sorts before its release. */
+function semverSortKey(v: string): string {
+  const parsed = semver.parse(v);
+  if (!parsed) return v;
+  const pad = (n: number) => String(n).padStart(10, "0");
+  return `${pad(parsed.major)}.${pad(parsed.minor)}.${pad(parsed.patch)}${parsed.prerelease.length ? `-${parsed.prerelease.join(".")}` : "~"}`;
+}
+
+/** Sort keys of the workload lists (the legacy list adds its created/updated names). */
+export const WORKLOAD_SORT: Record<string, (w: StoredWorkload) => Sortable> = {
+  name: (w) => w.name,
+  title: (w) => w.title,
+  app_name: (w) => w.app_name,
+  app_version: (w) => semverSortKey(w.app_version),
+  cluster_name: (w) => w.cluster_name,
+  node_name: (w) => w.node_name,
+  status_last_seen: (w) => w.status.last_seen,
+  status_state: (w) => w.status.state,
+  created_at: (w) => w.created_at,
+  created_by: (w) => w.created_by,
+  updated_at: (w) => w.updated_at,
+  updated_by: (w) => w.updated_by,
+};
+
+export const stagedSummary = (s: StagedVersion | null) => (s ? { ready: s.ready, app_version: s.app_version, status: s.status } : null);
+
+// ---------------------------------------------------------------------------------------------
+// Writing
 
 /** Staging flags of a deployment type (facts §6.4 item 14). */
 export function stagingOf(type: DeploymentType | undefined): { staged: boolean; instantly_apply: boolean } {
@@ -121,21 +241,28 @@ export function stagingOf(type: DeploymentType | undefined): { staged: boolean; 
   return { staged: false, instantly_apply: true };
 }
 
-export const statusOf = (state: string, now: string | null, message = ""): WorkloadStatus => ({
+export const statusOf = (state: string, lastSeen: string | null, message = ""): WorkloadStatus => ({
   state,
   message,
-  last_seen: now,
+  last_seen: lastSeen,
   warnings: [],
 });
 
-export function normalizeRuntime(rt: NewWorkload["runtime"] | undefined): WorkloadRuntime {
+function normalizeRuntime(rt: NewWorkload["runtime"] | undefined): WorkloadRuntime {
   const out: WorkloadRuntime = { resources: [...(rt?.resources ?? [])], configuration: { ...(rt?.configuration ?? {}) } };
   if (rt?.datastreams) out.datastreams = [...rt.datastreams];
   return out;
 }
 
-function initialState(input: NewWorkload): { state: string; enabled: boolean } {
+const appendLog = (log: LogLine[], at: string, text: string): LogLine[] => [...log, { at, text }].slice(-LOG_LIMIT);
+
+function stagedVersion(appVersion: string, payload: StagedVersion["payload"], instantlyApply: boolean): StagedVersion {
+  return { ready: false, app_version: appVersion, payload, instantly_apply: instantlyApply, status: { message: "", state: "staged", warnings: [] } };
+}
+
+function initialState(input: NewWorkload, awaitsApply: boolean): { state: string; enabled: boolean } {
   if (input.enabled === false) return { state: "pending_deploy", enabled: false };
+  if (awaitsApply) return { state: "staged", enabled: true };
   if (input.stopped) return { state: "stopped", enabled: false };
   return { state: "running", enabled: true };
 }
@@ -145,8 +272,9 @@ export function insertWorkload(ctx: HandlerContext, input: NewWorkload): StoredW
   const table = workloadTable(ctx.store);
   if (table.has(input.name)) throw conflict(`workload '${input.name}' already exists; choose another name or update it`);
   requireCluster(ctx.store, input.cluster_name);
-  const { state, enabled } = initialState(input);
   const staging = stagingOf(input.deployment_type);
+  const instantlyApply = input.instantly_apply ?? staging.instantly_apply;
+  const { state, enabled } = initialState(input, !instantlyApply);
   const record: StoredWorkload = {
     name: input.name,
     title: input.title ?? input.name,
@@ -157,13 +285,13 @@ export function insertWorkload(ctx: HandlerContext, input: NewWorkload): StoredW
     node_name: input.node_name ?? null,
     download_status: "pending",
     download_error: null,
-    status: statusOf(state, enabled ? ctx.now : null),
-    staged: null,
+    status: statusOf(state, state === "running" ? ctx.now : null),
+    staged: instantlyApply ? null : stagedVersion(input.app_version, {}, false),
     runtime: normalizeRuntime(input.runtime),
     system: input.system ?? null,
     api_permissions: input.api_permissions ?? null,
     enabled,
-    instantly_apply: input.instantly_apply ?? staging.instantly_apply,
+    instantly_apply: instantlyApply,
     pre_download: input.pre_download ?? staging.staged,
     payload: input.payload ?? {},
     networking: [],
@@ -172,17 +300,284 @@ export function insertWorkload(ctx: HandlerContext, input: NewWorkload): StoredW
     updated_at: ctx.now,
     updated_by: ctx.actor,
     build_started_ms: null,
+    log: [{ at: ctx.now, text: `workload ${input.name} created: app ${input.app_name} ${input.app_version}, state ${state}` }],
   };
   return table.put(record.name, record);
 }
 
-/** Puts a changed record, stamping updated_at/updated_by. */
-export function saveWorkload(ctx: HandlerContext, current: StoredWorkload, changes: Partial<StoredWorkload>): StoredWorkload {
-  const next: StoredWorkload = { ...current, ...changes, updated_at: ctx.now, updated_by: ctx.actor };
+/** Puts a changed record, stamping updated_at/updated_by and logging what happened. */
+export function saveWorkload(ctx: HandlerContext, current: StoredWorkload, changes: Partial<StoredWorkload>, logText?: string): StoredWorkload {
+  const next: StoredWorkload = {
+    ...current,
+    ...changes,
+    updated_at: ctx.now,
+    updated_by: ctx.actor,
+    log: logText ? appendLog(current.log, ctx.now, logText) : current.log,
+  };
   return workloadTable(ctx.store).put(current.name, next);
 }
 
 export function removeWorkload(ctx: HandlerContext, name: string): void {
   requireWorkload(ctx.store, name);
   workloadTable(ctx.store).delete(name);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Updates and staged versions
+
+/** The record fields the changes set: each sent key replaces its value; runtime per sub-key. */
+function mergeChanges(w: StoredWorkload, c: WorkloadChanges): Partial<StoredWorkload> {
+  const out: Partial<StoredWorkload> = {};
+  if (c.title !== undefined) out.title = c.title;
+  if (c.app_version !== undefined) out.app_version = c.app_version;
+  if (c.cluster_name !== undefined) out.cluster_name = c.cluster_name;
+  if (c.node_name !== undefined) out.node_name = c.node_name;
+  if (c.system !== undefined) out.system = c.system;
+  if (c.api_permissions !== undefined) out.api_permissions = c.api_permissions;
+  if (c.runtime) {
+    const rt: WorkloadRuntime = { ...w.runtime };
+    if (c.runtime.resources !== undefined) rt.resources = c.runtime.resources;
+    if (c.runtime.configuration !== undefined) rt.configuration = c.runtime.configuration;
+    if (c.runtime.datastreams !== undefined) rt.datastreams = c.runtime.datastreams;
+    out.runtime = rt;
+  }
+  return out;
+}
+
+/** Keys that change what runs on the edge, and so need a new package. */
+const changesPackage = (c: WorkloadChanges) => c.app_version !== undefined || c.runtime !== undefined || c.system !== undefined;
+const freshPackage: Partial<StoredWorkload> = { download_status: "pending", download_error: null, build_started_ms: null };
+
+/** Checks that the targets of the changes exist: the app version (404 naming it) and the cluster. */
+export function validateChanges(store: Store, w: StoredWorkload, c: WorkloadChanges): void {
+  if (c.app_version !== undefined) requireAppVersion(store, w.app_name, c.app_version);
+  if (c.cluster_name !== undefined) requireCluster(store, c.cluster_name);
+}
+
+/**
+ * Updates a workload. With `staged-only` the changes become a staged version (replacing an earlier
+ * one) and the workload itself stays as it is until apply; otherwise they change the workload.
+ */
+export function updateWorkload(ctx: HandlerContext, w: StoredWorkload, c: WorkloadChanges, type?: DeploymentType): StoredWorkload {
+  validateChanges(ctx.store, w, c);
+  if (type === "staged-only") {
+    const staged = stagedVersion(c.app_version ?? w.app_version, { ...c }, false);
+    return saveWorkload(ctx, w, { staged, instantly_apply: false, pre_download: true, ...freshPackage }, `staged version ${staged.app_version} created`);
+  }
+  const staging = type ? { instantly_apply: true, pre_download: stagingOf(type).staged } : {};
+  const pkg = changesPackage(c) ? freshPackage : {};
+  return saveWorkload(ctx, w, { ...mergeChanges(w, c), ...staging, ...pkg }, `updated: ${Object.keys(c).join(", ") || "nothing"}`);
+}
+
+/** Why a workload cannot be applied now (facts §6.4 item 15), or null when it can. */
+export function applyProblem(w: StoredWorkload): string | null {
+  if (!w.staged) return `workload '${w.name}' has no staged version to apply (update it with deployment_type staged-only first)`;
+  if (w.staged.instantly_apply) return `workload '${w.name}': its staged version is applied instantly (instantly_apply=true); there is nothing to apply`;
+  if (w.download_status !== "ready") {
+    return `workload '${w.name}': the package of its staged version is not downloaded (download_status ${w.download_status}); download it first`;
+  }
+  return null;
+}
+
+/** Applies the staged version: the workload takes its changes and runs it (the caller checked applyProblem). */
+export function applyStaged(ctx: HandlerContext, w: StoredWorkload): StoredWorkload {
+  const staged = w.staged!;
+  const runs = w.status.state === "staged" || w.enabled;
+  const state = runs ? "running" : w.status.state;
+  return saveWorkload(
+    ctx,
+    w,
+    { ...mergeChanges(w, staged.payload), app_version: staged.app_version, staged: null, enabled: runs, status: statusOf(state, runs ? ctx.now : w.status.last_seen) },
+    `staged version ${staged.app_version} applied`,
+  );
+}
+
+/** Drops the staged version only (delete/undeploy with staged=true). */
+export function deleteStaged(ctx: HandlerContext, w: StoredWorkload): StoredWorkload {
+  if (!w.staged) throw notFound(`staged version of workload`, w.name);
+  // A workload whose first version was never applied has nothing left to run.
+  const status = w.status.state === "staged" ? statusOf("stopped", w.status.last_seen) : w.status;
+  return saveWorkload(ctx, w, { staged: null, status, enabled: status.state === "stopped" ? false : w.enabled }, `staged version ${w.staged.app_version} deleted`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lifecycle moves
+
+function requireDeployed(w: StoredWorkload, action: string): void {
+  if (w.status.state === "pending_deploy") {
+    throw conflict(`workload '${w.name}' is pending (created with enabled=false): enable it before you ${action} it`);
+  }
+  if (w.status.state === "staged") {
+    throw conflict(`workload '${w.name}' waits for its first staged version to be applied: apply it before you ${action} it`);
+  }
+}
+
+export function startWorkload(ctx: HandlerContext, w: StoredWorkload): StoredWorkload {
+  requireDeployed(w, "start");
+  if (w.status.state === "running") return w;
+  return saveWorkload(ctx, w, { enabled: true, status: statusOf("running", ctx.now) }, "started");
+}
+
+export function stopWorkload(ctx: HandlerContext, w: StoredWorkload): StoredWorkload {
+  requireDeployed(w, "stop");
+  if (w.status.state === "stopped") return w;
+  return saveWorkload(ctx, w, { enabled: false, status: statusOf("stopped", w.status.last_seen) }, "stopped");
+}
+
+export function enableWorkload(ctx: HandlerContext, w: StoredWorkload): StoredWorkload {
+  if (w.status.state !== "pending_deploy") {
+    throw conflict(`workload '${w.name}' is not pending (state ${w.status.state}); only workloads created with enabled=false can be enabled`);
+  }
+  return saveWorkload(ctx, w, { enabled: true, status: statusOf("running", ctx.now) }, "enabled");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bulk operations
+
+/**
+ * Runs `op` for each name: undefined (204) when all succeed, a 207 with a result per name when some
+ * fail, and the error itself when all fail (the transaction then rolls back nothing but reads).
+ */
+export function runBulk(names: string[], op: (name: string) => void): Reply | undefined {
+  const results = [...new Set(names)].map((name) => {
+    try {
+      op(name);
+      return { name, http_status_code: 204 };
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      return { name, http_status_code: e.status, message: e.messages, error: e };
+    }
+  });
+  const failures = results.filter((r) => "error" in r);
+  if (failures.length === 0) return undefined;
+  if (failures.length === results.length) {
+    const first = failures[0].error!;
+    throw new ApiError(first.status, first.code, failures.flatMap((f) => f.message ?? []));
+  }
+  return { status: 207, body: { results: results.map(({ name, http_status_code, message }) => ({ name, http_status_code, ...(message ? { message } : {}) })) } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Packages and logs
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(data: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of data) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** A zip archive of stored (uncompressed) files. */
+export function zipOf(files: Array<{ name: string; data: Buffer }>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const f of files) {
+    const nameBuf = Buffer.from(f.name, "utf8");
+    const crc = crc32(f.data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(f.data.length, 18);
+    local.writeUInt32LE(f.data.length, 22);
+    local.writeUInt16LE(nameBuf.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(f.data.length, 20);
+    central.writeUInt32LE(f.data.length, 24);
+    central.writeUInt16LE(nameBuf.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBuf, f.data);
+    centrals.push(central, nameBuf);
+    offset += 30 + nameBuf.length + f.data.length;
+  }
+  const centralSize = centrals.reduce((n, b) => n + b.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(centralSize, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, ...centrals, end]);
+}
+
+/** The package: the manifest the edge runs (the staged version's when one exists). */
+function packageOf(w: StoredWorkload): Buffer {
+  const target = w.staged ? { ...w, ...mergeChanges(w, w.staged.payload), app_version: w.staged.app_version } : w;
+  const manifest = {
+    name: target.name,
+    app_name: target.app_name,
+    app_version: target.app_version,
+    app_type: target.app_type,
+    cluster_name: target.cluster_name,
+    node_name: target.node_name,
+    runtime: target.runtime,
+    system: target.system,
+  };
+  const data = Buffer.from(JSON.stringify(manifest, null, 2) + "\n");
+  return zipOf([{ name: "workload.json", data }]);
+}
+
+export interface DownloadRequest {
+  address: boolean;
+  expires?: number;
+  /** The path (under /api/v4) the link points back to. */
+  path: string;
+  /** Shapes the address answer (the legacy view answers the URL alone). */
+  addressBody?: (url: string, expiresIn: number) => unknown;
+}
+
+/**
+ * Download: the first request starts the build (202); once it is done the package (200 zip) or, with
+ * address=true, a link valid LINK_TTL_S seconds. The link carries its expiry; an expired one answers 412.
+ */
+export function downloadPackage(ctx: HandlerContext, stored: StoredWorkload, req: DownloadRequest): Reply {
+  if (req.expires !== undefined && req.expires * 1000 < ctx.nowMs) {
+    throw preconditionFailed(`the download link of workload '${stored.name}' expired; request a new one with address=true`);
+  }
+  const w = settle(stored, ctx.nowMs);
+  const table = workloadTable(ctx.store);
+  if (w.download_status !== "ready") {
+    if (w.download_status !== "processing") {
+      table.put(w.name, { ...w, download_status: "processing", download_error: null, build_started_ms: ctx.nowMs });
+    }
+    const retry = Math.max(1, Math.ceil(BUILD_MS / 1000));
+    return { status: 202, headers: { "retry-after": String(retry) }, body: { download_status: "processing", message: `the package of workload '${w.name}' is being built; ask again in ${retry} s` } };
+  }
+  if (w !== stored) table.put(w.name, w);
+  if (req.address) {
+    const expiresAt = Math.floor(ctx.nowMs / 1000) + LINK_TTL_S;
+    const url = `${ctx.baseUrl}/api/v4${req.path}?expires=${expiresAt}`;
+    return { status: 200, body: req.addressBody ? req.addressBody(url, LINK_TTL_S) : { url, expires_in: LINK_TTL_S } };
+  }
+  const digest = createHash("sha256").update(w.name).digest("hex").slice(0, 8);
+  return {
+    status: 200,
+    headers: { "content-type": "application/octet-stream", "content-disposition": `attachment; filename="${w.name}-${digest}.zip"` },
+    raw: packageOf(w),
+  };
+}
+
+export interface LogsRequest {
+  tail_lines?: number;
+  since_time?: string;
+}
+
+/** The workload's logs per pod; a workload that was never deployed has no pod (424). */
+export function workloadLogs(w: StoredWorkload, q: LogsRequest): { logs: Record<string, string[]> } {
+  if (w.status.state === "pending_deploy") {
+    throw failedDependency(`workload '${w.name}' is pending (not deployed), so it has no pod to read logs from; enable it first`);
+  }
+  const since = q.since_time ? Date.parse(q.since_time) : undefined;
+  let lines = w.log.filter((l) => since === undefined || Date.parse(l.at) >= since).map((l) => `${l.at} ${l.text}`);
+  if (q.tail_lines !== undefined) lines = lines.slice(-q.tail_lines);
+  return { logs: { [`${w.name}-0`]: lines } };
 }
