@@ -1,2 +1,9 @@
-/** pulumi-svc: Pulumi resources, a typed client and an emulator for the platform HTTP API v4. */
-export { endpoints } from "./api/endpoints";
+/**
+ * pulumi-svc: Pulumi resources for the platform HTTP API v4.
+ *
+ *   import * as svc from "pulumi-svc";
+ *   const cluster = new svc.Cluster("plant-a", { name: "plant-a" });
+ *
+ * The typed client is `pulumi-svc/client`, the emulator `pulumi-svc/emulator`, the test kit `pulumi-svc/testing`.
+ */
+export * from "./provider/resources";

@@ -1,0 +1,83 @@
+/**
+ * A resource kind declared as data: which args it takes and how each maps to the wire, which changes
+ * replace, and the calls that create, read, update and delete it. `machinery.ts` turns a declaration
+ * into check/diff/create/read/update/delete, so every kind behaves the same way.
+ */
+import type { z } from "zod";
+import type { SvcClient } from "../client";
+
+export interface ArgSpec {
+  /** Wire name (snake_case); default: the arg name in snake_case. */
+  wire?: string;
+  /** A change of this arg replaces the object: the platform cannot change it in place. */
+  replaces?: boolean;
+  /**
+   * How refresh compares the platform's value with what the user wrote: `exact` for free-form
+   * objects that pass through untouched, `contained` where the platform fills defaults.
+   */
+  compare?: "exact" | "contained";
+  /** Structured object or array: convert nested keys camelCase ↔ snake_case (except `freeForm` paths). */
+  nested?: boolean;
+  /** Wire paths inside the value (e.g. `deployment.*`, `app.configuration`) that pass through untouched. */
+  freeForm?: string[];
+  /** Not readable back from the platform: refresh keeps the user's value. */
+  writeOnly?: boolean;
+  /** Not sent to the platform at all (provider-side settings such as `adopt`). */
+  local?: boolean;
+}
+
+export interface ProviderSettings {
+  /** How long operations that wait (downloads, deploys, schedule application) may take, seconds. */
+  operationTimeoutSeconds: number;
+}
+
+export interface KindContext {
+  client: SvcClient;
+  settings: ProviderSettings;
+}
+
+/** A record as the platform answers it (snake_case). */
+export type WireRecord = Record<string, unknown>;
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export interface Kind<I extends Record<string, unknown> = Record<string, any>> {
+  /** Class name and type token suffix, e.g. `Workload` → `pulumi-svc:index:Workload`. */
+  name: string;
+  /** What the platform calls it, for messages: `workload`. */
+  noun: string;
+  args: Record<string, ArgSpec>;
+  /** Args that are required (checked before any call). */
+  required: string[];
+  /** The platform's identity of the object, from its inputs; becomes the Pulumi id. Absent when the platform assigns it (the record's `id`). */
+  id?(inputs: I): string;
+  /** The wire schema the create body must satisfy (check validates against it, mapping fields back to args). */
+  schema?: z.ZodType;
+  /** Rules across fields, on inputs that are known; no API calls. `olds` are the inputs of the last run, if any. */
+  check?(inputs: I, nowMs: number, olds: I | undefined): CheckFailure[];
+  /** Replaces the object when this returns true for a pair of inputs (beyond `replaces` args). */
+  replaceWhen?(olds: I, news: I): boolean;
+  create(ctx: KindContext, inputs: I): Promise<WireRecord>;
+  /** The object as the platform holds it now; undefined when it is gone. */
+  read(ctx: KindContext, id: string, inputs: I): Promise<WireRecord | undefined>;
+  /** Brings an existing object to the declared inputs (used by update and by adoption). */
+  update?(ctx: KindContext, id: string, news: I, olds: I | undefined, changed: string[]): Promise<WireRecord>;
+  delete(ctx: KindContext, id: string, inputs: I): Promise<void>;
+  /** Computed outputs (camelCase) from the platform's record; never secrets, never arg names. */
+  outputs(record: WireRecord): Record<string, unknown>;
+  /**
+   * The user's arg values as the platform's record states them, for refresh; default: each
+   * non-local, readable arg from its wire field (nested keys converted).
+   */
+  argsFromRecord?(record: WireRecord, olds: I): Partial<I>;
+  /**
+   * Whether an adopted object already matches; when false adoption runs `update`. Default: the
+   * record, read back as args, contains every declared arg.
+   */
+  skipAdoptUpdate?: boolean;
+}
+
+export const defineKind = <I extends Record<string, unknown>>(kind: Kind<I>): Kind<I> => kind;

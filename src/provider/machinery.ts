@@ -1,0 +1,194 @@
+/**
+ * Turns a kind declaration into the dynamic provider's operations. check and diff are pure (no API
+ * calls), so a preview costs nothing; create, read, update and delete go through the client.
+ */
+import { SvcApiError } from "../client";
+import type { CheckFailure, Kind, KindContext, WireRecord } from "./kind";
+import { camel, containedIn, containsUnknown, convertKeys, deepEqual, scrub, snake } from "./values";
+import { renderPath } from "../emulator/validate";
+
+type Props = Record<string, unknown>;
+
+/** The user's args from the engine's props: internal keys (`__provider`) and unknown args removed. */
+export function argsOf(kind: Kind, props: Props): Props {
+  const out: Props = {};
+  for (const name of Object.keys(kind.args)) if (props[name] !== undefined) out[name] = props[name];
+  return out;
+}
+
+const wireName = (kind: Kind, arg: string) => kind.args[arg].wire ?? snake(arg);
+
+/** The wire body for the platform: non-local args under their wire names, nested keys converted. */
+export function toWire(kind: Kind, args: Props): WireRecord {
+  const body: WireRecord = {};
+  for (const [name, spec] of Object.entries(kind.args)) {
+    const v = args[name];
+    if (v === undefined || spec.local) continue;
+    body[wireName(kind, name)] = spec.nested ? convertKeys(v, snake, spec.freeForm ?? []) : v;
+  }
+  return body;
+}
+
+/** An arg's value as the platform's record states it, in the user's naming. */
+function argFromWire(kind: Kind, name: string, record: WireRecord): unknown {
+  const spec = kind.args[name];
+  const v = record[wireName(kind, name)];
+  if (v === undefined || v === null) return undefined;
+  return spec.nested ? convertKeys(v, camel, (spec.freeForm ?? []).map((p) => p.split(".").map(camel).join("."))) : v;
+}
+
+/** Maps a wire path back to the arg the user wrote: `runtime.resources[0]` → `runtime.resources[0]`, `app_name` → `appName`. */
+function argPath(kind: Kind, path: string): string {
+  const [head, ...rest] = path.split(/(?=[.[])/);
+  const arg = Object.keys(kind.args).find((a) => wireName(kind, a) === head) ?? camel(head);
+  return [arg, ...rest.map((r) => (r.startsWith(".") ? "." + camel(r.slice(1)) : r))].join("");
+}
+
+export function label(kind: Kind, id: string | undefined): string {
+  return id ? `${kind.name} '${id}'` : kind.name;
+}
+
+/** One line naming the resource, the operation and the platform's message. */
+export function describeFailure(kind: Kind, id: string | undefined, op: string, err: unknown): Error {
+  const msg = err instanceof Error ? err.message : String(err);
+  return new Error(`${label(kind, id)}: ${op} failed: ${msg}`);
+}
+
+function safeId(kind: Kind, args: Props): string | undefined {
+  if (!kind.id) return undefined;
+  try {
+    const id = kind.id(args as never);
+    return id && !containsUnknown(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function check(kind: Kind, olds: Props | undefined, news: Props, nowMs: number): { inputs: Props; failures: CheckFailure[] } {
+  const args = argsOf(kind, news);
+  const failures: CheckFailure[] = [];
+  const unknownArgs = new Set(Object.keys(args).filter((k) => containsUnknown(args[k])));
+  for (const r of kind.required) {
+    if (args[r] === undefined) failures.push({ property: r, reason: `${r} is required` });
+  }
+  if (kind.schema) {
+    const known: Props = {};
+    for (const [k, v] of Object.entries(args)) if (!unknownArgs.has(k)) known[k] = v;
+    const parsed = kind.schema.safeParse(toWire(kind, known));
+    if (!parsed.success) {
+      const unknownWire = new Set([...unknownArgs].map((a) => wireName(kind, a)));
+      for (const issue of parsed.error.issues) {
+        if (issue.path.length === 0 || unknownWire.has(String(issue.path[0]))) continue;
+        const property = argPath(kind, renderPath("", issue.path).slice(1));
+        const top = property.split(/[.[]/)[0];
+        if (failures.some((f) => f.property === top)) continue;
+        const detail = issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue.message;
+        failures.push({ property: top, reason: `${property}: ${detail}` });
+      }
+    }
+  }
+  if (kind.check && unknownArgs.size === 0 && failures.length === 0) failures.push(...kind.check(args as never, nowMs, olds && Object.keys(olds).length ? (argsOf(kind, olds) as never) : undefined));
+  return { inputs: news, failures };
+}
+
+export function diff(kind: Kind, id: string, olds: Props, news: Props) {
+  const changed: string[] = [];
+  for (const [name, spec] of Object.entries(kind.args)) {
+    if (spec.local) continue;
+    if (containsUnknown(news[name]) || !deepEqual(olds[name], news[name])) changed.push(name);
+  }
+  if (changed.length === 0) return { changes: false };
+  const replaceAll = kind.replaceWhen?.(argsOf(kind, olds) as never, argsOf(kind, news) as never) ?? false;
+  const replaces = replaceAll ? changed : changed.filter((n) => kind.args[n].replaces);
+  // A replacement that keeps the platform identity must delete first, or the create would collide.
+  const newId = safeId(kind, news);
+  const deleteBeforeReplace = replaces.length > 0 && newId !== undefined && newId === (safeId(kind, olds) ?? id);
+  return { changes: true, replaces, deleteBeforeReplace };
+}
+
+function outputsOf(kind: Kind, args: Props, record: WireRecord): Props {
+  const computed = kind.outputs(record);
+  for (const a of Object.keys(kind.args)) delete computed[a];
+  return scrub({ ...args, ...computed });
+}
+
+async function existing(kind: Kind, ctx: KindContext, id: string, args: Props): Promise<WireRecord | undefined> {
+  try {
+    return await kind.read(ctx, id, args as never);
+  } catch (e) {
+    if (e instanceof SvcApiError && e.status === 404) return undefined;
+    throw e;
+  }
+}
+
+export async function create(kind: Kind, ctx: KindContext, inputs: Props): Promise<{ id: string; outs: Props }> {
+  const args = argsOf(kind, inputs);
+  const naturalId = safeId(kind, args);
+  try {
+    if (args.adopt === true && naturalId) {
+      const found = await existing(kind, ctx, naturalId, args);
+      if (found) {
+        const record = kind.update && !kind.skipAdoptUpdate ? await kind.update(ctx, naturalId, args as never, undefined, Object.keys(args)) : found;
+        return { id: naturalId, outs: outputsOf(kind, args, record) };
+      }
+    }
+    const record = await kind.create(ctx, args as never);
+    const id = naturalId ?? String(record.id);
+    return { id, outs: outputsOf(kind, args, record) };
+  } catch (e) {
+    if (e instanceof SvcApiError && e.status === 409) {
+      throw new Error(
+        `${label(kind, naturalId)}: create failed: ${e.message}. It already exists on the platform: set \`adopt: true\` on the resource to take it over (this provider's import route).`,
+      );
+    }
+    throw describeFailure(kind, naturalId, "create", e);
+  }
+}
+
+export async function read(kind: Kind, ctx: KindContext, id: string, props: Props): Promise<{ id: string; props: Props; inputs?: Props }> {
+  const olds = argsOf(kind, props);
+  let record: WireRecord | undefined;
+  try {
+    record = await existing(kind, ctx, id, olds);
+  } catch (e) {
+    throw describeFailure(kind, id, "read", e);
+  }
+  if (!record) return { id: "", props: {} };
+  const refreshed: Props = {};
+  const fromRecord = kind.argsFromRecord?.(record, olds as never) as Props | undefined;
+  for (const [name, spec] of Object.entries(kind.args)) {
+    const old = olds[name];
+    if (spec.local || spec.writeOnly || old === undefined) {
+      if (old !== undefined) refreshed[name] = old;
+      continue;
+    }
+    const server = fromRecord && name in fromRecord ? fromRecord[name] : argFromWire(kind, name, record);
+    const same = spec.compare === "exact" ? deepEqual(old, server) : containedIn(old, server);
+    refreshed[name] = same ? old : server;
+  }
+  const inputs = scrub(refreshed);
+  return { id, props: outputsOf(kind, inputs, record), inputs };
+}
+
+export async function update(kind: Kind, ctx: KindContext, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+  const args = argsOf(kind, news);
+  const before = argsOf(kind, olds);
+  const changed = Object.keys(kind.args).filter((n) => !kind.args[n].local && !deepEqual(before[n], args[n]));
+  if (!kind.update) throw new Error(`${label(kind, id)}: the platform cannot update a ${kind.noun} in place`);
+  try {
+    const record = await kind.update(ctx, id, args as never, before as never, changed);
+    return { outs: outputsOf(kind, args, record) };
+  } catch (e) {
+    throw describeFailure(kind, id, "update", e);
+  }
+}
+
+export async function remove(kind: Kind, ctx: KindContext, id: string, props: Props): Promise<void> {
+  try {
+    await kind.delete(ctx, id, argsOf(kind, props) as never);
+  } catch (e) {
+    // Deleting something already gone succeeds.
+    if (e instanceof SvcApiError && e.status === 404) return;
+    throw describeFailure(kind, id, "delete", e);
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * AppParameterValues: the values of an app version's parameters for one resource, with patch
+ * semantics: only the parameters named in `values` are managed; the resource's other parameters are
+ * left alone. Removing a parameter from `values` (or destroying the resource) resets it to its default.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { SvcClient } from "../../client";
+import { parameters } from "../../api/parameters";
+import { defineKind, type CheckFailure, type WireRecord } from "../kind";
+import { SvcResource } from "../shim";
+import { isAssetRef, toAssetKrn } from "./refs";
+
+type Scalar = string | number | boolean;
+
+export interface AppParameterValuesArgs {
+  appName: pulumi.Input<string>;
+  appVersion: pulumi.Input<string>;
+  /** Asset name or KRN. */
+  resource: pulumi.Input<string>;
+  values: pulumi.Input<Record<string, pulumi.Input<Scalar>>>;
+  comment?: pulumi.Input<string>;
+}
+
+interface Inputs {
+  appName: string;
+  appVersion: string;
+  resource: string;
+  values: Record<string, Scalar>;
+  comment?: string;
+  [k: string]: unknown;
+}
+
+const params = (i: Inputs) => ({ app_name: i.appName, app_version: i.appVersion });
+
+/** The values that are set for the resource now (defaults excluded). */
+async function currentValues(client: SvcClient, i: Inputs): Promise<Record<string, Scalar>> {
+  const out: Record<string, Scalar> = {};
+  const rows = client.paginate(parameters.valuesList, {
+    body: { apps: [{ name: i.appName, version: i.appVersion }], resources: [toAssetKrn(i.resource)] },
+  });
+  for await (const row of rows as AsyncIterable<{ name: string; value: Scalar }>) out[row.name] = row.value;
+  return out;
+}
+
+/** Writes the complete set of values of the resource (patch=false): what is left out falls back to its default. */
+async function writeAll(client: SvcClient, i: Inputs, values: Record<string, Scalar>): Promise<void> {
+  await client.call(parameters.valuesUpdate, {
+    params: params(i),
+    query: { patch: false },
+    body: {
+      resource_parameters: [
+        { resource: toAssetKrn(i.resource), parameters: Object.entries(values).map(([name, value]) => ({ name, value, ...(i.comment ? { comment: i.comment } : {}) })) },
+      ],
+    },
+  });
+}
+
+async function record(client: SvcClient, i: Inputs): Promise<WireRecord> {
+  return { values: await currentValues(client, i) };
+}
+
+export const appParameterValuesKind = defineKind<Inputs>({
+  name: "AppParameterValues",
+  noun: "parameter values",
+  args: { appName: { replaces: true }, appVersion: { replaces: true }, resource: { replaces: true }, values: { compare: "exact" }, comment: { writeOnly: true } },
+  required: ["appName", "appVersion", "resource", "values"],
+  id: (i) => `${i.appName}@${i.appVersion}/${toAssetKrn(i.resource)}`,
+  check(i): CheckFailure[] {
+    const failures: CheckFailure[] = [];
+    if (!isAssetRef(i.resource)) failures.push({ property: "resource", reason: `resource: '${i.resource}' is neither an asset name nor a KRN 'krn:asset:<name>'` });
+    for (const [k, v] of Object.entries(i.values)) {
+      if (!["string", "number", "boolean"].includes(typeof v)) failures.push({ property: "values", reason: `values.${k}: must be a number, string or boolean` });
+    }
+    return failures;
+  },
+  async create({ client }, i) {
+    await client.call(parameters.valuesUpdate, {
+      params: params(i),
+      query: { patch: true },
+      body: {
+        resource_parameters: [
+          { resource: toAssetKrn(i.resource), parameters: Object.entries(i.values).map(([name, value]) => ({ name, value, ...(i.comment ? { comment: i.comment } : {}) })) },
+        ],
+      },
+    });
+    return record(client, i);
+  },
+  async read({ client }, _id, i) {
+    const values = await currentValues(client, i);
+    const managed = Object.fromEntries(Object.keys(i.values).filter((k) => k in values).map((k) => [k, values[k]]));
+    return { values: managed };
+  },
+  async update({ client }, _id, news, olds) {
+    const current = await currentValues(client, news);
+    const released = Object.keys(olds?.values ?? {}).filter((k) => !(k in news.values));
+    const next: Record<string, Scalar> = { ...current, ...news.values };
+    for (const k of released) delete next[k];
+    await writeAll(client, news, next);
+    return record(client, news);
+  },
+  async delete({ client }, _id, i) {
+    const current = await currentValues(client, i);
+    for (const k of Object.keys(i.values)) delete current[k];
+    await writeAll(client, i, current);
+  },
+  argsFromRecord: (r) => ({ values: r.values as Record<string, Scalar> }),
+  outputs: () => ({}),
+});
+
+export class AppParameterValues extends SvcResource {
+  declare readonly values: pulumi.Output<Record<string, Scalar>>;
+
+  constructor(name: string, args: AppParameterValuesArgs, opts?: pulumi.CustomResourceOptions) {
+    super("AppParameterValues", name, args, [], opts);
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * AppVersion: one version of an app; the first version creates the app (POST /apps/create).
+ * `image`, `defaults` and `schemas` change in place (the spec's patchable keys, patch semantics);
+ * any other change replaces the version, because the platform cannot patch the rest of a manifest.
+ */
+import fs from "node:fs";
+import * as pulumi from "@pulumi/pulumi";
+import { parse as parseYaml } from "yaml";
+import { AppVersionCreate, apps } from "../../api/apps";
+import { defineKind, type CheckFailure, type WireRecord } from "../kind";
+import { SvcResource } from "../shim";
+import { camel, containedIn, convertKeys, snake } from "../values";
+
+type Json = Record<string, unknown>;
+
+export interface AppVersionArgs {
+  appName: pulumi.Input<string>;
+  version: pulumi.Input<string>;
+  /** app, importer, exporter or docker. */
+  type: pulumi.Input<"app" | "importer" | "exporter" | "docker">;
+  /** Defaults to the app name. */
+  title?: pulumi.Input<string>;
+  description?: pulumi.Input<string>;
+  image?: pulumi.Input<string>;
+  /** defaults.deployment, defaults.app (configuration passes through untouched), defaults.system, defaults.apiPermissions. */
+  defaults?: pulumi.Input<Json>;
+  /** schemas.parameters, schemas.configuration (JSON Schemas, untouched), schemas.ioConfiguration. */
+  schemas?: pulumi.Input<Json>;
+  /**
+   * The rest of the app manifest in the platform's shape (snake_case: io, parameters, flags, ...):
+   * an object, or the path of a YAML file read when the program runs. Explicit args win over it.
+   */
+  manifest?: pulumi.Input<Json | string>;
+  adopt?: pulumi.Input<boolean>;
+}
+
+const DEFAULTS_FREE = ["app.configuration", "system", "api_permissions"];
+const SCHEMAS_FREE = ["parameters", "configuration", "io_configuration.*.schema"];
+const MANIFEST_OWN = ["name", "version", "type", "title", "description", "image", "defaults", "schemas"];
+
+/** The create body: the manifest, overridden by the explicit args. */
+function createBody(i: Json): Json {
+  const manifest = (i.manifest ?? {}) as Json;
+  return scrubUndefined({
+    ...manifest,
+    name: i.appName,
+    version: i.version,
+    type: i.type,
+    title: i.title ?? manifest.title ?? i.appName,
+    description: i.description ?? manifest.description ?? "",
+    image: i.image ?? manifest.image,
+    defaults: i.defaults !== undefined ? convertKeys(i.defaults, snake, DEFAULTS_FREE) : manifest.defaults,
+    schemas: i.schemas !== undefined ? convertKeys(i.schemas, snake, SCHEMAS_FREE) : manifest.schemas,
+  });
+}
+
+function scrubUndefined(o: Json): Json {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+const params = (id: string) => {
+  const at = id.lastIndexOf("@");
+  return { app_name: id.slice(0, at), app_version: id.slice(at + 1) };
+};
+
+const OUTPUTS = ["createdAt", "createdBy", "updatedAt", "updatedBy", "parameterNames", "flags"] as const;
+
+export const appVersionKind = defineKind<Json>({
+  name: "AppVersion",
+  noun: "app version",
+  args: {
+    appName: { wire: "name", replaces: true },
+    version: { replaces: true },
+    type: { replaces: true },
+    title: { replaces: true },
+    description: { replaces: true },
+    image: {},
+    defaults: { nested: true, freeForm: DEFAULTS_FREE },
+    schemas: { nested: true, freeForm: SCHEMAS_FREE },
+    manifest: { replaces: true, local: false, wire: "__manifest" },
+    adopt: { local: true },
+  },
+  required: ["appName", "version", "type"],
+  id: (i) => `${i.appName}@${i.version}`,
+  check(i): CheckFailure[] {
+    const manifest = (i.manifest ?? {}) as Json;
+    const clash = MANIFEST_OWN.filter((k) => k !== "title" && k !== "description" && k !== "image" && k in manifest && k !== "defaults" && k !== "schemas");
+    const failures: CheckFailure[] = clash.map((k) => ({ property: "manifest", reason: `manifest.${k}: set it with the ${camel(k === "name" ? "app_name" : k)} arg instead` }));
+    const parsed = AppVersionCreate.safeParse(createBody(i));
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues.slice(0, 10)) {
+        const head = String(issue.path[0] ?? "");
+        const property = head === "name" ? "appName" : MANIFEST_OWN.includes(head) ? camel(head) : "manifest";
+        failures.push({ property, reason: `${property === "manifest" ? "manifest." : ""}${issue.path.join(".")}: ${issue.message}` });
+      }
+    }
+    return failures;
+  },
+  create: async ({ client }, i) => (await client.call(apps.create, { body: createBody(i) as never })) as WireRecord,
+  read: async ({ client }, id) => (await client.call(apps.versionGet, { params: params(id) })) as WireRecord,
+  async update({ client }, id, news, olds, changed) {
+    // Adoption sends every patchable key; an update only the changed ones. A removed key is sent empty.
+    const keys = olds === undefined ? ["image", "defaults", "schemas"] : changed.filter((c) => ["image", "defaults", "schemas"].includes(c));
+    const body = createBody(news);
+    const patch: Json = {};
+    for (const k of keys) {
+      if (body[k] !== undefined) patch[k] = body[k];
+      else if (olds !== undefined) patch[k] = k === "image" ? "" : {};
+    }
+    if (Object.keys(patch).length === 0) return (await client.call(apps.versionGet, { params: params(id) })) as WireRecord;
+    return (await client.call(apps.versionPatch, { params: params(id), body: patch as never })) as WireRecord;
+  },
+  async delete({ client }, id) {
+    await client.call(apps.versionDelete, { params: params(id) });
+  },
+  argsFromRecord(r, olds) {
+    const out: Json = {};
+    if (olds.manifest !== undefined) {
+      const old = olds.manifest as Json;
+      const same = containedIn(old, r);
+      out.manifest = same ? old : Object.fromEntries(Object.keys(old).map((k) => [k, r[k]]));
+    }
+    return out;
+  },
+  outputs: (r) => ({
+    createdAt: r.created_at,
+    createdBy: r.created_by,
+    updatedAt: r.updated_at,
+    updatedBy: r.updated_by,
+    parameterNames: ((r.parameters ?? []) as Array<{ name: string }>).map((p) => p.name),
+    flags: r.flags,
+  }),
+});
+
+/** Reads a manifest YAML file when the program runs, so its content (not its path) is what diffs compare. */
+export function loadManifest(file: string): Json {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new Error(`AppVersion manifest: cannot read '${file}': ${(e as Error).message}`);
+  }
+  const doc = parseYaml(text) as unknown;
+  if (!doc || typeof doc !== "object" || Array.isArray(doc)) throw new Error(`AppVersion manifest: '${file}' must hold a YAML mapping (the app manifest)`);
+  return doc as Json;
+}
+
+export class AppVersion extends SvcResource {
+  declare readonly appName: pulumi.Output<string>;
+  declare readonly version: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly createdBy: pulumi.Output<string>;
+  declare readonly updatedAt: pulumi.Output<string>;
+  declare readonly updatedBy: pulumi.Output<string>;
+  declare readonly parameterNames: pulumi.Output<string[]>;
+  declare readonly flags: pulumi.Output<Json>;
+
+  constructor(name: string, args: AppVersionArgs, opts?: pulumi.CustomResourceOptions) {
+    const manifest = args.manifest === undefined ? undefined : pulumi.output(args.manifest).apply((m) => (typeof m === "string" ? loadManifest(m) : m));
+    super("AppVersion", name, { ...args, manifest }, OUTPUTS, opts);
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * ParameterSchedule: parameter values applied to assets at a time, optionally reverted later. The API
+ * has no update, so every input change replaces the schedule. A schedule whose time has passed (applied
+ * or completed) is left as it is by later runs until its inputs change.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { schedules } from "../../api/schedules";
+import { defineKind, type CheckFailure, type WireRecord } from "../kind";
+import { SvcResource } from "../shim";
+import { deepEqual } from "../values";
+import { isAssetRef, toAssetKrn } from "./refs";
+
+type Scalar = string | number | boolean;
+
+export interface ParameterScheduleArgs {
+  appName: pulumi.Input<string>;
+  appVersion: pulumi.Input<string>;
+  /** RFC 3339 time, in the future when the schedule is created. */
+  scheduledFor: pulumi.Input<string>;
+  /** Asset names or KRNs (`krn:asset:<name>`). */
+  resources: pulumi.Input<pulumi.Input<string>[]>;
+  /** Parameter values applied to every listed resource. */
+  parameters: pulumi.Input<Record<string, pulumi.Input<Scalar>>>;
+  revert?: pulumi.Input<{
+    scheduledFor: pulumi.Input<string>;
+    resourceParameters: pulumi.Input<pulumi.Input<{ resource: pulumi.Input<string>; parameters: pulumi.Input<Record<string, pulumi.Input<Scalar>>> }>[]>;
+  }>;
+  comment?: pulumi.Input<string>;
+}
+
+interface Inputs {
+  appName: string;
+  appVersion: string;
+  scheduledFor: string;
+  resources: string[];
+  parameters: Record<string, Scalar>;
+  revert?: { scheduledFor: string; resourceParameters: Array<{ resource: string; parameters: Record<string, Scalar> }> };
+  comment?: string;
+  [k: string]: unknown;
+}
+
+const OUTPUTS = ["state", "originalResourceParameters", "appliedAt", "appliedBy", "revertedAt", "revertedBy", "errorMsg", "createdAt", "createdBy"] as const;
+
+function body(i: Inputs) {
+  return {
+    app_name: i.appName,
+    app_version: i.appVersion,
+    scheduled_for: i.scheduledFor,
+    resources: i.resources.map(toAssetKrn),
+    parameters: i.parameters,
+    comment: i.comment,
+    revert: i.revert && {
+      scheduled_for: i.revert.scheduledFor,
+      resource_parameters: i.revert.resourceParameters.map((rp) => ({ resource: toAssetKrn(rp.resource), parameters: rp.parameters })),
+    },
+  };
+}
+
+/** The revert must cover exactly the schedule's resources × parameters. */
+function revertFailures(i: Inputs): CheckFailure[] {
+  if (!i.revert) return [];
+  const failures: CheckFailure[] = [];
+  const at = Date.parse(i.scheduledFor);
+  if (!(Date.parse(i.revert.scheduledFor) > at)) {
+    failures.push({ property: "revert", reason: `revert.scheduledFor (${i.revert.scheduledFor}) must be after scheduledFor (${i.scheduledFor})` });
+  }
+  const wanted = new Set(i.resources.map(toAssetKrn));
+  const names = Object.keys(i.parameters).sort();
+  const seen = new Set<string>();
+  for (const rp of i.revert.resourceParameters) {
+    const krn = toAssetKrn(rp.resource);
+    if (!wanted.has(krn)) failures.push({ property: "revert", reason: `revert.resourceParameters names ${rp.resource}, which is not among the schedule's resources` });
+    if (seen.has(krn)) failures.push({ property: "revert", reason: `revert.resourceParameters names ${rp.resource} twice` });
+    seen.add(krn);
+    const got = Object.keys(rp.parameters).sort();
+    if (!deepEqual(got, names)) failures.push({ property: "revert", reason: `revert for ${rp.resource} sets [${got.join(", ")}]; it must set exactly the scheduled parameters [${names.join(", ")}]` });
+  }
+  for (const krn of wanted) if (!seen.has(krn)) failures.push({ property: "revert", reason: `revert.resourceParameters has no entry for ${krn}` });
+  return failures;
+}
+
+export const parameterScheduleKind = defineKind<Inputs>({
+  name: "ParameterSchedule",
+  noun: "parameter schedule",
+  args: {
+    appName: {},
+    appVersion: {},
+    scheduledFor: {},
+    resources: {},
+    parameters: { compare: "exact" },
+    revert: {},
+    comment: {},
+  },
+  required: ["appName", "appVersion", "scheduledFor", "resources", "parameters"],
+  replaceWhen: () => true,
+  check(i, nowMs, olds) {
+    const failures: CheckFailure[] = [];
+    for (const r of i.resources) if (!isAssetRef(r)) failures.push({ property: "resources", reason: `resources: '${r}' is neither an asset name nor a KRN 'krn:asset:<name>'` });
+    // A schedule the stack already holds keeps its (now past) time until its inputs change.
+    const unchanged = olds !== undefined && deepEqual(olds, i);
+    const at = Date.parse(i.scheduledFor);
+    if (Number.isNaN(at)) failures.push({ property: "scheduledFor", reason: `scheduledFor: '${i.scheduledFor}' is not an RFC 3339 time` });
+    else if (!unchanged && at <= nowMs) failures.push({ property: "scheduledFor", reason: `scheduledFor (${i.scheduledFor}) must be in the future` });
+    if (Object.keys(i.parameters).length === 0) failures.push({ property: "parameters", reason: "parameters must set at least one parameter" });
+    return [...failures, ...revertFailures(i)];
+  },
+  create: async ({ client }, i) => (await client.call(schedules.create, { body: body(i) as never })) as WireRecord,
+  read: async ({ client }, id) => (await client.call(schedules.get, { params: { schedule_id: id } })) as WireRecord,
+  async delete({ client }, id) {
+    await client.call(schedules.delete, { params: { schedule_id: id } });
+  },
+  argsFromRecord(r, olds) {
+    const sameResources = deepEqual(olds.resources.map(toAssetKrn), r.resources);
+    return {
+      appName: r.app_name as string,
+      appVersion: r.app_version as string,
+      scheduledFor: Date.parse(olds.scheduledFor) === Date.parse(r.scheduled_for as string) ? olds.scheduledFor : (r.scheduled_for as string),
+      resources: sameResources ? olds.resources : (r.resources as string[]),
+      parameters: r.parameters as Record<string, Scalar>,
+      comment: (r.comment as string | undefined) ?? undefined,
+      revert: olds.revert && deepEqual(body(olds).revert, { ...(r.revert as object) }) ? olds.revert : (r.revert as never),
+    };
+  },
+  outputs: (r) => ({
+    state: r.state,
+    originalResourceParameters: r.original_resource_parameters,
+    appliedAt: r.applied_at,
+    appliedBy: r.applied_by,
+    revertedAt: r.reverted_at,
+    revertedBy: r.reverted_by,
+    errorMsg: r.error_msg,
+    createdAt: r.created_at,
+    createdBy: r.created_by,
+  }),
+});
+
+export class ParameterSchedule extends SvcResource {
+  declare readonly state: pulumi.Output<string>;
+  declare readonly originalResourceParameters: pulumi.Output<Array<{ resource: string; parameters: Record<string, Scalar> }>>;
+  declare readonly appliedAt: pulumi.Output<string | undefined>;
+  declare readonly revertedAt: pulumi.Output<string | undefined>;
+  declare readonly createdAt: pulumi.Output<string>;
+
+  constructor(name: string, args: ParameterScheduleArgs, opts?: pulumi.CustomResourceOptions) {
+    super("ParameterSchedule", name, args, OUTPUTS, opts);
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Value handling shared by every resource kind: camelCase ↔ snake_case at the wire, Pulumi's unknown
+ * sentinel, scrubbing `undefined` (the host cannot encode it), and the comparisons diff and refresh use.
+ */
+
+/** What Pulumi sends for an input that is not known yet (during preview), whatever the field's type. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export function isUnknown(v: unknown): boolean {
+  return v === UNKNOWN;
+}
+
+/** True when the value, or anything inside it, is not known yet. */
+export function containsUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(containsUnknown);
+  if (v && typeof v === "object") return Object.values(v).some(containsUnknown);
+  return false;
+}
+
+export const snake = (s: string): string => s.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+export const camel = (s: string): string => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Converts the keys of a structured value, leaving free-form subtrees untouched. `freeForm` holds
+ * dotted paths (in the target naming, `*` for any key or array item) whose values pass through as is.
+ */
+export function convertKeys(value: unknown, to: (k: string) => string, freeForm: readonly string[] = [], path = ""): unknown {
+  if (Array.isArray(value)) return value.map((v) => convertKeys(v, to, freeForm, path ? `${path}.*` : "*"));
+  if (!value || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const key = to(k);
+    const p = path ? `${path}.${key}` : key;
+    out[key] = isFreeForm(p, freeForm) ? v : convertKeys(v, to, freeForm, p);
+  }
+  return out;
+}
+
+function isFreeForm(path: string, freeForm: readonly string[]): boolean {
+  return freeForm.some((f) => {
+    const a = f.split(".");
+    const b = path.split(".");
+    return a.length === b.length && a.every((seg, i) => seg === "*" || seg === b[i]);
+  });
+}
+
+/** Drops `undefined` (and, optionally, `null`) everywhere: the provider host cannot encode undefined. */
+export function scrub<T>(value: T, dropNull = false): T {
+  if (Array.isArray(value)) return value.map((v) => scrub(v, dropNull)) as T;
+  if (!value || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (v === undefined || (dropNull && v === null)) continue;
+    out[k] = scrub(v, dropNull);
+  }
+  return out as T;
+}
+
+/** Deep equality that ignores key order and treats an absent key like `undefined`. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a === null || b === null) return a === b;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => deepEqual(x, b[i]));
+  }
+  if (typeof a === "object" && typeof b === "object") {
+    const keys = new Set([...Object.keys(a as object), ...Object.keys(b as object)]);
+    for (const k of keys) {
+      if (!deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+/**
+ * True when everything the user wrote is in what the platform holds: objects may carry more keys
+ * (server defaults), arrays must match item by item. Used where the platform fills defaults.
+ */
+export function containedIn(user: unknown, server: unknown): boolean {
+  if (user === undefined) return true;
+  if (Array.isArray(user)) {
+    return Array.isArray(server) && server.length === user.length && user.every((u, i) => containedIn(u, server[i]));
+  }
+  if (user && typeof user === "object") {
+    if (!server || typeof server !== "object" || Array.isArray(server)) return false;
+    return Object.entries(user).every(([k, v]) => containedIn(v, (server as Record<string, unknown>)[k]));
+  }
+  return user === server;
+}
