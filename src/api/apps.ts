@@ -38,7 +38,8 @@ export const customActionWay = z.enum(["input-ca", "output-ca"]);
 export const dataQualityWay = z.enum(["input", "output"]);
 
 /** An explicit `null` on an optional field means the same as leaving the field out (facts §1.1). */
-const opt = <T extends z.ZodType>(s: T) => s.nullish().transform((v) => (v === null ? undefined : v));
+export const absentIfNull = <T extends z.ZodType>(s: T) => s.nullish().transform((v) => (v === null ? undefined : v));
+const opt = absentIfNull;
 
 /** App names of the manifest (facts §3.1); a subset of the spec's filter charset. */
 export const APP_NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;

@@ -3,12 +3,12 @@
  * "App parameters"; bodies from facts §3.3, records from facts §4.2).
  */
 import { z } from "zod";
-import { parameterName, parameterType } from "./apps";
+import { absentIfNull, parameterName, parameterType } from "./apps";
 import { assetKrn, auditAt, cursorPage, dateTime, krn, name, part1ListQuery, qBool, scalarValue, semverString, text } from "./common";
 import { defineArea } from "./endpoint";
 
 
-const opt = <T extends z.ZodType>(s: T) => s.nullish().transform((v) => (v === null ? undefined : v));
+const opt = absentIfNull;
 const list = <T extends z.ZodType>(item: T) => opt(z.array(item).max(10000));
 
 /** `apps` filter entry: an app, optionally one version of it; entries are ORed. */

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { appFilter } from "./parameters";
-import { parameterName } from "./apps";
+import { absentIfNull, parameterName } from "./apps";
 import { assetKrn, cursorPage, dateTime, name, part1ListQuery, scalarValue, semverString, text } from "./common";
 import { defineArea } from "./endpoint";
 
@@ -12,7 +12,7 @@ export const scheduleState = z.enum(["scheduled", "scheduled-revert", "completed
 export type ScheduleState = z.infer<typeof scheduleState>;
 export const scheduleApplyType = z.enum(["schedule", "schedule-revert"]);
 
-const opt = <T extends z.ZodType>(s: T) => s.nullish().transform((v) => (v === null ? undefined : v));
+const opt = absentIfNull;
 const parameterMap = z.record(parameterName, scalarValue);
 
 export const resourceParameters = z.object({ resource: assetKrn, parameters: parameterMap }).strict();

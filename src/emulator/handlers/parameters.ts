@@ -143,12 +143,16 @@ function updateDefaults(ctx: DefaultsUpdateCtx): undefined {
 // ---------------------------------------------------------------------------------------------
 // unique-values and fallback-values
 
-type UniqueBody = { app_parameters?: Array<{ app_name: string; parameters?: string[] }>; data_types?: string[] } | undefined;
+interface UniqueEntry {
+  app_name: string;
+  parameters?: string[];
+}
+type UniqueBody = { app_parameters?: UniqueEntry[]; data_types?: string[] } | undefined;
 
 function uniqueValues(store: Store, body: UniqueBody) {
-  const wanted = body?.app_parameters ?? [...new Set([...valuesTable(store).values()].map((v) => v.app_name))].map((app_name) => ({ app_name }));
+  const everyAppWithValues = (): UniqueEntry[] => [...new Set([...valuesTable(store).values()].map((v) => v.app_name))].map((app_name) => ({ app_name }));
   const out: Record<string, Record<string, Scalar[]>> = {};
-  for (const entry of wanted as Array<{ app_name: string; parameters?: string[] }>) {
+  for (const entry of body?.app_parameters ?? everyAppWithValues()) {
     requireApp(store, entry.app_name);
     const typeOf = new Map(definitionsTable(store).filter((d) => d.app_name === entry.app_name).map((d) => [d.name, d.data_type]));
     const perParam: Record<string, Set<Scalar>> = {};
