@@ -1,11 +1,21 @@
 /**
- * Admin endpoints outside /api/v4, for tests and debugging: export the state, reset it. They exist
- * only when the emulator was started with admin endpoints enabled.
+ * Admin endpoints outside /api/v4, for tests and debugging: export the state, reset it, configure
+ * fault injection. They exist only when the emulator was started with admin endpoints enabled
+ * (otherwise /emulator/* answers 404 like any unknown path).
+ *
+ * - GET  /emulator/state   every table's records (JSON; YAML with ?format=yaml or Accept: application/yaml)
+ * - POST /emulator/reset   empties every table but `_meta`, so issued tokens stay valid
+ * - GET  /emulator/faults  the fault configuration and the counts of injected faults by kind
+ * - POST /emulator/faults  replaces the fault configuration (body: see faults.ts; `{}` clears it);
+ *                          the PRNG restarts from the seed and the counters from zero
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { stringify as toYaml } from "yaml";
+import { ErrorCode } from "../api/errors";
+import { FaultConfigError, type FaultInjector } from "./faults";
 import type { ExtraRoute } from "./server";
 import type { Store } from "./store/store";
+import { issuesToMessages } from "./validate";
 
 function reply(res: ServerResponse, status: number, body: unknown, type = "application/json"): void {
   const text = type === "application/json" ? JSON.stringify(body) : String(body);
@@ -22,20 +32,52 @@ export function exportState(store: Store): Record<string, unknown[]> {
   return out;
 }
 
-export function adminRoutes(store: Store, hooks: { reset(): Promise<void> }): Record<string, ExtraRoute> {
+const errorBody = (status: number, code: number, messages: string[]) => ({ errors: [{ error_code: code, http_status_code: status, message: messages }] });
+const methodNotAllowed = (res: ServerResponse, allowed: string) =>
+  reply(res, 405, errorBody(405, ErrorCode.METHOD_NOT_ALLOWED, [`use ${allowed}`]));
+
+function parseJsonBody(body: Buffer): { ok: true; value: unknown } | { ok: false; message: string } {
+  if (body.length === 0) return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(body.toString("utf8")) };
+  } catch (e) {
+    return { ok: false, message: `body: malformed JSON (${(e as Error).message})` };
+  }
+}
+
+export interface AdminHooks {
+  reset(): Promise<void>;
+  faults: FaultInjector;
+}
+
+export function adminRoutes(store: Store, hooks: AdminHooks): Record<string, ExtraRoute> {
   return {
     "/emulator/state": (req: IncomingMessage, res: ServerResponse, url: URL) => {
-      if (req.method !== "GET") return reply(res, 405, { errors: [{ error_code: 40501, http_status_code: 405, message: ["use GET"] }] });
+      if (req.method !== "GET") return methodNotAllowed(res, "GET");
       const wantsYaml = url.searchParams.get("format") === "yaml" || /yaml/.test(String(req.headers.accept ?? ""));
       const state = exportState(store);
       if (wantsYaml) return reply(res, 200, toYaml(state), "application/yaml");
       return reply(res, 200, state);
     },
     "/emulator/reset": async (req: IncomingMessage, res: ServerResponse) => {
-      if (req.method !== "POST") return reply(res, 405, { errors: [{ error_code: 40501, http_status_code: 405, message: ["use POST"] }] });
+      if (req.method !== "POST") return methodNotAllowed(res, "POST");
       await hooks.reset();
       res.writeHead(204);
       res.end();
+    },
+    "/emulator/faults": (req: IncomingMessage, res: ServerResponse, _url: URL, body: Buffer) => {
+      if (req.method === "GET") return reply(res, 200, hooks.faults.status());
+      if (req.method !== "POST") return methodNotAllowed(res, "GET or POST");
+      const parsed = parseJsonBody(body);
+      if (!parsed.ok) return reply(res, 400, errorBody(400, ErrorCode.MALFORMED_BODY, [parsed.message]));
+      try {
+        hooks.faults.configure(parsed.value === null ? {} : parsed.value);
+      } catch (err) {
+        if (!(err instanceof FaultConfigError)) throw err;
+        const messages = err.zodError ? issuesToMessages("body", err.zodError) : [`body.${err.field}: ${err.problem}`];
+        return reply(res, 400, errorBody(400, ErrorCode.VALIDATION_FAILED, messages));
+      }
+      return reply(res, 200, hooks.faults.status());
     },
   };
 }

@@ -1,12 +1,75 @@
 #!/usr/bin/env node
 /** `svc-emulator serve`: the emulator as a standalone HTTP server. */
 import { Command, InvalidArgumentError } from "commander";
+import { FaultConfigError, type FaultConfigInput } from "./faults";
 import { startEmulator } from "./index";
 
-const port = (v: string) => {
+const integer = (min: number, max: number, what: string) => (v: string) => {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("must be a port number from 0 to 65535");
+  if (!/^\d+$/.test(v.trim()) || !Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`must be ${what} from ${min} to ${max}`);
   return n;
+};
+const port = integer(0, 65535, "a port number");
+const fraction = (v: string) => {
+  const n = Number(v);
+  if (v.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError("must be a number from 0 to 1");
+  return n;
+};
+const list = (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean);
+const statuses = (v: string) =>
+  list(v).map((s) => {
+    if (!/^\d{3}$/.test(s)) throw new InvalidArgumentError(`'${s}' is not an HTTP status`);
+    return Number(s);
+  });
+
+interface ServeOptions {
+  host: string;
+  port: number;
+  admin: boolean;
+  state?: string;
+  lockTimeoutMs: number;
+  seed?: string;
+  faultRate?: number;
+  faultStatuses?: number[];
+  faultSeed?: number;
+  faultLatencyMs?: number;
+  faultResetRate?: number;
+  faultMethods?: string[];
+  faultPaths?: string[];
+  faultMode?: string;
+  faultAfterApply?: string;
+  faultIncludeAuth?: boolean;
+}
+
+/** The fault flags as a configuration (validated by startEmulator); undefined when none is given. */
+function faultConfig(o: ServeOptions): FaultConfigInput | undefined {
+  const c: Record<string, unknown> = {
+    rate: o.faultRate,
+    statuses: o.faultStatuses,
+    seed: o.faultSeed,
+    latency_ms: o.faultLatencyMs,
+    reset_rate: o.faultResetRate,
+    methods: o.faultMethods,
+    paths: o.faultPaths,
+    mode: o.faultMode,
+    after_apply_action: o.faultAfterApply,
+    include_auth: o.faultIncludeAuth,
+  };
+  const set = Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined));
+  return Object.keys(set).length > 0 ? (set as FaultConfigInput) : undefined;
+}
+
+const FLAG_OF: Record<string, string> = {
+  rate: "--fault-rate",
+  statuses: "--fault-statuses",
+  seed: "--fault-seed",
+  latency_ms: "--fault-latency-ms",
+  reset_rate: "--fault-reset-rate",
+  methods: "--fault-methods",
+  paths: "--fault-paths",
+  mode: "--fault-mode",
+  after_apply_action: "--fault-after-apply",
+  include_auth: "--fault-include-auth",
 };
 
 const program = new Command("svc-emulator").description("Emulator of the platform HTTP API v4");
@@ -16,10 +79,38 @@ program
   .description("serve the API over HTTP until interrupted")
   .option("--host <host>", "interface to bind", "127.0.0.1")
   .option("--port <port>", "port to listen on (0 picks a free port)", port, 4010)
-  .option("--no-admin", "do not serve /emulator/state and /emulator/reset")
-  .action(async (opts: { host: string; port: number; admin: boolean }) => {
-    const emulator = await startEmulator({ host: opts.host, port: opts.port, admin: opts.admin });
-    process.stdout.write(`svc-emulator listening on ${emulator.baseUrl} (API at ${emulator.baseUrl}/api/v4)\n`);
+  .option("--no-admin", "do not serve /emulator/state, /emulator/reset and /emulator/faults")
+  .option("--state <file>", "keep the state in this file (and FILE.log) across restarts; locked while running")
+  .option("--lock-timeout-ms <ms>", "how long to wait for another emulator to release the state file", integer(0, 3_600_000, "milliseconds"), 10_000)
+  .option("--seed <file.yaml>", "load these fixtures into the empty emulator at start")
+  .option("--fault-rate <r>", "share of requests answered with a fault status (0..1)", fraction)
+  .option("--fault-statuses <list>", "statuses to inject, out of 429,500,502,503,504 (default 503)", statuses)
+  .option("--fault-seed <n>", "seed of the fault PRNG, to reproduce a run", integer(0, 0xffffffff, "an integer"))
+  .option("--fault-latency-ms <ms>", "latency added to every matched request", integer(0, 60_000, "milliseconds"))
+  .option("--fault-reset-rate <r>", "share of requests whose connection is reset (0..1)", fraction)
+  .option("--fault-methods <list>", "only these methods (GET,POST)", list)
+  .option("--fault-paths <list>", "only these path patterns, '*' matches anything (e.g. /api/v4/assets/*)", list)
+  .option("--fault-mode <mode>", "before (no effect) or after_apply (applied, answer lost)")
+  .option("--fault-after-apply <action>", "with --fault-mode after_apply: reset or 502")
+  .option("--fault-include-auth", "also inject faults on the token endpoints")
+  .action(async (opts: ServeOptions) => {
+    let emulator;
+    try {
+      emulator = await startEmulator({
+        host: opts.host,
+        port: opts.port,
+        admin: opts.admin,
+        statePath: opts.state,
+        lockTimeoutMs: opts.lockTimeoutMs,
+        seed: opts.seed,
+        faults: faultConfig(opts),
+      });
+    } catch (err) {
+      if (err instanceof FaultConfigError) throw new Error(`${FLAG_OF[err.field.split(".")[0]] ?? err.field}: ${err.problem}`);
+      throw err;
+    }
+    const extras = [opts.state ? `state ${opts.state}` : "state in memory", opts.seed ? `seeded from ${opts.seed}` : ""].filter(Boolean);
+    process.stdout.write(`svc-emulator listening on ${emulator.baseUrl} (API at ${emulator.baseUrl}/api/v4; ${extras.join("; ")})\n`);
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;
@@ -27,7 +118,10 @@ program
       process.stdout.write(`svc-emulator: ${signal}, stopping\n`);
       emulator.close().then(
         () => process.exit(0),
-        () => process.exit(1),
+        (err: Error) => {
+          process.stderr.write(`svc-emulator: stopping failed: ${err.message}\n`);
+          process.exit(1);
+        },
       );
     };
     process.on("SIGINT", () => stop("SIGINT"));

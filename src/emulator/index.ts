@@ -1,10 +1,16 @@
 /**
  * The emulator of the platform API v4, served over real HTTP. `startEmulator` is the only way to run
  * it: the CLI, the provider's embedded mode and the tests all call it.
+ *
+ * Options beyond serving: `statePath` keeps the state on disk (store/persistence.ts), `seed` loads a
+ * fixture document into an empty emulator (fixtures.ts), `faults` injects failures (faults.ts).
  */
 import { adminRoutes } from "./admin";
-import type { TokenLifetimes } from "./auth";
+import { SYSTEM_IDENTITY, type TokenLifetimes } from "./auth";
+import { FaultInjector, type FaultConfigInput } from "./faults";
+import { resolveSeed, seedStore, type FixtureDocument } from "./fixtures";
 import { startServer, type RunningServer } from "./server";
+import { StatePersistence, type PersistenceOptions } from "./store/persistence";
 import { Store } from "./store/store";
 
 export interface EmulatorOptions {
@@ -12,13 +18,26 @@ export interface EmulatorOptions {
   host?: string;
   /** Port; 0 (the default) picks a free one. */
   port?: number;
-  /** Serve /emulator/state and /emulator/reset (default: true when bound to loopback). */
+  /** Serve /emulator/state, /emulator/reset and /emulator/faults (default: true when bound to loopback). */
   admin?: boolean;
   /** Test clock (epoch ms). */
   clock?: () => number;
   tokenLifetimes?: TokenLifetimes;
   /** Where internal errors are reported (default: stderr). */
   log?: (line: string) => void;
+  /**
+   * Keep the state in this file (plus FILE.log beside it) across restarts; the file is locked while
+   * the emulator runs. Without it, the state lives in memory only.
+   */
+  statePath?: string;
+  /** How long to wait for another emulator to release `statePath`, ms (default 10 000). */
+  lockTimeoutMs?: number;
+  /** Tuning of the state file (compaction thresholds, lock staleness). */
+  persistence?: Omit<PersistenceOptions, "lockTimeoutMs" | "log">;
+  /** Fixtures loaded into the (empty) emulator at start: a YAML file path or a parsed document. */
+  seed?: string | FixtureDocument;
+  /** Fault injection from the start (see faults.ts); POST /emulator/faults changes it at run time. */
+  faults?: FaultConfigInput;
 }
 
 export interface Emulator {
@@ -26,6 +45,10 @@ export interface Emulator {
   baseUrl: string;
   /** Direct access to the records, for tests. */
   store: Store;
+  /** The fault injector (configure it here or through POST /emulator/faults). */
+  faults: FaultInjector;
+  /** The state file's writer, when `statePath` was given. */
+  persistence?: StatePersistence;
   close(): Promise<void>;
 }
 
@@ -33,41 +56,78 @@ const isLoopback = (host: string) => host === "127.0.0.1" || host === "::1" || h
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const host = options.host ?? "127.0.0.1";
+  const log = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
   const store = new Store();
   const admin = options.admin ?? isLoopback(host);
-  let running: RunningServer | undefined;
-  const extraRoutes = admin
-    ? adminRoutes(store, {
-        reset: async () => {
-          const changes = store.transaction(() => {
-            for (const name of store.tableNames()) {
-              if (name === "_meta") continue;
-              const t = store.table(name);
-              for (const [k] of [...t.entries()]) t.delete(k);
-            }
-          }).changes;
-          await store.publish(changes);
-        },
-      })
+  // Validated before anything is opened, so a bad configuration fails without side effects.
+  const faults = new FaultInjector(options.faults);
+  const seed = options.seed === undefined ? undefined : resolveSeed(options.seed);
+
+  const persistence = options.statePath
+    ? await StatePersistence.open(store, options.statePath, { ...options.persistence, lockTimeoutMs: options.lockTimeoutMs, log })
     : undefined;
-  running = await startServer(
-    {
-      store,
-      clock: options.clock,
-      tokenLifetimes: options.tokenLifetimes,
-      extraRoutes,
-      log: options.log ?? ((line) => process.stderr.write(line + "\n")),
-    },
-    host,
-    options.port ?? 0,
-  );
+
+  const reset = async () => {
+    const changes = store.transaction(() => {
+      for (const name of store.tableNames()) {
+        if (name === "_meta") continue;
+        const t = store.table(name);
+        for (const [k] of [...t.entries()]) t.delete(k);
+      }
+    }).changes;
+    await store.publish(changes);
+  };
+
+  let running: RunningServer | undefined;
+  try {
+    running = await startServer(
+      {
+        store,
+        clock: options.clock,
+        tokenLifetimes: options.tokenLifetimes,
+        extraRoutes: admin ? adminRoutes(store, { reset, faults }) : undefined,
+        faults: faults.hooks(),
+        log,
+      },
+      host,
+      options.port ?? 0,
+    );
+    // Creates the token signing key now, so it is on disk before the first token is handed out.
+    running.auth.issue(SYSTEM_IDENTITY);
+    await persistence?.persistUnjournaled();
+    if (seed) {
+      const { changes } = seedStore(seed.doc, {
+        store,
+        auth: running.auth,
+        baseUrl: running.baseUrl,
+        nowMs: (options.clock ?? Date.now)(),
+        source: seed.source,
+      });
+      await store.publish(changes);
+    }
+  } catch (err) {
+    await running?.close().catch(() => undefined);
+    await persistence?.close().catch(() => undefined);
+    throw err;
+  }
+
   const server = running;
+  let closing: Promise<void> | undefined;
   return {
     baseUrl: server.baseUrl,
     store,
-    close: () => server.close(),
+    faults,
+    persistence,
+    close: () =>
+      (closing ??= (async () => {
+        await server.close();
+        await persistence?.close();
+      })()),
   };
 }
 
 export { Store } from "./store/store";
+export { StateFileError } from "./store/persistence";
+export { FixtureError } from "./fixtures";
+export { FaultConfigError, type FaultConfigInput } from "./faults";
 export { BUILTIN_USERS, BUILTIN_CLIENTS, EDGE_USERS } from "./auth";

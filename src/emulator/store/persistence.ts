@@ -1,0 +1,582 @@
+/**
+ * Durable emulator state: one snapshot file plus an append-only log next to it.
+ *
+ * Files, for a state path FILE:
+ * - FILE: the snapshot. Newline-delimited JSON: a header `{format, version, seq}`, one
+ *   `[table, key, value]` line per record, and a trailer `{end, records, sha256}` whose hash covers
+ *   every byte before it. Always replaced whole (temp file, fsync, rename, fsync of the directory), so
+ *   a crash leaves the old snapshot or the new one.
+ * - FILE.log: the changes committed since the snapshot, one line per commit:
+ *   `<crc32 hex> {"s":<seq>,"c":[[table,key,value] | [table,key] (a delete), ...]}`. A commit is
+ *   answered only after its line is written and fsynced. Concurrent commits share one write and one
+ *   fsync (group commit). A torn last line (a crash mid-write, never acknowledged) fails its checksum
+ *   and is dropped on load; a bad line followed by good ones means damage, and loading fails.
+ * - FILE.lock (a directory, proper-lockfile) and FILE.lock-owner (pid and host of the holder) while an
+ *   emulator has the state open.
+ *
+ * The log is folded into a new snapshot in the background once it holds `compactRecords` lines or
+ * `compactBytes` bytes, and on close; a request never rewrites the whole state. Each log line carries
+ * a sequence number and the snapshot records the last one it contains, so a crash between writing a
+ * snapshot and trimming the log replays nothing twice.
+ *
+ * One writer at a time: the state path is locked for the emulator's lifetime. A second emulator on the
+ * same path waits up to `lockTimeoutMs` for the first to close, then fails naming the file. A lock left
+ * by a killed process on this host is recognised by its dead pid and taken over at once; any other
+ * stale lock expires after `lockStaleMs`.
+ *
+ * Rows of `_meta` (the token signing key) are written outside transactions; they are compared with
+ * what was last written at every commit and at `persistUnjournaled()`, and logged when they changed.
+ */
+import { createHash } from "node:crypto";
+import { constants as fsConstants, promises as fsp, readFileSync, rmdirSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
+import { hostname } from "node:os";
+import { dirname } from "node:path";
+import { crc32 } from "node:zlib";
+import lockfile from "proper-lockfile";
+import type { Change, Store } from "./store";
+
+export const STATE_FORMAT = "svc-emulator-state";
+export const STATE_VERSION = 1;
+
+/** A state file or log that cannot be used; the message names the file and what to do. */
+export class StateFileError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "StateFileError";
+  }
+}
+
+export interface PersistenceOptions {
+  /** How long to wait for another emulator to release the state file, ms (default 10 000). */
+  lockTimeoutMs?: number;
+  /** Age after which an unrefreshed lock of another host or process counts as abandoned, ms (default 10 000, at least 2 000). */
+  lockStaleMs?: number;
+  /** Fold the log into the snapshot once it holds this many commits (default 10 000)... */
+  compactRecords?: number;
+  /** ...or this many bytes (default 32 MiB). */
+  compactBytes?: number;
+  /** Where background failures are reported. */
+  log?: (line: string) => void;
+}
+
+export interface PersistenceStats {
+  /** Sequence number of the last commit handed to the log. */
+  seq: number;
+  /** Commits and bytes in the log since the last snapshot. */
+  logRecords: number;
+  logBytes: number;
+  /** Snapshots written since open, and fsyncs of the log (fewer than commits under load: group commit). */
+  compactions: number;
+  fsyncs: number;
+  commits: number;
+}
+
+type LogChange = [string, string, unknown] | [string, string];
+interface LogRecord {
+  s: number;
+  c: LogChange[];
+}
+interface Pending {
+  line: string;
+  seq: number;
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+const SNAPSHOT_CHUNK = 1 << 20;
+const META = "_meta";
+
+const errText = (err: unknown) => (err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message ?? String(err);
+const checksum = (json: string) => crc32(json).toString(16).padStart(8, "0");
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function encodeLine(record: LogRecord): string {
+  const json = JSON.stringify(record);
+  return `${checksum(json)} ${json}\n`;
+}
+
+/** Parses one log line; undefined when it is torn or damaged. */
+function decodeLine(line: string): LogRecord | undefined {
+  const m = /^([0-9a-f]{8}) (.*)$/.exec(line);
+  if (!m || checksum(m[2]) !== m[1]) return undefined;
+  try {
+    const r = JSON.parse(m[2]) as LogRecord;
+    return Number.isInteger(r.s) && Array.isArray(r.c) ? r : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const toChanges = (c: LogChange[]): Change[] => c.map((x) => ({ table: x[0], key: x[1], value: x.length === 3 ? x[2] : undefined }));
+const fromChanges = (c: Change[]): LogChange[] => c.map((x) => (x.value === undefined ? [x.table, x.key] : [x.table, x.key, x.value]));
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await fsp.access(path, fsConstants.F_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Makes a rename in `dir` durable; a no-op where directories cannot be opened (Windows). */
+async function syncDir(dir: string): Promise<void> {
+  let dh: fsp.FileHandle | undefined;
+  try {
+    dh = await fsp.open(dir, "r");
+    await dh.sync();
+  } catch {
+    // Not supported on this platform; the rename is still atomic.
+  } finally {
+    await dh?.close().catch(() => undefined);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lock
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function readOwner(path: string): { pid: number; host: string; stamp: string } | undefined {
+  try {
+    const raw = readFileSync(path, "utf8");
+    const o = JSON.parse(raw) as { pid: number; host: string };
+    return typeof o.pid === "number" && typeof o.host === "string" ? { ...o, stamp: raw } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when the lock's holder was a process of this host that no longer runs (killed). The owner
+ * file is read twice, apart, so a holder that just took the lock has time to write its own.
+ */
+async function holderIsDead(ownerPath: string): Promise<boolean> {
+  const first = readOwner(ownerPath);
+  if (!first || first.host !== hostname() || first.pid === process.pid || pidAlive(first.pid)) return false;
+  await sleep(50);
+  const again = readOwner(ownerPath);
+  return again?.stamp === first.stamp;
+}
+
+async function acquireLock(file: string, options: PersistenceOptions): Promise<() => Promise<void>> {
+  const lockPath = `${file}.lock`;
+  const ownerPath = `${file}.lock-owner`;
+  const deadline = Date.now() + (options.lockTimeoutMs ?? 10_000);
+  for (;;) {
+    try {
+      const release = await lockfile.lock(file, {
+        realpath: false,
+        lockfilePath: lockPath,
+        stale: Math.max(options.lockStaleMs ?? 10_000, 2_000),
+        onCompromised: (err) =>
+          options.log?.(`svc-emulator: the lock on ${file} was lost (${err.message}); another process may be writing the same state`),
+      });
+      writeFileSync(ownerPath, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }));
+      return async () => {
+        try {
+          unlinkSync(ownerPath);
+        } catch {
+          // already gone
+        }
+        await release();
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ELOCKED") {
+        throw new StateFileError(file, `cannot lock state file ${file}: ${errText(err)}`);
+      }
+    }
+    if (await holderIsDead(ownerPath)) {
+      try {
+        rmdirSync(lockPath);
+      } catch {
+        // someone else broke it first; retry
+      }
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new StateFileError(
+        file,
+        `state file ${file} is locked: another emulator holds it (lock ${lockPath}); ` +
+          `gave up after ${options.lockTimeoutMs ?? 10_000} ms. Stop the other emulator or use another --state file.`,
+      );
+    }
+    await sleep(100);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshot
+
+type SnapshotData = Record<string, Array<[string, unknown]>>;
+
+/** Reads and verifies a snapshot; fails naming the file on any damage. */
+export async function readSnapshot(file: string): Promise<{ seq: number; tables: SnapshotData }> {
+  let text: string;
+  try {
+    text = await fsp.readFile(file, "utf8");
+  } catch (err) {
+    throw new StateFileError(file, `cannot read state file ${file}: ${errText(err)}`);
+  }
+  const damaged = (why: string) =>
+    new StateFileError(file, `state file ${file} is damaged (${why}); it was left untouched: restore it from a backup, or move it away to start with an empty state`);
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  if (lines.length < 2) throw damaged(text.length === 0 ? "the file is empty" : "it is truncated");
+  let header: { format?: string; version?: number; seq?: number };
+  let trailer: { end?: boolean; records?: number; sha256?: string };
+  try {
+    header = JSON.parse(lines[0]);
+    trailer = JSON.parse(lines[lines.length - 1]);
+  } catch {
+    throw damaged("it is not an emulator state file");
+  }
+  if (header.format !== STATE_FORMAT) throw damaged("it is not an emulator state file");
+  if (header.version !== STATE_VERSION) throw damaged(`unsupported format version ${String(header.version)}; this emulator reads version ${STATE_VERSION}`);
+  if (!trailer.end || typeof trailer.sha256 !== "string") throw damaged("it is truncated");
+  const body = text.slice(0, text.lastIndexOf("\n", text.length - (text.endsWith("\n") ? 2 : 1)) + 1);
+  if (createHash("sha256").update(body).digest("hex") !== trailer.sha256) throw damaged("checksum mismatch");
+  if (trailer.records !== lines.length - 2) throw damaged("record count mismatch");
+  const tables: SnapshotData = {};
+  for (let i = 1; i < lines.length - 1; i++) {
+    let row: unknown;
+    try {
+      row = JSON.parse(lines[i]);
+    } catch {
+      throw damaged(`line ${i + 1} is not JSON`);
+    }
+    if (!Array.isArray(row) || row.length !== 3 || typeof row[0] !== "string" || typeof row[1] !== "string") {
+      throw damaged(`line ${i + 1} is not a record`);
+    }
+    (tables[row[0]] ??= []).push([row[1], row[2]]);
+  }
+  return { seq: Number(header.seq ?? 0), tables };
+}
+
+/** Writes a snapshot atomically: temp file, fsync, rename, fsync of the directory. */
+async function writeSnapshot(file: string, seq: number, tables: SnapshotData): Promise<void> {
+  const tmp = `${file}.tmp`;
+  const fh = await fsp.open(tmp, "w");
+  const hash = createHash("sha256");
+  let records = 0;
+  try {
+    let chunk = JSON.stringify({ format: STATE_FORMAT, version: STATE_VERSION, seq, written_at: new Date().toISOString() }) + "\n";
+    const flush = async () => {
+      hash.update(chunk);
+      await fh.write(chunk);
+      chunk = "";
+    };
+    // Written in chunks so a large state does not hold the event loop; records are immutable, so
+    // the rows captured when the snapshot started stay a consistent picture while this runs.
+    for (const [table, rows] of Object.entries(tables)) {
+      for (const [key, value] of rows) {
+        chunk += JSON.stringify([table, key, value]) + "\n";
+        records++;
+        if (chunk.length >= SNAPSHOT_CHUNK) await flush();
+      }
+    }
+    await flush();
+    await fh.write(JSON.stringify({ end: true, records, sha256: hash.digest("hex") }) + "\n");
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await fsp.rename(tmp, file);
+  await syncDir(dirname(file));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Log
+
+/** Reads the log: the records it holds, and the byte length of its valid part (a torn tail is cut). */
+async function readLog(logFile: string): Promise<{ records: LogRecord[]; validBytes: number; totalBytes: number }> {
+  let buf: Buffer;
+  try {
+    buf = await fsp.readFile(logFile);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { records: [], validBytes: 0, totalBytes: 0 };
+    throw new StateFileError(logFile, `cannot read state log ${logFile}: ${errText(err)}`);
+  }
+  const records: LogRecord[] = [];
+  let offset = 0;
+  let validBytes = 0;
+  let badAt: number | undefined;
+  while (offset < buf.length) {
+    const nl = buf.indexOf(0x0a, offset);
+    const end = nl === -1 ? buf.length : nl;
+    const record = nl === -1 ? undefined : decodeLine(buf.toString("utf8", offset, end));
+    if (record && badAt === undefined) {
+      if (records.length > 0 && record.s <= records[records.length - 1].s) {
+        throw new StateFileError(logFile, `state log ${logFile} is damaged (sequence goes back at byte ${offset}); move it and the state file away to start empty`);
+      }
+      records.push(record);
+      validBytes = end + 1;
+    } else if (record) {
+      throw new StateFileError(logFile, `state log ${logFile} is damaged (bad record at byte ${badAt} followed by good ones); restore it from a backup, or move it and the state file away to start empty`);
+    } else {
+      badAt ??= offset;
+    }
+    offset = end + 1;
+  }
+  return { records, validBytes, totalBytes: buf.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export class StatePersistence {
+  private seq = 0;
+  private logHandle: fsp.FileHandle | undefined;
+  private logRecords = 0;
+  private logBytes = 0;
+  private pending: Pending[] = [];
+  private exclusive: Array<() => Promise<void>> = [];
+  private writing = false;
+  private idleWaiters: Array<() => void> = [];
+  private failure: Error | undefined;
+  private closed = false;
+  private compacting: Promise<void> | undefined;
+  /** While a snapshot is written: the lines logged after the point it captured. */
+  private tail: { since: number; lines: string[] } | undefined;
+  /** `_meta` rows as last written, JSON. */
+  private readonly persistedMeta = new Map<string, string>();
+  private readonly counts = { compactions: 0, fsyncs: 0, commits: 0 };
+
+  private constructor(
+    readonly file: string,
+    private readonly store: Store,
+    private readonly options: PersistenceOptions,
+    private readonly releaseLock: () => Promise<void>,
+  ) {}
+
+  get logFile(): string {
+    return `${this.file}.log`;
+  }
+
+  /**
+   * Locks `file`, loads the snapshot and the log into `store` (which must be empty), and from then on
+   * makes every commit of the store durable before it is answered.
+   */
+  static async open(store: Store, file: string, options: PersistenceOptions = {}): Promise<StatePersistence> {
+    const release = await acquireLock(file, options);
+    const p = new StatePersistence(file, store, options, release);
+    try {
+      await p.load();
+    } catch (err) {
+      await release().catch(() => undefined);
+      throw err;
+    }
+    store.onCommit((changes) => p.commit(changes));
+    return p;
+  }
+
+  private async load(): Promise<void> {
+    await fsp.rm(`${this.file}.tmp`, { force: true });
+    await fsp.rm(`${this.logFile}.tmp`, { force: true });
+    const hasSnapshot = await exists(this.file);
+    const log = await readLog(this.logFile);
+    if (!hasSnapshot && log.records.length > 0) {
+      throw new StateFileError(this.file, `state file ${this.file} is missing but its log ${this.logFile} holds changes; restore the state file, or remove the log to start empty`);
+    }
+    if (hasSnapshot) {
+      const snap = await readSnapshot(this.file);
+      this.store.load(snap.tables);
+      this.seq = snap.seq;
+    }
+    for (const r of log.records) {
+      if (r.s <= this.seq) continue; // already in the snapshot (a crash came before the log was trimmed)
+      this.store.apply(toChanges(r.c));
+      this.seq = r.s;
+      this.logRecords++;
+    }
+    if (log.validBytes < log.totalBytes) {
+      // A torn last record: it was never acknowledged. Cut it so new records follow good ones.
+      await fsp.truncate(this.logFile, log.validBytes);
+      this.options.log?.(`svc-emulator: dropped an incomplete last record of ${this.logFile} (${log.totalBytes - log.validBytes} bytes, never acknowledged)`);
+    }
+    this.logBytes = log.validBytes;
+    for (const [k, v] of this.store.table(META).entries()) this.persistedMeta.set(k, JSON.stringify(v));
+    if (!hasSnapshot) await writeSnapshot(this.file, this.seq, this.store.snapshot());
+    this.logHandle = await fsp.open(this.logFile, "a");
+  }
+
+  /** `_meta` rows that changed since they were last written (they are set outside transactions). */
+  private metaChanges(): Change[] {
+    const out: Change[] = [];
+    const meta = this.store.table(META);
+    for (const [k, v] of meta.entries()) {
+      const json = JSON.stringify(v);
+      if (this.persistedMeta.get(k) !== json) {
+        this.persistedMeta.set(k, json);
+        out.push({ table: META, key: k, value: v });
+      }
+    }
+    for (const k of [...this.persistedMeta.keys()]) {
+      if (!meta.has(k)) {
+        this.persistedMeta.delete(k);
+        out.push({ table: META, key: k, value: undefined });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Hands one commit to the log; resolves once it is on disk. Called synchronously right after the
+   * transaction, so the store in memory holds exactly the commits up to this sequence number.
+   */
+  commit(changes: Change[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`state file ${this.file} is closed`));
+    if (this.failure) return Promise.reject(this.failure);
+    const all = [...this.metaChanges(), ...changes];
+    if (all.length === 0) return Promise.resolve();
+    const seq = ++this.seq;
+    const line = encodeLine({ s: seq, c: fromChanges(all) });
+    this.counts.commits++;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ line, seq, resolve, reject });
+      this.kick();
+    });
+  }
+
+  /** Writes rows set outside transactions (the signing key) now, so they are durable before use. */
+  persistUnjournaled(): Promise<void> {
+    return this.commit([]);
+  }
+
+  stats(): PersistenceStats {
+    return { seq: this.seq, logRecords: this.logRecords, logBytes: this.logBytes, ...this.counts };
+  }
+
+  private kick(): void {
+    if (this.writing) return;
+    this.writing = true;
+    void this.writeLoop();
+  }
+
+  /** The single writer: batches of log lines (one write, one fsync each) and exclusive jobs, in order. */
+  private async writeLoop(): Promise<void> {
+    while (this.pending.length > 0 || this.exclusive.length > 0) {
+      const job = this.exclusive.shift();
+      if (job) {
+        await job();
+        continue;
+      }
+      const batch = this.pending.splice(0);
+      try {
+        if (this.failure) throw this.failure;
+        const data = batch.map((p) => p.line).join("");
+        await this.logHandle!.write(data);
+        await this.logHandle!.datasync();
+        this.counts.fsyncs++;
+        this.logRecords += batch.length;
+        this.logBytes += Buffer.byteLength(data);
+        if (this.tail) for (const p of batch) if (p.seq > this.tail.since) this.tail.lines.push(p.line);
+        for (const p of batch) p.resolve();
+      } catch (err) {
+        // The disk refused a write: later commits cannot be made durable either.
+        this.failure ??= new Error(`writing the state log ${this.logFile} failed: ${errText(err)}; the emulator no longer accepts changes`);
+        this.options.log?.(this.failure.message);
+        for (const p of batch) p.reject(this.failure);
+      }
+    }
+    this.writing = false;
+    for (const w of this.idleWaiters.splice(0)) w();
+    this.maybeCompact();
+  }
+
+  /** Runs `fn` in the writer, between two batches. */
+  private runExclusive(fn: () => Promise<void>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.exclusive.push(() => fn().then(resolve, reject));
+      this.kick();
+    });
+  }
+
+  private maybeCompact(): void {
+    if (this.closed || this.compacting || this.failure) return;
+    const records = this.options.compactRecords ?? 10_000;
+    const bytes = this.options.compactBytes ?? 32 * 1024 * 1024;
+    if (this.logRecords >= records || this.logBytes >= bytes) {
+      this.compact().catch((err) => this.options.log?.(`svc-emulator: compacting ${this.file} failed: ${errText(err)}; the log keeps every change`));
+    }
+  }
+
+  /** Folds the log into a new snapshot. Runs in the background; requests keep committing meanwhile. */
+  compact(): Promise<void> {
+    this.compacting ??= this.doCompact().finally(() => {
+      this.compacting = undefined;
+    });
+    return this.compacting;
+  }
+
+  private async doCompact(): Promise<void> {
+    // Every commit up to `since` is in memory now (commits are numbered as they happen).
+    const since = this.seq;
+    const tables = this.store.snapshot();
+    this.tail = { since, lines: [] };
+    try {
+      await writeSnapshot(this.file, since, tables);
+      // The snapshot holds everything up to `since`: the log keeps only what came after.
+      await this.runExclusive(async () => {
+        // Commits the snapshot already holds but the log has not written yet are durable now.
+        while (this.pending.length > 0 && this.pending[0].seq <= since) this.pending.shift()!.resolve();
+        const lines = this.tail!.lines;
+        const tmp = `${this.logFile}.tmp`;
+        const data = lines.join("");
+        const fh = await fsp.open(tmp, "w");
+        try {
+          await fh.write(data);
+          await fh.sync();
+        } finally {
+          await fh.close();
+        }
+        await fsp.rename(tmp, this.logFile);
+        await syncDir(dirname(this.file));
+        await this.logHandle?.close();
+        this.logHandle = await fsp.open(this.logFile, "a");
+        this.logRecords = lines.length;
+        this.logBytes = Buffer.byteLength(data);
+        this.counts.compactions++;
+      });
+    } finally {
+      this.tail = undefined;
+    }
+  }
+
+  private whenIdle(): Promise<void> {
+    if (!this.writing) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  /** Writes what is pending, folds the log into the snapshot, and releases the lock. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.persistUnjournaled().catch(() => undefined);
+      await this.whenIdle();
+      await this.compacting?.catch(() => undefined);
+      if (!this.failure) await this.compact();
+    } finally {
+      this.closed = true;
+      await this.whenIdle();
+      await this.logHandle?.close().catch(() => undefined);
+      this.logHandle = undefined;
+      await this.releaseLock().catch(() => undefined);
+    }
+  }
+}
+
+/** File status helper for tests and tools: the snapshot's and the log's sizes. */
+export async function stateFileSizes(file: string): Promise<{ snapshot: number; log: number }> {
+  const size = async (p: string) => (await fsp.stat(p).catch(() => undefined as Stats | undefined))?.size ?? 0;
+  return { snapshot: await size(file), log: await size(`${file}.log`) };
+}
