@@ -140,13 +140,15 @@ export type AcpRegistration = z.input<typeof AcpRegistration>;
 // ---------------------------------------------------------------------------------------------
 // Bodies (facts §3.13: derived from the records)
 
+/** An explicit null is treated like an absent field (facts §1.1): the field stays unchanged. */
 export const AcpUpdate = z
   .object({
-    title: title(64),
-    location: location.nullable(),
-    ...acpSettings,
+    title: title(64).nullish(),
+    location: location.nullish(),
+    ...Object.fromEntries(Object.entries(acpSettings).map(([k, v]) => [k, v.nullish()])) as {
+      [K in keyof typeof acpSettings]: z.ZodOptional<z.ZodNullable<(typeof acpSettings)[K]>>;
+    },
   })
-  .partial()
   .strict();
 
 const metadataPayload = freeObject;

@@ -135,6 +135,12 @@ describe("POST /acps/{acp_name}/update (ACPUpdate: title, location, scrape and m
     expect((await emu.get("/acps/edge-1/get")).body.metrics_scrape_interval).toBe(120);
   });
 
+  test("an explicit null is treated like an absent field: the value stays", async () => {
+    seed({ name: "edge-1", title: "Edge 1", location: { lat: 1, lon: 2 } });
+    const a = await emu.post("/acps/edge-1/update", { title: null, location: null, metrics_enabled: false });
+    expect(a.body).toMatchObject({ title: "Edge 1", location: { lat: 1, lon: 2 }, metrics_enabled: false });
+  });
+
   test("out-of-range settings and unknown fields answer 400 naming the field; nothing changes", async () => {
     seed({ name: "edge-1" });
     const range = await emu.post("/acps/edge-1/update", { status_scrape_interval: 0 });

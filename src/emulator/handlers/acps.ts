@@ -277,7 +277,8 @@ export const area: AreaModule = {
 
     route(ep.update, (ctx) => {
       const current = requireAcp(ctx.store, ctx.params.acp_name);
-      const next: StoredAcp = { ...current, ...ctx.body, updated: ctx.now };
+      const sent = Object.fromEntries(Object.entries(ctx.body).filter(([, v]) => v !== null && v !== undefined));
+      const next: StoredAcp = { ...current, ...sent, updated: ctx.now };
       return view(ctx.store, acpTable(ctx.store).put(current.name, next));
     }),
 
