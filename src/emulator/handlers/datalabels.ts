@@ -40,6 +40,8 @@ const dataLabels = (store: Store) => store.table<DataLabel>(TABLES.dataLabels);
 const labels = (store: Store) => store.table<Label>(TABLES.labels);
 const labelMetadata = (store: Store) => store.table<LabelMetadata>(TABLES.labelMetadata);
 const metadataKey = (label: string, name: string) => `${label}\u0000${name}`;
+/** How results and audit entries name a metadata record. */
+const metadataId = (label: string, name: string) => `${label}/${name}`;
 
 /** The API's timestamp form of any RFC 3339 input. */
 const normalizeDate = (value: string) => formatMicros(microsOf(value));
@@ -71,7 +73,7 @@ function labelView(store: Store, label: Label, metadataNames: string[] | undefin
 function requireLabelMetadata(store: Store, labelName: string, name: string): LabelMetadata {
   requireLabel(store, labelName);
   const md = labelMetadata(store).get(metadataKey(labelName, name));
-  if (!md) throw notFound("label metadata", `${labelName}/${name}`);
+  if (!md) throw notFound("label metadata", metadataId(labelName, name));
   return md;
 }
 
@@ -299,12 +301,13 @@ export const area: AreaModule = {
 
     route(ep.labelMetadataCreate, (ctx) => {
       requireLabel(ctx.store, ctx.params.label_name);
+      ctx.auditIdentifier = metadataId(ctx.params.label_name, ctx.body.name);
       return putLabelMetadata(ctx.store, ctx.params.label_name, ctx.body.name, ctx.body.payload, ctx.now);
     }),
 
     route(ep.labelMetadataBulkCreate, (ctx) => {
       ctx.auditIdentifier = [...new Set(ctx.body.map((i) => i.label_name))].join(",");
-      return bulk(ctx.body, (i) => `${i.label_name}/${i.name}`, 201, (i) => {
+      return bulk(ctx.body, (i) => metadataId(i.label_name, i.name), 201, (i) => {
         requireLabel(ctx.store, i.label_name);
         putLabelMetadata(ctx.store, i.label_name, i.name, i.payload, ctx.now);
       });
@@ -326,17 +329,20 @@ export const area: AreaModule = {
 
     route(ep.labelMetadataUpdate, (ctx) => {
       const current = requireLabelMetadata(ctx.store, ctx.params.label_name, ctx.params.label_metadata_name);
+      ctx.auditIdentifier = metadataId(current.label_name, current.name);
       return labelMetadata(ctx.store).put(metadataKey(current.label_name, current.name), { ...current, payload: ctx.body.payload, updated: ctx.now });
     }),
 
     route(ep.labelMetadataDelete, (ctx) => {
       const current = requireLabelMetadata(ctx.store, ctx.params.label_name, ctx.params.label_metadata_name);
+      ctx.auditIdentifier = metadataId(current.label_name, current.name);
       labelMetadata(ctx.store).delete(metadataKey(current.label_name, current.name));
     }),
 
     route(ep.labelMetadataBulkDelete, (ctx) => {
       const { label_name, names } = ctx.body;
       requireLabel(ctx.store, label_name);
+      ctx.auditIdentifier = label_name;
       return bulk([...new Set(names)], (n) => n, 200, (n) => {
         requireLabelMetadata(ctx.store, label_name, n);
         labelMetadata(ctx.store).delete(metadataKey(label_name, n));
