@@ -24,8 +24,7 @@ import { ApiError, conflict, failedDependency, notFound, preconditionFailed } fr
 import type { HandlerContext, Reply } from "../http";
 import { matchesSearch, type Sortable } from "../list";
 import type { Store } from "../store/store";
-import { TABLES, refs } from "../store/tables";
-import { requireAppVersion } from "./parameter-store";
+import { TABLES, appVersionKey, refs } from "../store/tables";
 
 export type DeploymentType = "standard" | "staged+instant-apply" | "staged-only";
 export type DownloadStatus = "pending" | "scheduled" | "processing" | "downloading" | "ready" | "failed";
@@ -149,12 +148,22 @@ export function allWorkloads(store: Store, nowMs: number): StoredWorkload[] {
   return [...workloadTable(store).values()].map((w) => settle(w, nowMs));
 }
 
+/**
+ * The app version a workload may run: a version of the apps area or of the app registry (legacy
+ * deploys and bridges run registry apps). 404 naming what is missing otherwise.
+ */
+export function requireRunnableVersion(store: Store, app: string, version: string): void {
+  if (refs.appVersion(store, app, version) || store.table(TABLES.registryVersions).has(appVersionKey(app, version))) return;
+  if (!refs.app(store, app) && !refs.registryApp(store, app)) throw notFound("app", app);
+  throw notFound(`app '${app}' version`, version);
+}
+
 export function requireCluster(store: Store, clusterName: string): void {
   if (!refs.cluster(store, clusterName)) throw notFound("cluster", clusterName);
 }
 
 /** Registry app types map onto AppType as facts §5 says. */
-const REGISTRY_TO_APP_TYPE: Record<string, string> = { svc: "app", bridge: "importer", docker: "docker" };
+export const REGISTRY_TO_APP_TYPE: Record<string, string> = { svc: "app", bridge: "importer", docker: "docker" };
 
 /** The type of the app a workload runs: from the app version, the app, or the registry. */
 export function appTypeOf(store: Store, app: string, version: string): string {
@@ -350,7 +359,7 @@ const freshPackage: Partial<StoredWorkload> = { download_status: "pending", down
 
 /** Checks that the targets of the changes exist: the app version (404 naming it) and the cluster. */
 export function validateChanges(store: Store, w: StoredWorkload, c: WorkloadChanges): void {
-  if (c.app_version !== undefined) requireAppVersion(store, w.app_name, c.app_version);
+  if (c.app_version !== undefined) requireRunnableVersion(store, w.app_name, c.app_version);
   if (c.cluster_name !== undefined) requireCluster(store, c.cluster_name);
 }
 
@@ -571,10 +580,13 @@ export interface LogsRequest {
   since_time?: string;
 }
 
-/** The workload's logs per pod; a workload that was never deployed has no pod (424). */
-export function workloadLogs(w: StoredWorkload, q: LogsRequest): { logs: Record<string, string[]> } {
+/**
+ * The workload's logs per pod. A workload that was never deployed has no pod: `notDeployed` makes the
+ * error (424 on /apps/workloads; the legacy view, which lists no 424, answers 409).
+ */
+export function workloadLogs(w: StoredWorkload, q: LogsRequest, notDeployed: (msg: string) => ApiError = failedDependency): { logs: Record<string, string[]> } {
   if (w.status.state === "pending_deploy") {
-    throw failedDependency(`workload '${w.name}' is pending (not deployed), so it has no pod to read logs from; enable it first`);
+    throw notDeployed(`workload '${w.name}' is pending (not deployed), so it has no pod to read logs from; enable it first`);
   }
   const since = q.since_time ? Date.parse(q.since_time) : undefined;
   let lines = w.log.filter((l) => since === undefined || Date.parse(l.at) >= since).map((l) => `${l.at} ${l.text}`);

@@ -32,6 +32,7 @@ import { currentParameterValues, requireAppVersion, writeValueEntries } from "./
 import {
   WORKLOAD_SORT,
   allWorkloads,
+  appTypeOf,
   applyProblem,
   applyStaged,
   deleteStaged,
@@ -41,6 +42,7 @@ import {
   matchesWorkloadFilter,
   removeWorkload,
   requireCluster,
+  requireRunnableVersion,
   requireWorkload,
   resourceKrns,
   runBulk,
@@ -163,9 +165,10 @@ export const area: AreaModule = {
   routes: [
     route(ep.create, (ctx) => {
       const b = ctx.body;
-      const version = requireAppVersion(ctx.store, b.app_name, b.app_version);
-      if (b.app_type && b.app_type !== version.type) {
-        throw invalidField("body.app_type", `is '${b.app_type}' but app '${b.app_name}' is of type '${version.type}'; leave it out or send '${version.type}'`);
+      requireRunnableVersion(ctx.store, b.app_name, b.app_version);
+      const type = appTypeOf(ctx.store, b.app_name, b.app_version);
+      if (b.app_type && b.app_type !== type) {
+        throw invalidField("body.app_type", `is '${b.app_type}' but app '${b.app_name}' is of type '${type}'; leave it out or send '${type}'`);
       }
       requireUnique((b.runtime?.resources ?? []).map((r) => r.resource), "body.runtime.resources");
       const { app_type: _t, ...input } = b;
