@@ -63,12 +63,13 @@ export function planProperties(
   assetName: string,
   inputs: AssetPropertyCreate[],
   now: string,
-  field: string,
+  /** Where item `i` sits in the request, for messages (`body`, `body.properties[2]`). */
+  fieldOf: (i: number) => string,
 ): StoredProperty[] {
   const catalog = new PropertyCatalog(store);
   const seen = new Set<string>();
   return inputs.map((input, i) => {
-    const where = `${field}[${i}]`;
+    const where = fieldOf(i);
     if (seen.has(input.name)) throw invalidField(`${where}.name`, `property '${input.name}' is sent twice`);
     seen.add(input.name);
     const title = catalog.resolve(input.name, input.title, `${where}.title`);
@@ -104,7 +105,7 @@ export const propertyRoutes: Route[] = [
     if (propertyTable(ctx.store).has(ownedKey(assetName, ctx.body.name))) {
       throw conflict(`property '${ctx.body.name}' of asset '${assetName}' already exists; update it instead`);
     }
-    const [record] = planProperties(ctx.store, assetName, [ctx.body], ctx.now, "body");
+    const [record] = planProperties(ctx.store, assetName, [ctx.body], ctx.now, () => "body");
     writeProperties(ctx.store, [record]);
     return record;
   }),

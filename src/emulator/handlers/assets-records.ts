@@ -128,11 +128,17 @@ function parentsFromTree(nodes: AssetHierarchyInputNode[]): Map<string, string |
 // ---------------------------------------------------------------------------------------------
 // Create and delete
 
+/** The type a body field names, or 404 naming the field. */
+function requireTypeOf(store: Store, typeName: string, field: string): StoredType {
+  const t = typeTable(store).get(typeName);
+  if (!t) throw missingRef(field, "asset type", typeName, "create it with POST /assets/types/create");
+  return t;
+}
+
 /** Validates the whole create (type, parent, properties) before writing anything. */
 function createAsset(store: Store, body: AssetCreate, now: string, field: string): StoredAsset {
   if (assetTable(store).has(body.name)) throw conflict(`${field}.name: asset '${body.name}' already exists`);
-  const type = typeTable(store).get(body.asset_type_name);
-  if (!type) throw missingRef(`${field}.asset_type_name`, "asset type", body.asset_type_name, "create it with POST /assets/types/create");
+  const type = requireTypeOf(store, body.asset_type_name, `${field}.asset_type_name`);
   let parent: StoredAsset | undefined;
   if (body.asset_parent_name) {
     parent = assetTable(store).get(body.asset_parent_name);
@@ -142,7 +148,7 @@ function createAsset(store: Store, body: AssetCreate, now: string, field: string
   if (depthOf(path) > MAX_HIERARCHY_DEPTH) {
     throw invalidField(`${field}.asset_parent_name`, `the asset would sit ${depthOf(path)} levels deep; the hierarchy allows at most ${MAX_HIERARCHY_DEPTH}`);
   }
-  const properties = planProperties(store, body.name, body.properties ?? [], now, `${field}.properties`);
+  const properties = planProperties(store, body.name, body.properties ?? [], now, (i) => `${field}.properties[${i}]`);
 
   const asset = assetTable(store).put(body.name, {
     name: body.name,
@@ -272,11 +278,7 @@ function listAssets(store: Store, f: AssetFilters, q: InventoryListQuery) {
   });
 }
 
-function requireTypeOf(store: Store, typeName: string, field: string): StoredType {
-  const t = typeTable(store).get(typeName);
-  if (!t) throw missingRef(field, "asset type", typeName, "create it with POST /assets/types/create");
-  return t;
-}
+const COUNTED_STATES: ReadonlySet<string> = new Set<AssetState>(["online", "offline", "partially_online", "unknown"]);
 
 // ---------------------------------------------------------------------------------------------
 // Routes
@@ -303,7 +305,7 @@ export const assetRoutes: Route[] = [
         throw invalidField("body.asset_parent_name", `'${newParent}' is '${current.name}' itself or lies below it; a hierarchy cannot have cycles`);
       }
     }
-    const properties = planProperties(ctx.store, current.name, body.properties ?? [], ctx.now, "body.properties");
+    const properties = planProperties(ctx.store, current.name, body.properties ?? [], ctx.now, (i) => `body.properties[${i}]`);
 
     assetTable(ctx.store).put(current.name, {
       ...current,
@@ -360,7 +362,9 @@ export const assetRoutes: Route[] = [
   route(ep.statusCount, (ctx) => {
     const count = { online: 0, offline: 0, partially_online: 0, unknown: 0, total: 0 };
     for (const a of assetTable(ctx.store).values()) {
-      count[a.status.state] += 1;
+      // A state outside the known four (written by another area) counts as unknown.
+      const state = COUNTED_STATES.has(a.status.state) ? a.status.state : "unknown";
+      count[state] += 1;
       count.total += 1;
     }
     return count;
