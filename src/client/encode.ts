@@ -1,0 +1,103 @@
+/**
+ * Turns an endpoint and a call's input into the wire form: path values percent-encoded in full,
+ * query arrays as repeated `key[]` entries, and the body in the endpoint's encoding.
+ */
+import { Blob } from "node:buffer";
+import { FormData } from "undici";
+import { pathParamNames, type AnyEndpoint } from "../api/endpoint";
+
+export const API_ROOT = "/api/v4";
+
+export interface UploadFile {
+  name: string;
+  data: Buffer | Uint8Array;
+  contentType?: string;
+}
+
+export interface RawInput {
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+  file?: UploadFile;
+}
+
+/** Only the OIDC token endpoint lives outside the API root. */
+export function isOutsideApiRoot(ep: AnyEndpoint): boolean {
+  return ep.path.startsWith("/auth/realms/");
+}
+
+/** The path with its `{param}` placeholders filled, relative to the API root (as errors show it). */
+export function fillPath(ep: AnyEndpoint, params: unknown): string {
+  const names = pathParamNames(ep.path);
+  if (names.length === 0) return ep.path;
+  const values = (params ?? {}) as Record<string, unknown>;
+  return ep.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+    const v = values[name];
+    if (v === undefined || v === null || v === "") {
+      throw new TypeError(`${ep.id}: missing path parameter '${name}' (pass input.params.${name}; needs ${names.join(", ")})`);
+    }
+    // Every path value is percent-encoded in full, so '/', '?' and '#' inside a name cannot change the route.
+    return encodeURIComponent(String(v));
+  });
+}
+
+function scalar(v: unknown): string {
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === "object" && v !== null) return JSON.stringify(v);
+  return String(v);
+}
+
+/** `?a=1&list[]=x&list[]=y`; undefined and null entries are left out. */
+export function encodeQuery(query: unknown): string {
+  if (query === undefined || query === null) return "";
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(query as Record<string, unknown>)) {
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v)) {
+      const key = k.endsWith("[]") ? k : `${k}[]`;
+      for (const x of v) if (x !== undefined && x !== null) p.append(key, scalar(x));
+    } else {
+      p.append(k, scalar(v));
+    }
+  }
+  const s = p.toString();
+  return s ? `?${s}` : "";
+}
+
+export interface EncodedBody {
+  body?: string | FormData;
+  contentType?: string;
+}
+
+function formFields(body: unknown): Array<[string, string]> {
+  if (body === undefined || body === null) return [];
+  return Object.entries(body as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => [k, scalar(v)]);
+}
+
+export function encodeBody(ep: AnyEndpoint, input: RawInput): EncodedBody {
+  switch (ep.bodyKind) {
+    case "none":
+      return {};
+    case "json":
+      return input.body === undefined ? {} : { body: JSON.stringify(input.body), contentType: "application/json" };
+    case "form":
+      return { body: new URLSearchParams(formFields(input.body)).toString(), contentType: "application/x-www-form-urlencoded" };
+    case "multipart": {
+      // undici sets the content type with its boundary.
+      const form = new FormData();
+      for (const [k, v] of formFields(input.body)) form.append(k, v);
+      if (input.file) {
+        const type = input.file.contentType ?? "application/octet-stream";
+        form.append("file", new Blob([input.file.data], { type }), input.file.name);
+      }
+      return { body: form };
+    }
+  }
+}
+
+/** What a successful answer is expected to be, for the Accept header. */
+export function acceptFor(ep: AnyEndpoint): string {
+  return ep.success.kind === "json" || ep.success.kind === "empty" ? "application/json" : "*/*";
+}

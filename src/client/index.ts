@@ -1,0 +1,311 @@
+/**
+ * The typed client of the platform API v4: `client.<area>.<operation>(input, options)` for every
+ * operation of the endpoint table, plus `call`, `paginate`, `stats` and `close`.
+ *
+ * A call goes through three layers: auth (a bearer token, fetched once for concurrent callers and
+ * renewed before it expires, re-fetched once on a 401), retries (429/502/503/504 and network
+ * failures, exponential backoff with full jitter, Retry-After honoured; creates that may have been
+ * applied are checked before being repeated), and the transport (one keep-alive undici Pool).
+ */
+import { randomUUID } from "node:crypto";
+import type { AnyEndpoint } from "../api/endpoint";
+import { areas } from "../api/endpoints";
+import { deriveRead } from "./ambiguity";
+import { FetchedTokenSource, StaticTokenSource, type TokenSource } from "./auth";
+import { mergeOptions, optionsFromEnv, resolveConfig, ENV, type ClientEvent, type Credentials, type ResolvedConfig, type SvcClientOptions } from "./config";
+import { apiErrorFrom, decodeSuccess } from "./decode";
+import { acceptFor, API_ROOT, encodeBody, encodeQuery, fillPath, isOutsideApiRoot, type RawInput } from "./encode";
+import { SvcApiError } from "./errors";
+import { walkPages } from "./pagination";
+import { Secrets } from "./redact";
+import { AbortedError, backoffDelay, isAmbiguousStatus, isCreate, parseRetryAfter, RETRYABLE_STATUSES, sleep } from "./retry";
+import { Transport, TransportError, type WireResponse } from "./transport";
+import type { CallInput, CallOptions, CallOutput, ListItem, SvcAreas } from "./types";
+
+export type { SvcClientOptions, RetryOptions, ClientEvent } from "./config";
+export type { CallInput, CallOptions, CallOutput, ListItem, SvcAreas, AreaClient, EndpointMethod, QueryInput, RawAnswer } from "./types";
+export type { UploadFile } from "./encode";
+export { SvcApiError, SvcConfigError, SvcResponseError, type ApiErrorEntry, type ResponseIssue } from "./errors";
+
+/** Lets fromEnv() say which environment the options fall back to. */
+const ENV_SOURCE = Symbol("svc.client.env");
+type InternalOptions = SvcClientOptions & { [ENV_SOURCE]?: NodeJS.ProcessEnv };
+
+interface Prepared {
+  ep: AnyEndpoint;
+  input: RawInput;
+  /** As shown in errors and logs: relative to the API root, no query. */
+  shownPath: string;
+  request: { method: "GET" | "POST"; path: string; body?: string | import("undici").FormData; contentType?: string };
+}
+
+/** A failed attempt that may be repeated. */
+interface Failure {
+  error: SvcApiError;
+  retryAfterMs?: number;
+  /** The server may have acted on the request. */
+  maybeApplied: boolean;
+}
+
+type Settled = { applied: true; value: unknown } | { applied: false };
+
+const LOGIN_HINTS: Record<Credentials["kind"], string> = {
+  static: "",
+  password: `check username, password and clientId (${ENV.username}, ${ENV.password}, ${ENV.clientId})`,
+  client_credentials: `check clientId and clientSecret (${ENV.clientId}, ${ENV.clientSecret})`,
+  edge: `check the edge user's username and password (${ENV.username}, ${ENV.password})`,
+};
+
+// The typed `client.<area>.<operation>` methods are set in the constructor from the table.
+export interface SvcClient extends SvcAreas {}
+
+export class SvcClient {
+  /** Requests sent to the API (every attempt), to the token endpoints, and repeated attempts. */
+  readonly stats = { requests: 0, tokenRequests: 0, retries: 0 };
+
+  private readonly config: ResolvedConfig;
+  private readonly transport: Transport;
+  private readonly secrets = new Secrets();
+  private readonly tokens: TokenSource;
+
+  constructor(options: SvcClientOptions = {}) {
+    const env = (options as InternalOptions)[ENV_SOURCE] ?? process.env;
+    this.config = resolveConfig(mergeOptions(options, optionsFromEnv(env)));
+    const creds = this.config.credentials;
+    for (const secret of [creds.kind === "static" ? creds.token : undefined, "password" in creds ? creds.password : undefined, "clientSecret" in creds ? creds.clientSecret : undefined]) {
+      this.secrets.add(secret);
+    }
+    this.transport = new Transport(this.config.origin);
+    this.tokens =
+      creds.kind === "static"
+        ? new StaticTokenSource(creds.token)
+        : new FetchedTokenSource(
+            creds,
+            (which, form, grant) => this.requestToken(which, form, grant),
+            (secret) => this.secrets.add(secret),
+            (message, extra) => this.log("token", message, extra),
+          );
+    this.attachAreas();
+  }
+
+  /** Options from `env` (default process.env), with `overrides` taking precedence. */
+  static fromEnv(env: NodeJS.ProcessEnv = process.env, overrides: SvcClientOptions = {}): SvcClient {
+    return new SvcClient({ ...overrides, [ENV_SOURCE]: env } as InternalOptions);
+  }
+
+  /** Calls one operation of the table; the answer is checked against its success schema. */
+  async call<E extends AnyEndpoint>(endpoint: E, input?: CallInput<E>, options?: CallOptions): Promise<CallOutput<E>> {
+    const value = await this.execute(this.prepare(endpoint, (input ?? {}) as RawInput), options ?? {}, { validate: true });
+    return value as CallOutput<E>;
+  }
+
+  /** Every item of a list operation, fetched page by page as the iteration proceeds. */
+  paginate<E extends AnyEndpoint>(endpoint: E, input?: CallInput<E>, options?: CallOptions): AsyncIterableIterator<ListItem<E>> {
+    const raw = (input ?? {}) as RawInput;
+    const pages = walkPages(endpoint, raw, (query) => this.execute(this.prepare(endpoint, { ...raw, query }), options ?? {}, { validate: true }));
+    return pages as AsyncIterableIterator<ListItem<E>>;
+  }
+
+  /** Closes the connection pool once the requests in flight have finished. */
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private attachAreas(): void {
+    for (const [areaName, area] of Object.entries(areas)) {
+      const methods: Record<string, unknown> = {};
+      for (const [op, ep] of Object.entries(area as Record<string, AnyEndpoint>)) {
+        const method = (input?: RawInput, options?: CallOptions) => this.call(ep, input as never, options);
+        // A real name keeps the method recognisable in stack traces.
+        Object.defineProperty(method, "name", { value: `${areaName}.${op}` });
+        methods[op] = method;
+      }
+      Object.defineProperty(this, areaName, { value: Object.freeze(methods), enumerable: true });
+    }
+  }
+
+  private prepare(ep: AnyEndpoint, input: RawInput): Prepared {
+    const shownPath = fillPath(ep, input.params);
+    const root = isOutsideApiRoot(ep) ? "" : API_ROOT;
+    const { body, contentType } = encodeBody(ep, input);
+    return {
+      ep,
+      input,
+      shownPath,
+      request: { method: ep.method, path: `${this.config.basePath}${root}${shownPath}${encodeQuery(input.query)}`, body, contentType },
+    };
+  }
+
+  private headers(p: Prepared, requestId: string, token: string | undefined): Record<string, string> {
+    return {
+      accept: acceptFor(p.ep),
+      "user-agent": this.config.userAgent,
+      "x-request-id": requestId,
+      ...(p.request.contentType ? { "content-type": p.request.contentType } : {}),
+      ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+    };
+  }
+
+  /** One attempt: the answer, or the transport failure as a value. */
+  private async attempt(p: Prepared, requestId: string, token: string | undefined, options: CallOptions, kind: "api" | "token"): Promise<WireResponse | TransportError> {
+    if (kind === "token") this.stats.tokenRequests++;
+    else this.stats.requests++;
+    const started = Date.now();
+    const describe = `${p.ep.method} ${p.shownPath}`;
+    const at = { method: p.ep.method, path: p.shownPath, query: p.request.path.split("?")[1] ?? "", requestId };
+    try {
+      const res = await this.transport.send(
+        { method: p.request.method, path: p.request.path, headers: this.headers(p, requestId, token), body: p.request.body },
+        options.timeoutMs ?? this.config.timeoutMs,
+        options.signal,
+      );
+      const durationMs = Date.now() - started;
+      this.log("request", `${describe} → ${res.status} (${durationMs} ms)`, { ...at, status: res.status, durationMs });
+      return res;
+    } catch (err) {
+      if (!(err instanceof TransportError)) throw err;
+      this.log("request", `${describe} → no answer: ${err.message}`, { ...at, status: 0, durationMs: Date.now() - started });
+      return err;
+    }
+  }
+
+  private async execute(p: Prepared, options: CallOptions, how: { validate: boolean; kind?: "api" | "token" }): Promise<unknown> {
+    const { ep } = p;
+    const kind = how.kind ?? "api";
+    const policy = this.config.retry;
+    const requestId = options.requestId ?? randomUUID();
+    const create = isCreate(ep);
+    const started = Date.now();
+    let reauthenticated = false;
+    let attempt = 0;
+    for (;;) {
+      attempt++;
+      const token = ep.permission === null ? undefined : await this.tokens.token();
+      const outcome = await this.attempt(p, requestId, token, options, kind);
+      let failure: Failure;
+      if (outcome instanceof TransportError) {
+        if (outcome.failure === "aborted") throw new AbortedError();
+        const error = new SvcApiError({
+          status: 0,
+          method: ep.method,
+          path: p.shownPath,
+          requestId,
+          retryable: outcome.failure !== "other",
+          detail: outcome.message,
+          endpointId: ep.id,
+        });
+        if (outcome.failure === "other") throw error;
+        failure = { error, maybeApplied: outcome.maybeSent };
+      } else {
+        const res = outcome;
+        if (res.status >= 200 && res.status < 300) return decodeSuccess(ep, res, requestId, how.validate);
+        const retryable = RETRYABLE_STATUSES.has(res.status);
+        const error = apiErrorFrom(res, { ep, method: ep.method, path: p.shownPath, requestId, retryable, secrets: this.secrets });
+        if (res.status === 401 && token !== undefined && !reauthenticated && this.tokens.invalidate(token)) {
+          // The token was refused (expired early, revoked): fetch a new one and repeat once.
+          reauthenticated = true;
+          attempt--;
+          this.stats.retries++;
+          this.log("auth", `${ep.method} ${p.shownPath} → 401; fetching a new token and repeating once`, { method: ep.method, path: p.shownPath, requestId });
+          continue;
+        }
+        if (!retryable) throw error;
+        failure = { error, retryAfterMs: parseRetryAfter(res.headers["retry-after"]), maybeApplied: isAmbiguousStatus(res.status) };
+      }
+
+      if (create && failure.maybeApplied) {
+        const settled = await this.settleAmbiguousCreate(p, options, failure.error);
+        if (settled.applied) return settled.value;
+      }
+      const delay = failure.retryAfterMs ?? backoffDelay(attempt, policy);
+      if (attempt >= policy.maxAttempts || Date.now() - started + delay > policy.maxElapsedMs) throw failure.error;
+      this.stats.retries++;
+      this.log("retry", `${ep.method} ${p.shownPath} → ${failure.error.status || "no answer"}; repeating in ${delay} ms (attempt ${attempt + 1} of ${policy.maxAttempts})`, {
+        method: ep.method,
+        path: p.shownPath,
+        status: failure.error.status,
+        delayMs: delay,
+        attempt: attempt + 1,
+        requestId,
+      });
+      await sleep(delay, options.signal);
+    }
+  }
+
+  /**
+   * A create failed without a clear answer (reset, timeout, 502/503/504). Repeating it blindly could
+   * make a second record or fail with 409, so first find out whether it was applied: by the caller's
+   * check, else by the read derived from the table (404 = not applied). With neither, say so.
+   */
+  private async settleAmbiguousCreate(p: Prepared, options: CallOptions, error: SvcApiError): Promise<Settled> {
+    const what = `${p.ep.method} ${p.shownPath}`;
+    if (options.ambiguityCheck) {
+      this.log("ambiguous", `${what} failed without a clear answer; asking the caller's check whether it was applied`, { method: p.ep.method, path: p.shownPath });
+      const value = await options.ambiguityCheck();
+      return value === undefined ? { applied: false } : { applied: true, value };
+    }
+    const read = deriveRead(p.ep, p.input);
+    if (!read) throw maybeApplied(error, "no read operation tells whether it was");
+    this.log("ambiguous", `${what} failed without a clear answer; checking with ${read.endpoint.id} whether it was applied`, {
+      method: p.ep.method,
+      path: p.shownPath,
+      check: read.endpoint.id,
+    });
+    try {
+      const value = await this.execute(this.prepare(read.endpoint, read.input), { timeoutMs: options.timeoutMs, signal: options.signal }, { validate: true });
+      return { applied: true, value };
+    } catch (err) {
+      if (err instanceof SvcApiError && err.status === 404) return { applied: false };
+      if (err instanceof AbortedError) throw err;
+      throw maybeApplied(error, `the check with ${read.endpoint.id} failed: ${(err as Error).message}`);
+    }
+  }
+
+  private async requestToken(which: "oidc" | "edge", form: Record<string, string>, grant: string): Promise<unknown> {
+    const ep = which === "oidc" ? areas.auth.token : areas.auth.edgeToken;
+    this.log("token", `requesting a token (${grant === "edge" ? "edge token endpoint" : `${grant} grant`})`, { grant });
+    try {
+      // Token answers are read leniently (only access_token is required), as identity providers differ.
+      return await this.execute(this.prepare(ep as AnyEndpoint, { body: form }), {}, { validate: false, kind: "token" });
+    } catch (err) {
+      if (!(err instanceof SvcApiError) || (err.status !== 400 && err.status !== 401) || grant === "refresh_token") throw err;
+      const creds = this.config.credentials;
+      const who = creds.kind === "password" || creds.kind === "edge" ? ` for ${creds.username}` : creds.kind === "client_credentials" ? ` for client ${creds.clientId}` : "";
+      throw new SvcApiError({
+        status: err.status,
+        errors: err.errors,
+        method: err.method,
+        path: err.path,
+        requestId: err.requestId,
+        retryable: false,
+        detail: `login refused (${grant === "edge" ? "edge token endpoint" : `${grant} grant`}${who}): ${err.detail}; ${LOGIN_HINTS[creds.kind]}`,
+        endpointId: err.endpointId,
+      });
+    }
+  }
+
+  private log(type: string, message: string, extra: Record<string, unknown> = {}): void {
+    const logger = this.config.logger;
+    if (!logger) return;
+    try {
+      logger({ ...extra, type, message: this.secrets.scrub(message) } as ClientEvent);
+    } catch {
+      // A failing logger must not fail the call.
+    }
+  }
+}
+
+function maybeApplied(error: SvcApiError, why: string): SvcApiError {
+  return new SvcApiError({
+    status: error.status,
+    errors: error.errors,
+    method: error.method,
+    path: error.path,
+    requestId: error.requestId,
+    retryable: false,
+    detail: `${error.detail}; the create may or may not have been applied (${why}); read the resource before repeating the create`,
+    endpointId: error.endpointId,
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * One HTTP exchange over a keep-alive undici Pool: send, read the whole answer, or fail with a
+ * TransportError that says whether the request may have reached the server. Retries, auth and
+ * error mapping are layered on top (see index.ts); this layer knows nothing about the API.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { Pool, type FormData } from "undici";
+
+export interface WireRequest {
+  method: "GET" | "POST";
+  /** Absolute path with query string. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Buffer | FormData;
+}
+
+export interface WireResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/**
+ * - `unsent`: the connection was never made (refused, DNS, connect timeout): always safe to repeat.
+ * - `reset`: the connection broke after the request may have been written.
+ * - `timeout`: no complete answer in time; the server may still be working on it.
+ * - `aborted`: the caller's signal fired; never retried.
+ * - `other`: a local failure (bad body, closed client); never retried.
+ */
+export type TransportFailure = "unsent" | "reset" | "timeout" | "aborted" | "other";
+
+export class TransportError extends Error {
+  constructor(
+    readonly failure: TransportFailure,
+    message: string,
+    readonly causeCode?: string,
+  ) {
+    super(message);
+    this.name = "TransportError";
+  }
+
+  /** Whether the server may have received (and acted on) the request. */
+  get maybeSent(): boolean {
+    return this.failure === "reset" || this.failure === "timeout";
+  }
+}
+
+const UNSENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+const RESET = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "ECONNABORTED"]);
+const TIMEOUT = new Set(["ETIMEDOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  if (typeof e?.code === "string") return e.code;
+  return typeof e?.cause?.code === "string" ? e.cause.code : undefined;
+}
+
+function classify(err: unknown): TransportError {
+  const code = errorCode(err);
+  if (code && UNSENT.has(code)) return new TransportError("unsent", `could not connect (${code})`, code);
+  if (code && RESET.has(code)) return new TransportError("reset", `connection reset (${code})`, code);
+  if (code && TIMEOUT.has(code)) return new TransportError("timeout", `timed out (${code})`, code);
+  return new TransportError("other", `request failed: ${(err as Error)?.message ?? String(err)}`, code);
+}
+
+class TimeoutSignal extends Error {}
+
+export class Transport {
+  private readonly pool: Pool;
+  private closed = false;
+
+  constructor(origin: string) {
+    // Keep-alive is undici's default; a bounded number of sockets keeps bursts from opening hundreds.
+    this.pool = new Pool(origin, { connections: 32, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
+  }
+
+  async send(req: WireRequest, timeoutMs: number, signal?: AbortSignal): Promise<WireResponse> {
+    if (this.closed) throw new TransportError("other", "the client is closed");
+    if (signal?.aborted) throw new TransportError("aborted", "aborted by the caller");
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new TimeoutSignal()), timeoutMs);
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const res = await this.pool.request({
+        method: req.method,
+        path: req.path,
+        headers: req.headers,
+        body: req.body,
+        signal: controller.signal,
+        // Our own timer bounds the whole exchange; undici's would only cover parts of it.
+        headersTimeout: timeoutMs + 1000,
+        bodyTimeout: timeoutMs + 1000,
+      });
+      const body = Buffer.from(await res.body.arrayBuffer());
+      return { status: res.statusCode, headers: res.headers, body };
+    } catch (err) {
+      if (controller.signal.aborted) {
+        if (controller.signal.reason instanceof TimeoutSignal) throw new TransportError("timeout", `no answer within ${timeoutMs} ms`);
+        throw new TransportError("aborted", "aborted by the caller");
+      }
+      throw classify(err);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.close();
+  }
+}
