@@ -7,3 +7,4 @@
  * The typed client is `pulumi-svc/client`, the emulator `pulumi-svc/emulator`, the test kit `pulumi-svc/testing`.
  */
 export * from "./provider/resources";
+export { getApp, getAppVersion, getWorkload, getAsset, getCluster, listAssets, type AssetFilter } from "./provider/lookups";

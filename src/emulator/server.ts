@@ -220,7 +220,7 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
   const openapi = JSON.stringify(openApiDocument());
 
   const toRouterPath = (ep: AnyEndpoint) =>
-    (ep.path.startsWith("/auth/") ? ep.path : API_PREFIX + ep.path).replace(/\{([a-z_]+)\}/g, ":$1");
+    (ep.path.startsWith("/auth/realms/") ? ep.path : API_PREFIX + ep.path).replace(/\{([a-z_]+)\}/g, ":$1");
   for (const ep of endpoints) {
     router.on(ep.method, toRouterPath(ep), () => undefined, { id: ep.id });
   }

@@ -81,7 +81,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
       body = JSON.stringify(opts.body);
       headers["content-type"] = "application/json";
     }
-    const url = `${emu.baseUrl}${path.startsWith("/auth/") || path.startsWith("/emulator/") ? "" : "/api/v4"}${path}${queryString(opts.query)}`;
+    const url = `${emu.baseUrl}${path.startsWith("/auth/realms/") || path.startsWith("/emulator/") ? "" : "/api/v4"}${path}${queryString(opts.query)}`;
     const res = await fetch(url, { method, headers, body: body as BodyInit | undefined });
     const text = await res.text();
     let parsed: unknown = text;

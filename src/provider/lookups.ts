@@ -1,0 +1,61 @@
+/**
+ * Lookups for programs: typed records read through the same client and configuration as the
+ * provider (stack config `svc:*`, else SVC_* variables). They run in the program's process.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { apps } from "../api/apps";
+import { assets } from "../api/assets";
+import { clusters } from "../api/clusters";
+import { workloads } from "../api/workloads";
+import type { CallOutput, ListItem, SvcClient } from "../client";
+import { resolveConfig } from "./config";
+
+let shared: Promise<SvcClient> | undefined;
+
+/** The client of the program's lookups, built from the stack config once. */
+async function client(): Promise<SvcClient> {
+  shared ??= (async () => {
+    const { configure, client: runtimeClient } = await import("./runtime");
+    const cfg = new pulumi.Config("svc");
+    await configure({ config: { get: (key: string) => cfg.get(key.replace(/^svc:/, "")) } });
+    resolveConfig({ get: (key: string) => cfg.get(key.replace(/^svc:/, "")) });
+    return runtimeClient();
+  })();
+  return shared;
+}
+
+export async function getApp(name: string): Promise<CallOutput<typeof apps.get>> {
+  return (await client()).call(apps.get, { params: { app_name: name } });
+}
+
+export async function getAppVersion(appName: string, version: string): Promise<CallOutput<typeof apps.versionGet>> {
+  return (await client()).call(apps.versionGet, { params: { app_name: appName, app_version: version } });
+}
+
+export async function getWorkload(name: string): Promise<CallOutput<typeof workloads.get>> {
+  return (await client()).call(workloads.get, { params: { workload_name: name } });
+}
+
+export async function getAsset(name: string): Promise<CallOutput<typeof assets.get>> {
+  return (await client()).call(assets.get, { params: { asset_name: name } });
+}
+
+export async function getCluster(name: string): Promise<CallOutput<typeof clusters.get>> {
+  return (await client()).call(clusters.get, { params: { cluster_name: name } });
+}
+
+export interface AssetFilter {
+  names?: string[];
+  assetTypeNames?: string[];
+  search?: string[];
+  statusStates?: Array<"online" | "offline" | "partially_online" | "unknown">;
+}
+
+/** Every asset matching the filter, read page by page. */
+export async function listAssets(filter: AssetFilter = {}): Promise<Array<ListItem<typeof assets.list>>> {
+  const c = await client();
+  const out: Array<ListItem<typeof assets.list>> = [];
+  const query = { names: filter.names, asset_type_name: filter.assetTypeNames, search: filter.search, status_state: filter.statusStates };
+  for await (const a of c.paginate(assets.list, { query: query as never })) out.push(a as ListItem<typeof assets.list>);
+  return out;
+}
