@@ -5,11 +5,12 @@
  */
 import { z } from "zod";
 import { freeObject, krn, name, part1ListQuery, qArray, qBool, text, title } from "./common";
+import { absentIfNull } from "./apps";
 import { defineArea } from "./endpoint";
 import { downloadQuery, downloadStatus, logsQuery, stagedFull, stagedSummary, workloadStatusObject } from "./workloads";
 
 /** An explicit `null` on an optional field means the same as leaving it out (facts §1.1). */
-const opt = <T extends z.ZodType>(s: T) => s.nullish().transform((v) => (v === null ? undefined : v));
+const opt = absentIfNull;
 
 export const LegacyWorkloadDeploy = z
   .object({

@@ -19,7 +19,7 @@ import {
   text,
   title,
 } from "./common";
-import { appType, deploymentRuntime, deploymentType } from "./apps";
+import { absentIfNull, appType, deploymentRuntime, deploymentType } from "./apps";
 import { defineArea } from "./endpoint";
 
 // ---------------------------------------------------------------------------------------------
@@ -48,7 +48,7 @@ export type WorkloadState = z.infer<typeof workloadState>;
 export const downloadStatus = z.enum(["pending", "scheduled", "processing", "downloading", "ready", "failed"]);
 
 /** An explicit `null` on an optional field means the same as leaving it out (facts §1.1). */
-const opt = <T extends z.ZodType>(s: T) => s.nullish().transform((v) => (v === null ? undefined : v));
+const opt = absentIfNull;
 
 /** The shape of `api_permissions` is not known (facts §3.5): an object or a list, passed through. */
 export const apiPermissions = z.union([freeObject, z.array(z.unknown()).max(1000)]);
