@@ -173,7 +173,7 @@ export interface SeedEnvironment {
 }
 
 /** Strips the `body.` / `path.` / `query.` / `acp.` root of a validation message: in a fixture, they are all entry fields. */
-const asEntryField = (message: string) => message.replace(/^(body|path|query|acp)\./, "");
+const asEntryField = (message: string) => message.replace(/^(body|path|query|acp)(\.|: )/, "");
 
 /** Whether the store holds any record (the signing key in `_meta` does not count). */
 export function storeIsEmpty(store: Store): boolean {
