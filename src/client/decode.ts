@@ -30,17 +30,28 @@ function parseJson(ep: AnyEndpoint, res: WireResponse, requestId: string | undef
   }
 }
 
-function parseNdjson(ep: AnyEndpoint, res: WireResponse, requestId: string | undefined): unknown[] {
+/** One JSON value per line; the endpoint's body schema describes one line. */
+function parseNdjson(ep: AnyEndpoint, res: WireResponse, requestId: string | undefined, validate: boolean): unknown[] {
   const out: unknown[] = [];
   const lines = res.body.toString("utf8").split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trim();
     if (!line) continue;
+    let value: unknown;
     try {
-      out.push(JSON.parse(line));
+      value = JSON.parse(line);
     } catch {
       throw new SvcResponseError(ep.id, [{ path: `line ${i + 1}`, message: "not valid JSON" }], requestId);
     }
+    if (validate && ep.success.body) {
+      const parsed = ep.success.body.safeParse(value);
+      if (!parsed.success) {
+        const issues = issuesOf(parsed.error).map((x) => ({ ...x, path: `line ${i + 1}${x.path ? ` ${x.path}` : ""}` }));
+        throw new SvcResponseError(ep.id, issues, requestId);
+      }
+      value = parsed.data;
+    }
+    out.push(value);
   }
   return out;
 }
@@ -61,7 +72,7 @@ export function decodeSuccess(ep: AnyEndpoint, res: WireResponse, requestId: str
   if (kind === "empty" || res.status === 204) return undefined;
   if (kind === "binary") return res.body;
   if (kind === "text" || kind === "yaml") return res.body.toString("utf8");
-  if (kind === "ndjson") return parseNdjson(ep, res, requestId);
+  if (kind === "ndjson") return parseNdjson(ep, res, requestId, validate);
   if (res.body.length === 0) {
     if (res.status === ep.success.status && ep.success.body && validate) {
       throw new SvcResponseError(ep.id, [{ path: "", message: "empty, a JSON body was expected" }], requestId);

@@ -197,6 +197,33 @@ describe("Typed methods derived from the endpoint table", () => {
     expect(typeof yaml).toBe("string");
   });
 
+  test("uploads go as multipart/form-data with the file in field 'file'", async () => {
+    const c = client();
+    await c.appregistry.create({ body: { payload: { name: "sim", version: "1.0.0" } } });
+    const data = Buffer.from("package bytes \u0000\u0001");
+    await c.appregistry.versionUpload({ params: { app_name: "sim", app_version: "1.0.0" }, file: { name: "sim-1.0.0.tgz", data, contentType: "application/gzip" } });
+    const upload = front.apiRequests().at(-1)!;
+    expect(upload.path).toBe("/api/v4/appregistry/sim/versions/1.0.0/upload");
+    expect(upload.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+    expect(upload.body).toMatch(/name="file"; filename="sim-1.0.0.tgz"/);
+    const params = { app_name: "sim", app_version: "1.0.0" };
+    expect((await c.appregistry.versionStatusGet({ params })).status).toBe("built");
+    expect(await c.appregistry.versionDownload({ params })).toEqual(data);
+  });
+
+  test("an NDJSON answer is a list with each line checked against the endpoint's schema", async () => {
+    const c = client();
+    for (const day of ["01", "02", "03"]) {
+      await c.datalabels.create({ body: { label_name: "maintenance", start_date: `2024-05-${day}T00:00:00Z`, end_date: `2024-05-${day}T01:00:00Z` } });
+    }
+    const lines = (await c.datalabels.rangeGet({ body: {} })) as unknown as Array<{ label_name: string; start_date: string }>;
+    expect(lines.map((l) => l.start_date.slice(0, 10))).toEqual(["2024-05-01", "2024-05-02", "2024-05-03"]);
+    front.script = (s) =>
+      s.path.endsWith("/range/get") ? { forwardThen: (a) => ({ status: a.status, headers: { "content-type": "application/x-json-stream" }, body: a.body.replace(/"label_name":"[^"]*"/, '"label_name":7') }) } : undefined;
+    const err = await errorOf(c.datalabels.rangeGet({ body: {} }));
+    expect(err.message).toMatch(/^datalabels\.rangeGet: response field line 1 label_name: expected string, received number/);
+  });
+
   test("a missing path parameter is refused before anything is sent", async () => {
     const c = client();
     const err = await errorOf(c.clusters.get({ params: {} as never }));
@@ -464,6 +491,27 @@ describe("Retries (429, 502, 503, 504, resets and timeouts)", () => {
     const created = await c.clusters.create({ body: { name: "a" } });
     expect(created.name).toBe("a");
     expect(front.apiRequests().map((s) => s.path)).toEqual(["/api/v4/orchestration/clusters/create", "/api/v4/orchestration/clusters/create"]);
+  });
+
+  test("the token request is retried like any other safe request", async () => {
+    const c = client();
+    let n = 0;
+    front.script = (s) => (s.path.endsWith("/token") && n++ === 0 ? apiError(503, "identity provider starting") : undefined);
+    await c.clusters.list();
+    expect(c.stats).toMatchObject({ tokenRequests: 2, requests: 1, retries: 1 });
+  });
+
+  test("the caller's signal stops the call at once and nothing is repeated", async () => {
+    const c = client();
+    await c.clusters.list();
+    front.script = () => "hang";
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const t0 = Date.now();
+    const err = await errorOf(c.clusters.list(undefined, { signal: controller.signal }));
+    expect(err.name).toBe("AbortError");
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(front.apiRequests()).toHaveLength(2);
   });
 
   test("under the emulator's fault injection (429/502/503/504 and resets) every read and update completes", async () => {
