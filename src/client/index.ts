@@ -8,6 +8,7 @@
  * applied are checked before being repeated), and the transport (one keep-alive undici Pool).
  */
 import { randomUUID } from "node:crypto";
+import type { FormData } from "undici";
 import type { AnyEndpoint } from "../api/endpoint";
 import { areas } from "../api/endpoints";
 import { deriveRead } from "./ambiguity";
@@ -36,7 +37,7 @@ interface Prepared {
   input: RawInput;
   /** As shown in errors and logs: relative to the API root, no query. */
   shownPath: string;
-  request: { method: "GET" | "POST"; path: string; body?: string | import("undici").FormData; contentType?: string };
+  request: { method: "GET" | "POST"; path: string; body?: string | FormData; contentType?: string };
 }
 
 /** A failed attempt that may be repeated. */

@@ -16,11 +16,12 @@ export const isAmbiguousStatus = (status: number): boolean => status === 502 || 
 
 /**
  * Operations that make a new thing each time they run, so repeating one that may have been applied
- * could make a second thing or fail with 409: creates, deploys, and additions or uploads of parts.
- * Everything else (get, list, filter, update, patch, delete, apply, start, stop) converges when
+ * could make a second thing or fail with 409: creates, deploys, and additions or uploads of parts
+ * (`create`, `typeCreate`, `deploy`, `resourcesAdd`, `versionUpload`; not `undeploy`). Everything
+ * else (get, list, filter, update, patch, delete, undeploy, apply, start, stop) converges when
  * repeated.
  */
-const CREATE_OP = /(create|deploy|add|upload)$/i;
+const CREATE_OP = /^(create|deploy|add|upload)$|(Create|Deploy|Add|Upload)$/;
 
 export function isCreate(ep: AnyEndpoint): boolean {
   if (ep.method !== "POST" || !ep.mutates) return false;

@@ -1,8 +1,10 @@
 /**
  * Configuration: options, then the SVC_* environment variables; every problem names the option and
- * its environment variable.
+ * its environment variable. Also which operations the client treats as creates.
  */
+import { endpointById } from "../../src/api/endpoints";
 import { SvcClient, SvcConfigError } from "../../src/client";
+import { isCreate } from "../../src/client/retry";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const configError = (make: () => unknown): SvcConfigError => {
@@ -102,5 +104,14 @@ describe("Options come from arguments first, then the environment", () => {
     await c.clusters.list();
     await c.close();
     await expect(c.clusters.list()).rejects.toThrow(/the client is closed/);
+  });
+});
+
+describe("Which operations count as creates (not blindly repeated after an ambiguous failure)", () => {
+  test("creates, deploys, additions and uploads; not undeploy, updates, deletes or reads", () => {
+    const creates = ["clusters.create", "assets.typeCreate", "workloads.create", "legacyWorkloads.deploy", "workloads.resourcesAdd", "appregistry.versionUpload"];
+    const others = ["legacyWorkloads.undeploy", "clusters.update", "clusters.get", "clusters.list", "parameters.list", "auth.token"];
+    expect(creates.filter((id) => !isCreate(endpointById(id)))).toEqual([]);
+    expect(others.filter((id) => isCreate(endpointById(id)))).toEqual([]);
   });
 });
