@@ -1,0 +1,36 @@
+/**
+ * Deleting resources in reverse dependency order: a resource goes only after everything that depends
+ * on it (or is its child) among those being deleted, with the parallelism limit. Objects read with
+ * `get` are only forgotten; `retainOnDelete` and `deletedWith` skip the provider call as the engine does.
+ */
+import { EngineError, providerStep, type EngineContext } from "./context";
+import type { OperationReport } from "./report";
+import { runOrdered } from "./scheduler";
+import { prerequisites, type ResourceState } from "./state";
+import { forProviderMap } from "./values";
+
+export interface DeletionPlan {
+  /** Entries to delete (managed ones) and to forget (external ones). */
+  entries: readonly ResourceState[];
+  /** Only report what would be deleted. */
+  preview: boolean;
+}
+
+export async function deleteResources(ctx: EngineContext, plan: DeletionPlan, report: (op: OperationReport) => void): Promise<void> {
+  const managed = plan.entries.filter((e) => !e.external);
+  if (!plan.preview) for (const e of plan.entries) if (e.external) ctx.state.remove(e);
+  const doomed = new Set(managed.map((e) => e.urn));
+  const dependents = (e: ResourceState) => managed.filter((d) => d !== e && prerequisites(d).includes(e.urn));
+  await runOrdered(managed, dependents, ctx.semaphore, async (e) => {
+    const ref = { urn: e.urn, type: e.type, name: e.name };
+    if (e.protect) throw new EngineError(ref, "delete", "the resource is protected; set `protect: false` and run up before deleting it");
+    if (!plan.preview) {
+      const skipProvider = !e.custom || e.retainOnDelete || (e.deletedWith !== undefined && doomed.has(e.deletedWith));
+      if (!skipProvider) {
+        await providerStep(ctx, ref, "delete", () => ctx.client.delete(ref, e.id ?? "", forProviderMap(e.inputs), forProviderMap(e.outputs)));
+      }
+      ctx.state.remove(e);
+    }
+    report({ ...ref, op: "delete" });
+  });
+}

@@ -1,0 +1,320 @@
+/**
+ * One `up` or `preview`: the engine's side of each registration the program makes. For a custom
+ * resource: Check (old inputs, new inputs), then Create when it is new, or Diff and then Update,
+ * replacement (create-then-delete unless delete-before-replace is asked for) or nothing. The answer
+ * carries the outputs dependents will see. A preview runs only Check and Diff (and Read for imports
+ * and `get`s) and answers as the engine does for a provider without preview support: the checked
+ * inputs, so every other output of a resource to create or update is unknown, and its id too when
+ * the object is new. After the program, resources it no longer declares (and old objects of
+ * replacements) are deleted in reverse dependency order.
+ *
+ * The first failure stops the run: steps already running finish, later registrations are refused,
+ * nothing is deleted, and `failure` rejects with an error naming the resource and the operation.
+ */
+import { CancelledError, EngineError, providerStep, resourceUrn, ROOT_STACK_TYPE, type EngineContext } from "./context";
+import { deleteResources } from "./deletion";
+import { ProviderError, type ResourceRef } from "./grpc";
+import type { OperationKind, OperationReport } from "./report";
+import { type ResourceState } from "./state";
+import { annotateSecrets, changedKeys, forProviderMap, type PropertyMap } from "./values";
+
+/** A resource registration as the program sends it (RegisterResourceRequest / ReadResourceRequest). */
+export interface Registration {
+  type: string;
+  name: string;
+  custom: boolean;
+  parent?: string;
+  /** Inputs in the engine's JSON form (secrets marked, unknowns as the sentinel). */
+  inputs: PropertyMap;
+  dependencies: string[];
+  /** The resource option, when the program sets it. */
+  deleteBeforeReplace?: boolean;
+  ignoreChanges: string[];
+  replaceOnChanges: string[];
+  protect?: boolean;
+  retainOnDelete?: boolean;
+  deletedWith?: string;
+  additionalSecretOutputs: string[];
+  /** The `import` option: adopt the existing object with this id. */
+  importId?: string;
+  /** Set for `get` (ReadResource): the id of the object to read. */
+  readId?: string;
+}
+
+export interface Answer {
+  urn: string;
+  /** Empty when unknown (a preview of a new object) or for components. */
+  id: string;
+  outputs: PropertyMap;
+}
+
+type Plan = { op: "same" } | { op: "update"; diffs: string[] } | { op: "replace"; diffs: string[]; replaces: string[]; deleteBeforeReplace: boolean };
+
+export class Deployment {
+  readonly operations: OperationReport[] = [];
+  /** The program's stack outputs, once it registered them. */
+  stackOutputs: PropertyMap = {};
+  private readonly registered = new Set<string>();
+  private readonly running = new Set<Promise<unknown>>();
+  private readonly errors: Error[] = [];
+  private closed = false;
+  private signalFailure!: () => void;
+  /** Resolves when the first operation fails. */
+  readonly failed = new Promise<void>((resolve) => (this.signalFailure = resolve));
+
+  constructor(
+    private readonly ctx: EngineContext,
+    readonly preview: boolean,
+  ) {}
+
+  get failure(): Error | undefined {
+    return this.errors[0];
+  }
+
+  /** Every failure after the first, for the record. */
+  get laterFailures(): readonly Error[] {
+    return this.errors.slice(1);
+  }
+
+  /** Handles one registration; rejects with CancelledError once the run has failed or ended. */
+  register(reg: Registration): Promise<Answer> {
+    if (this.closed || this.errors.length > 0) return Promise.reject(new CancelledError(`${reg.type} "${reg.name}"`));
+    const urn = resourceUrn(this.ctx, reg.type, reg.name, reg.parent);
+    if (this.registered.has(urn)) {
+      return this.track(Promise.reject(new EngineError({ urn, type: reg.type, name: reg.name }, "register", `duplicate resource URN ${urn}: two resources of the same type have the same name`)));
+    }
+    this.registered.add(urn);
+    this.ctx.redactor.learn(reg.inputs);
+    if (reg.type === ROOT_STACK_TYPE) return Promise.resolve({ urn, id: "", outputs: {} });
+    if (!reg.custom) return this.track(Promise.resolve(this.component(urn, reg)));
+    return this.track(this.ctx.semaphore.run(() => (this.errors.length > 0 ? Promise.reject(new CancelledError(`"${reg.name}"`)) : this.custom(urn, reg))));
+  }
+
+  /** Outputs a component (or the stack) registers after its children. */
+  registerOutputs(urn: string, outputs: PropertyMap): void {
+    this.ctx.redactor.learn(outputs);
+    if (urn.split("::")[2] === ROOT_STACK_TYPE) {
+      this.stackOutputs = outputs;
+      return;
+    }
+    const entry = this.ctx.state.get(urn);
+    if (entry && !entry.custom && !this.preview) this.ctx.state.put({ ...entry, outputs });
+  }
+
+  /** Waits for every step started so far. */
+  async settle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /** Refuses all further registrations (the program's run is over). */
+  close(): void {
+    this.closed = true;
+  }
+
+  /** After a successful program: delete what it no longer declares, and the old objects of replacements. */
+  async deleteUndeclared(): Promise<void> {
+    const entries = this.ctx.state.all().filter((e) => e.delete || !this.registered.has(e.urn));
+    try {
+      await deleteResources(this.ctx, { entries, preview: this.preview }, (op) => this.operations.push(op));
+    } catch (e) {
+      this.fail(e as Error);
+    }
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    const tracked = p.catch((e: Error) => {
+      if (!(e instanceof CancelledError)) this.fail(e);
+      throw e;
+    });
+    this.running.add(tracked);
+    const forget = () => this.running.delete(tracked);
+    tracked.then(forget, forget);
+    return tracked;
+  }
+
+  private fail(e: Error): void {
+    this.errors.push(e);
+    if (this.errors.length === 1) this.signalFailure();
+  }
+
+  private report(ref: ResourceRef, op: OperationKind, detail: { diffs?: string[]; replaces?: string[] } = {}): void {
+    const entry: OperationReport = { ...ref, op };
+    if (detail.diffs?.length) entry.diffs = detail.diffs;
+    if (detail.replaces?.length) entry.replaces = detail.replaces;
+    this.operations.push(entry);
+  }
+
+  private component(urn: string, reg: Registration): Answer {
+    const old = this.ctx.state.get(urn);
+    this.report({ urn, type: reg.type, name: reg.name }, old ? "same" : "create");
+    if (!this.preview) this.ctx.state.put({ ...this.entry(urn, reg, reg.inputs, old?.outputs ?? {}), custom: false, id: undefined });
+    return { urn, id: "", outputs: reg.inputs };
+  }
+
+  private async custom(urn: string, reg: Registration): Promise<Answer> {
+    const ref = { urn, type: reg.type, name: reg.name };
+    if (reg.readId !== undefined) return this.readExternal(ref, reg);
+    const existing = this.ctx.state.get(urn);
+    const old = existing && !existing.external ? existing : undefined;
+    const news = applyIgnoreChanges(reg.inputs, old?.inputs, reg.ignoreChanges);
+    const checked = await providerStep(this.ctx, ref, "check", () => this.ctx.client.check(ref, old ? forProviderMap(old.inputs) : {}, forProviderMap(news)));
+    if (checked.failures.length > 0) {
+      throw new EngineError(ref, "check", this.ctx.redactor.mask(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")));
+    }
+    const inputs = this.ctx.redactor.protect(annotateSecrets(checked.inputs, news));
+    if (!old) return reg.importId ? this.adopt(ref, reg, inputs, reg.importId) : this.create(ref, reg, inputs);
+
+    const plan = await this.plan(ref, reg, old, inputs);
+    if (plan.op === "same") {
+      this.report(ref, "same");
+      if (!this.preview) this.ctx.state.put(this.entry(urn, reg, inputs, old.outputs, old.id));
+      return { urn, id: old.id ?? "", outputs: old.outputs };
+    }
+    if (plan.op === "update") return this.update(ref, reg, old, inputs, plan.diffs);
+    return this.replace(ref, reg, old, inputs, plan);
+  }
+
+  private async plan(ref: ResourceRef, reg: Registration, old: ResourceState, inputs: PropertyMap): Promise<Plan> {
+    const diff = await providerStep(this.ctx, ref, "diff", () =>
+      this.ctx.client.diff(ref, old.id ?? "", forProviderMap(old.inputs), forProviderMap(old.outputs), forProviderMap(inputs), reg.ignoreChanges),
+    );
+    const inputDiffs = changedKeys(old.inputs, inputs);
+    // A provider without an opinion (no diff method) gets the engine's own comparison of inputs.
+    const changes = diff.changes === "unknown" ? inputDiffs.length > 0 : diff.changes === "some";
+    if (!changes) return { op: "same" };
+    const diffs = diff.diffs.length > 0 ? diff.diffs : inputDiffs;
+    const replaces = [...new Set([...diff.replaces, ...diffs.filter((k) => matchesAnyPath(k, reg.replaceOnChanges))])];
+    if (replaces.length === 0) return { op: "update", diffs };
+    return { op: "replace", diffs, replaces, deleteBeforeReplace: reg.deleteBeforeReplace ?? diff.deleteBeforeReplace };
+  }
+
+  private async create(ref: ResourceRef, reg: Registration, inputs: PropertyMap): Promise<Answer> {
+    if (this.preview) {
+      this.report(ref, "create");
+      return { urn: ref.urn, id: "", outputs: inputs };
+    }
+    const created = await this.createObject(ref, reg, inputs);
+    this.report(ref, "create");
+    return created;
+  }
+
+  /** Creates the object and records it; an object that failed to initialize is recorded too, then the error stands. */
+  private async createObject(ref: ResourceRef, reg: Registration, inputs: PropertyMap): Promise<Answer> {
+    const res = await providerStep(this.ctx, ref, "create", async () => {
+      try {
+        return await this.ctx.client.create(ref, forProviderMap(inputs), false);
+      } catch (e) {
+        if (e instanceof ProviderError && e.initFailure?.id) this.record(ref.urn, reg, inputs, e.initFailure.properties, e.initFailure.id);
+        throw e;
+      }
+    });
+    const outputs = this.record(ref.urn, reg, inputs, res.properties, res.id);
+    return { urn: ref.urn, id: res.id, outputs };
+  }
+
+  /** Stores a created or adopted object, with its outputs marked secret where the engine would. */
+  private record(urn: string, reg: Registration, inputs: PropertyMap, properties: PropertyMap, id: string): PropertyMap {
+    const outputs = this.ctx.redactor.protect(annotateSecrets(properties, inputs, reg.additionalSecretOutputs));
+    this.ctx.redactor.learn(outputs);
+    const entry = this.entry(urn, reg, inputs, outputs, id);
+    this.ctx.state.put(entry);
+    this.ctx.ledger.set(`${urn}#${id}`, entry);
+    return outputs;
+  }
+
+  private async update(ref: ResourceRef, reg: Registration, old: ResourceState, inputs: PropertyMap, diffs: string[]): Promise<Answer> {
+    if (this.preview) {
+      this.report(ref, "update", { diffs });
+      return { urn: ref.urn, id: old.id ?? "", outputs: inputs };
+    }
+    const properties = await providerStep(this.ctx, ref, "update", () =>
+      this.ctx.client.update(ref, old.id ?? "", forProviderMap(old.inputs), forProviderMap(old.outputs), forProviderMap(inputs), reg.ignoreChanges, false),
+    );
+    const outputs = this.record(ref.urn, reg, inputs, properties, old.id ?? "");
+    this.report(ref, "update", { diffs });
+    return { urn: ref.urn, id: old.id ?? "", outputs };
+  }
+
+  private async replace(ref: ResourceRef, reg: Registration, old: ResourceState, inputs: PropertyMap, plan: Extract<Plan, { op: "replace" }>): Promise<Answer> {
+    if (old.protect) throw new EngineError(ref, "replace", "the resource is protected; set `protect: false` and run up before replacing it");
+    const detail = { diffs: plan.diffs, replaces: plan.replaces };
+    if (this.preview) {
+      this.report(ref, "replace", detail);
+      return { urn: ref.urn, id: "", outputs: inputs };
+    }
+    if (plan.deleteBeforeReplace) {
+      await providerStep(this.ctx, ref, "delete", () => this.ctx.client.delete(ref, old.id ?? "", forProviderMap(old.inputs), forProviderMap(old.outputs)));
+      this.ctx.state.remove(old);
+      const created = await this.createObject(ref, reg, inputs);
+      this.report(ref, "replace", detail);
+      return created;
+    }
+    // Create-then-delete: the old object waits, marked for deletion, until the end of the run.
+    this.ctx.state.retire(old);
+    const created = await this.createObject(ref, reg, inputs).catch((e: Error) => {
+      // Nothing replaced the old object (unless the new one exists but failed to initialize): it stays.
+      if (!this.ctx.state.get(ref.urn)) this.ctx.state.reinstate(old);
+      throw e;
+    });
+    this.report(ref, "replace", detail);
+    return created;
+  }
+
+  /** The `import` option: read the existing object and take it over if it matches the program's inputs. */
+  private async adopt(ref: ResourceRef, reg: Registration, inputs: PropertyMap, id: string): Promise<Answer> {
+    const read = await providerStep(this.ctx, ref, "import", () => this.ctx.client.read(ref, id, {}, forProviderMap(inputs)));
+    if (!read.id) throw new EngineError(ref, "import", `there is no object with id "${id}" to import`);
+    const diff = await providerStep(this.ctx, ref, "diff", () =>
+      this.ctx.client.diff(ref, read.id, forProviderMap(read.inputs ?? inputs), forProviderMap(read.properties), forProviderMap(inputs), reg.ignoreChanges),
+    );
+    if (diff.changes === "some") {
+      const keys = diff.diffs.length ? diff.diffs : changedKeys(read.properties, inputs).filter((k) => k in inputs);
+      throw new EngineError(ref, "import", `the object with id "${id}" does not match the program's inputs${keys.length ? ` (${keys.join(", ")})` : ""}`);
+    }
+    this.report(ref, "import");
+    if (this.preview) return { urn: ref.urn, id: read.id, outputs: annotateSecrets(read.properties, inputs, reg.additionalSecretOutputs) };
+    const outputs = this.record(ref.urn, reg, inputs, read.properties, read.id);
+    return { urn: ref.urn, id: read.id, outputs };
+  }
+
+  /** `get`: read an object the stack does not manage. */
+  private async readExternal(ref: ResourceRef, reg: Registration): Promise<Answer> {
+    const props = forProviderMap(reg.inputs);
+    const read = await providerStep(this.ctx, ref, "read", () => this.ctx.client.read(ref, reg.readId ?? "", props, props));
+    if (!read.id) throw new EngineError(ref, "read", `there is no object with id "${reg.readId}"`);
+    const outputs = annotateSecrets(read.properties, reg.inputs, reg.additionalSecretOutputs);
+    this.ctx.redactor.learn(outputs);
+    if (!this.preview) this.ctx.state.put({ ...this.entry(ref.urn, reg, reg.inputs, outputs, read.id), external: true });
+    this.report(ref, "read");
+    return { urn: ref.urn, id: read.id, outputs };
+  }
+
+  private entry(urn: string, reg: Registration, inputs: PropertyMap, outputs: PropertyMap, id?: string): ResourceState {
+    const e: ResourceState = { urn, type: reg.type, name: reg.name, custom: reg.custom, id, inputs, outputs, dependencies: reg.dependencies };
+    if (reg.parent) e.parent = reg.parent;
+    if (reg.protect) e.protect = true;
+    if (reg.retainOnDelete) e.retainOnDelete = true;
+    if (reg.deletedWith) e.deletedWith = reg.deletedWith;
+    if (reg.additionalSecretOutputs.length) e.additionalSecretOutputs = reg.additionalSecretOutputs;
+    return e;
+  }
+}
+
+/** `ignoreChanges`: the named top-level properties keep their old values (or stay absent). */
+function applyIgnoreChanges(news: PropertyMap, olds: PropertyMap | undefined, ignore: readonly string[]): PropertyMap {
+  if (!olds || ignore.length === 0) return news;
+  const out = { ...news };
+  for (const path of ignore) {
+    const key = topLevel(path);
+    if (key === "*") return { ...olds };
+    if (key in olds) out[key] = olds[key];
+    else delete out[key];
+  }
+  return out;
+}
+
+const topLevel = (path: string) => path.split(/[.[]/)[0];
+
+function matchesAnyPath(key: string, paths: readonly string[]): boolean {
+  return paths.some((p) => p === "*" || topLevel(p) === key);
+}

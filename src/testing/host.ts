@@ -1,0 +1,137 @@
+/**
+ * The dynamic-provider host of @pulumi/pulumi (`cmd/dynamic-provider`), run as a child process the way
+ * the engine runs the `pulumi-resource-pulumi-nodejs` plugin: `node <host> <engine address>`. The host
+ * binds a gRPC server on a free loopback port and prints the port as its first line of stdout. It
+ * deserializes each resource's provider from the `__provider` input with require-from-string, so
+ * `require("...")` in a provider resolves from the host's working directory.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+
+export interface HostOptions {
+  /** Working directory of the host process (where `require("pulumi-svc/...")` resolves from). */
+  cwd: string;
+  project: string;
+  stack: string;
+  /** Receives every line the host writes (provider logs, errors); a bounded tail is kept regardless. */
+  log?: (line: string) => void;
+  /** Extra environment for the host process. */
+  env?: Record<string, string>;
+}
+
+const TAIL_LINES = 200;
+const START_TIMEOUT_MS = 20_000;
+
+/** Resolves a file of @pulumi/pulumi as installed next to this package (or the program's). */
+export function pulumiFile(relative: string): string {
+  return require.resolve(`@pulumi/pulumi/${relative}`);
+}
+
+export class ProviderHost {
+  private readonly tail: string[] = [];
+  private exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly address: string,
+    private readonly log?: (line: string) => void,
+  ) {}
+
+  static async start(options: HostOptions): Promise<ProviderHost> {
+    const script = pulumiFile("cmd/dynamic-provider/index.js");
+    const child = spawn(process.execPath, [script, "127.0.0.1:0"], {
+      cwd: options.cwd,
+      env: {
+        ...process.env,
+        // The host's Config resolves keys without a namespace against the project, as in a real run.
+        PULUMI_NODEJS_PROJECT: options.project,
+        PULUMI_NODEJS_STACK: options.stack,
+        ...options.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const early: string[] = [];
+    const port = await new Promise<number>((resolve, reject) => {
+      let buffer = "";
+      const timer = setTimeout(() => fail(new Error(`the dynamic-provider host did not report its port within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+      const fail = (err: Error) => {
+        clearTimeout(timer);
+        child.stdout!.off("data", onData);
+        child.kill("SIGKILL");
+        reject(new Error(`${err.message}${early.length ? `\n${early.join("\n")}` : ""}`));
+      };
+      const onData = (chunk: Buffer) => {
+        buffer += chunk.toString("utf8");
+        const nl = buffer.indexOf("\n");
+        if (nl < 0) return;
+        const first = buffer.slice(0, nl).trim();
+        clearTimeout(timer);
+        child.stdout!.off("data", onData);
+        if (!/^\d+$/.test(first)) return fail(new Error(`the dynamic-provider host printed "${first}" instead of its port`));
+        resolve(Number(first));
+      };
+      child.stdout!.on("data", onData);
+      child.stderr!.on("data", (c: Buffer) => early.push(c.toString("utf8").trimEnd()));
+      child.once("error", (e) => fail(new Error(`cannot start the dynamic-provider host (${script}): ${e.message}`)));
+      child.once("exit", (code) => fail(new Error(`the dynamic-provider host exited with code ${code} before reporting its port`)));
+    });
+    child.removeAllListeners("exit");
+    child.removeAllListeners("error");
+    child.stderr!.removeAllListeners("data");
+    const host = new ProviderHost(child, `127.0.0.1:${port}`, options.log);
+    for (const line of early) host.record(line);
+    host.follow(child.stdout!);
+    host.follow(child.stderr!);
+    child.once("exit", (code, signal) => {
+      host.exited = { code, signal };
+    });
+    // The host must not keep the test process alive on its own.
+    child.unref();
+    (child.stdout as unknown as { unref?: () => void }).unref?.();
+    (child.stderr as unknown as { unref?: () => void }).unref?.();
+    return host;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** The last lines the host wrote, for error messages. */
+  recentOutput(lines = 20): string {
+    return this.tail.slice(-lines).join("\n");
+  }
+
+  /** Why the host is gone, when it is. */
+  exitReason(): string | undefined {
+    if (!this.exited) return undefined;
+    const { code, signal } = this.exited;
+    return signal ? `killed by ${signal}` : `exited with code ${code}`;
+  }
+
+  async stop(): Promise<void> {
+    if (this.exited || this.child.exitCode !== null) return;
+    const gone = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+    this.child.kill("SIGTERM");
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), 2_000);
+    await gone;
+    clearTimeout(timer);
+  }
+
+  private follow(stream: NodeJS.ReadableStream): void {
+    let pending = "";
+    stream.on("data", (chunk: Buffer) => {
+      pending += chunk.toString("utf8");
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) this.record(line);
+    });
+  }
+
+  private record(line: string): void {
+    for (const l of line.split("\n")) {
+      this.tail.push(l);
+      if (this.tail.length > TAIL_LINES) this.tail.shift();
+      this.log?.(l);
+    }
+  }
+}
+

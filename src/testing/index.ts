@@ -1,0 +1,27 @@
+/**
+ * pulumi-svc/testing: run real Pulumi programs end to end in a test, without the Pulumi CLI. The kit
+ * plays the engine: it runs the program in-process, and sends each resource through the real
+ * dynamic-provider host of @pulumi/pulumi (a child process, spoken to over gRPC), keeping a state.
+ *
+ *   const stack = await testing.stack(program, { emulator: true });
+ *   await stack.up();
+ *   expect(await stack.preview()).toHaveNoChanges();
+ *   await stack.destroy();
+ *   await stack.close();
+ */
+import type { Program } from "./program";
+import { TestStack, type StackOptions } from "./test-stack";
+
+/** Starts a stack for `program`: its provider host, its state, and the emulator when asked for. */
+export function stack(program: Program, options: StackOptions = {}): Promise<TestStack> {
+  return TestStack.start(program, options);
+}
+
+export { TestStack, RunError, type StackOptions, type ResourceView, type ImportArgs } from "./test-stack";
+export type { Program } from "./program";
+export type { RunResult, RunKind, OperationReport, OperationKind } from "./report";
+export type { StackState, ResourceState } from "./state";
+export { EngineError } from "./context";
+export { expectAdoptionMatchesCreate, type AdoptionOptions } from "./assertions";
+export { registerMatchers, toHaveNoChanges, toHaveActions } from "./matchers";
+export { UNKNOWN as unknownValue } from "./values";

@@ -1,0 +1,183 @@
+/**
+ * Running a Pulumi program in this process with the kit as its engine. The program talks to a
+ * resource monitor; `setMocks` installs the runtime's MockMonitor for unit tests, and the kit installs
+ * a subclass that hands every registration, with everything the RegisterResourceRequest carries
+ * (dependencies, parent, options), to the Deployment instead of a mock callback. Each run gets a
+ * fresh runtime store (the runtime's per-run local storage, as the Automation API uses) and runs
+ * alone in the process, since parts of the runtime state are global.
+ */
+import * as runtime from "@pulumi/pulumi/runtime";
+import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
+import * as settings from "@pulumi/pulumi/runtime/settings";
+import type * as resprotoTypes from "@pulumi/pulumi/proto/resource_pb";
+import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
+import * as path from "node:path";
+import { CancelledError } from "./context";
+import type { Answer, Deployment, Registration } from "./deployment";
+import { pulumiFile } from "./host";
+import { toPropertyMap, type PropertyMap } from "./values";
+
+/** A Pulumi program: creates resources, and may return the stack outputs. */
+export type Program = () => unknown;
+
+const resproto = require(pulumiFile("proto/resource_pb.js")) as typeof resprotoTypes;
+const structpb = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [path.dirname(pulumiFile("package.json"))] })) as typeof structTypes;
+const internals = {
+  state: require(pulumiFile("runtime/state.js")) as {
+    withLocalStorage<T>(callback: () => Promise<T>): Promise<T>;
+    getStore(): Record<string, unknown>;
+  },
+  settings: require(pulumiFile("runtime/settings.js")) as { waitForRPCs(): Promise<void> },
+};
+
+/** gRPC status CANCELLED: the runtime treats it as the engine shutting down and stays quiet. */
+const CANCELLED = 1;
+
+type Callback = (err: unknown, res?: unknown) => void;
+
+const struct = (m: PropertyMap) => structpb.Struct.fromJavaScript(m as Record<string, structTypes.JavaScriptValue>);
+const fromStruct = (s: structTypes.Struct | undefined) => toPropertyMap(s?.toJavaScript() ?? {});
+
+function refusal(err: unknown) {
+  // Errors are reported by the run, not by the program, as the engine does; the program just stops.
+  const message = err instanceof Error ? err.message : String(err);
+  return Object.assign(new Error(message), { code: CANCELLED, details: message });
+}
+
+class EngineMonitor extends MockMonitor {
+  constructor(private readonly deployment: Deployment) {
+    super({
+      newResource: () => {
+        throw new Error("unreachable: registrations go to the deployment");
+      },
+      call: (args) => {
+        throw new Error(`invoke ${args.token} is not supported by the engine kit`);
+      },
+    });
+  }
+
+  override async registerResource(req: resprotoTypes.RegisterResourceRequest, callback: Callback): Promise<void> {
+    const reg: Registration = {
+      type: req.getType(),
+      name: req.getName(),
+      custom: req.getCustom(),
+      parent: req.getParent() || undefined,
+      inputs: fromStruct(req.getObject()),
+      dependencies: req.getDependenciesList(),
+      deleteBeforeReplace: req.getDeletebeforereplacedefined() ? req.getDeletebeforereplace() : undefined,
+      ignoreChanges: req.getIgnorechangesList(),
+      replaceOnChanges: req.getReplaceonchangesList(),
+      protect: req.hasProtect() ? req.getProtect() : undefined,
+      retainOnDelete: req.hasRetainondelete() ? req.getRetainondelete() : undefined,
+      deletedWith: req.getDeletedwith() || undefined,
+      additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+      importId: req.getImportid() || undefined,
+    };
+    await this.answer(reg, callback, (answer) => {
+      const resp = new resproto.RegisterResourceResponse();
+      resp.setUrn(answer.urn);
+      resp.setId(answer.id);
+      resp.setObject(struct(answer.outputs));
+      const deps = resp.getPropertydependenciesMap();
+      for (const [key, value] of req.getPropertydependenciesMap().entries()) deps.set(key, value);
+      return resp;
+    });
+  }
+
+  override async readResource(req: resprotoTypes.ReadResourceRequest, callback: Callback): Promise<void> {
+    const reg: Registration = {
+      type: req.getType(),
+      name: req.getName(),
+      custom: true,
+      parent: req.getParent() || undefined,
+      inputs: fromStruct(req.getProperties()),
+      dependencies: req.getDependenciesList(),
+      ignoreChanges: [],
+      replaceOnChanges: [],
+      additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+      readId: req.getId(),
+    };
+    await this.answer(reg, callback, (answer) => {
+      const resp = new resproto.ReadResourceResponse();
+      resp.setUrn(answer.urn);
+      resp.setProperties(struct(answer.outputs));
+      return resp;
+    });
+  }
+
+  override registerResourceOutputs(req: resprotoTypes.RegisterResourceOutputsRequest, callback: Callback): void {
+    this.deployment.registerOutputs(req.getUrn(), fromStruct(req.getOutputs()));
+    callback(null, {});
+  }
+
+  /** The runtime closes the monitor when it gives up on the run. */
+  close(): void {}
+
+  private async answer(reg: Registration, callback: Callback, respond: (a: Answer) => unknown): Promise<void> {
+    let answer: Answer;
+    try {
+      answer = await this.deployment.register(reg);
+    } catch (e) {
+      callback(refusal(e), undefined);
+      return;
+    }
+    // Kept so that resource references in outputs can be hydrated (the mock monitor's getResource).
+    this.resources.set(answer.urn, { urn: answer.urn, id: answer.id || null, state: answer.outputs });
+    callback(null, respond(answer));
+  }
+}
+
+export interface ProgramSettings {
+  project: string;
+  stack: string;
+  preview: boolean;
+  config: Record<string, string>;
+  secretKeys: string[];
+}
+
+let exclusive: Promise<unknown> = Promise.resolve();
+
+/** Runs `work` after every other program run in this process has finished. */
+function alone<T>(work: () => Promise<T>): Promise<T> {
+  const run = exclusive.then(work, work);
+  exclusive = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * Runs the program against the deployment until it has finished and every registration has been
+ * answered, or until the deployment fails (then the program is abandoned: what it still waits for
+ * will never come, as when the engine stops a failed update). Rejects with the program's own error.
+ */
+export function runProgram(program: Program, deployment: Deployment, s: ProgramSettings): Promise<void> {
+  return alone(() =>
+    internals.state.withLocalStorage(async () => {
+      const monitor = new EngineMonitor(deployment);
+      await runtime.setMocks(monitor.mocks, s.project, s.stack, s.preview);
+      // setMocks enabled the monitor features; keep them while installing the kit's monitor instead.
+      const store = internals.state.getStore();
+      const features = Object.fromEntries(Object.entries(store).filter(([k]) => k.startsWith("supports")));
+      settings.setMockOptions(monitor, s.project, s.stack, s.preview);
+      Object.assign(store, features);
+      runtime.setAllConfig(s.config, s.secretKeys);
+
+      const finished = (async () => {
+        await runtime.runInPulumiStack(async () => program());
+        await internals.settings.waitForRPCs();
+      })();
+      const outcome = await Promise.race([
+        finished.then(
+          () => ({ ok: true as const }),
+          (error: unknown) => ({ ok: false as const, error }),
+        ),
+        deployment.failed.then(() => ({ ok: true as const })),
+      ]);
+      deployment.close();
+      await deployment.settle();
+      if (!outcome.ok && !deployment.failure && !(outcome.error instanceof CancelledError)) {
+        const error = outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
+        throw Object.assign(new Error(`the program failed: ${error.message}`), { cause: error });
+      }
+    }),
+  );
+}

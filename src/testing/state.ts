@@ -1,0 +1,183 @@
+/**
+ * The stack's state: one entry per resource (URN, type, name, id, inputs, outputs, dependencies, the
+ * serialized `__provider` kept inside inputs and outputs as Pulumi's checkpoint keeps it), the stack
+ * outputs, and the salt of the secrets key. In memory secrets are live markings; on disk (and in
+ * `TestStack.state`) they are encrypted. The file is rewritten after every operation, atomically, so a
+ * run that fails half-way leaves the state of what succeeded.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { SecretsCipher } from "./secrets";
+import type { PropertyMap } from "./values";
+
+export const STATE_VERSION = 1;
+
+export interface ResourceState {
+  urn: string;
+  type: string;
+  name: string;
+  /** False for components (no provider, no id). */
+  custom: boolean;
+  id?: string;
+  parent?: string;
+  inputs: PropertyMap;
+  outputs: PropertyMap;
+  /** URNs this resource depends on (explicit and through its inputs). */
+  dependencies: string[];
+  /** Read with `get`: not managed by the stack, never deleted, only forgotten. */
+  external?: boolean;
+  /** An object replaced by a newer one (create-before-delete), waiting for its deletion. */
+  delete?: boolean;
+  protect?: boolean;
+  retainOnDelete?: boolean;
+  deletedWith?: string;
+  additionalSecretOutputs?: string[];
+}
+
+export interface StackState {
+  version: number;
+  project: string;
+  stack: string;
+  secrets: { salt: string };
+  outputs: PropertyMap;
+  resources: ResourceState[];
+}
+
+export class StateStore {
+  private entries: ResourceState[] = [];
+  outputs: PropertyMap = {};
+  private cipher: SecretsCipher;
+  private snapshot: StackState;
+
+  private constructor(
+    private readonly file: string | undefined,
+    private readonly passphrase: string,
+    readonly project: string,
+    readonly stack: string,
+  ) {
+    this.cipher = new SecretsCipher(passphrase, SecretsCipher.newSalt());
+    this.snapshot = this.render();
+  }
+
+  /** Opens the state at `file` (created on first save) or an in-memory one. */
+  static open(file: string | undefined, passphrase: string, project: string, stack: string): StateStore {
+    const store = new StateStore(file, passphrase, project, stack);
+    if (file && fs.existsSync(file)) store.load(JSON.parse(fs.readFileSync(file, "utf8")) as StackState, file);
+    return store;
+  }
+
+  private load(saved: StackState, file: string): void {
+    if (saved.version !== STATE_VERSION) throw new Error(`${file}: state version ${saved.version} is not supported (expected ${STATE_VERSION})`);
+    if (saved.project !== this.project || saved.stack !== this.stack) {
+      throw new Error(`${file} holds the state of ${saved.project}/${saved.stack}, not of ${this.project}/${this.stack}`);
+    }
+    this.cipher = new SecretsCipher(this.passphrase, saved.secrets.salt);
+    this.entries = saved.resources.map((r) => ({ ...r, inputs: this.cipher.open(r.inputs), outputs: this.cipher.open(r.outputs) }));
+    this.outputs = this.cipher.open(saved.outputs);
+    this.snapshot = saved;
+  }
+
+  /** Every entry, including objects waiting for deletion. */
+  all(): readonly ResourceState[] {
+    return this.entries;
+  }
+
+  /** The live (not pending deletion) entry for a URN. */
+  get(urn: string): ResourceState | undefined {
+    return this.entries.find((e) => e.urn === urn && !e.delete);
+  }
+
+  /** Adds or replaces the live entry for its URN. */
+  put(entry: ResourceState): void {
+    const i = this.entries.findIndex((e) => e.urn === entry.urn && !e.delete);
+    if (i >= 0) this.entries[i] = entry;
+    else this.entries.push(entry);
+    this.save();
+  }
+
+  /** Keeps `entry` (the old object of a replacement) as pending deletion. */
+  retire(entry: ResourceState): void {
+    const i = this.entries.indexOf(entry);
+    const retired = { ...entry, delete: true };
+    if (i >= 0) this.entries[i] = retired;
+    else this.entries.push(retired);
+    this.save();
+  }
+
+  /** Undoes `retire` for the entry of that object (same URN and id). */
+  reinstate(entry: ResourceState): void {
+    const i = this.entries.findIndex((e) => e.delete && e.urn === entry.urn && e.id === entry.id);
+    if (i < 0) return;
+    const { delete: _retired, ...live } = this.entries[i];
+    this.entries[i] = live;
+    this.save();
+  }
+
+  /** Swaps an entry for its new version, in place. */
+  replace(entry: ResourceState, next: ResourceState): void {
+    const i = this.entries.indexOf(entry);
+    if (i >= 0) this.entries[i] = next;
+    else this.entries.push(next);
+    this.save();
+  }
+
+  remove(entry: ResourceState): void {
+    this.entries = this.entries.filter((e) => e !== entry);
+    this.save();
+  }
+
+  setOutputs(outputs: PropertyMap): void {
+    this.outputs = outputs;
+    this.save();
+  }
+
+  /** The state as JSON (secrets encrypted), as last saved. */
+  get json(): StackState {
+    return this.snapshot;
+  }
+
+  private render(): StackState {
+    return {
+      version: STATE_VERSION,
+      project: this.project,
+      stack: this.stack,
+      secrets: { salt: this.cipher.salt },
+      outputs: this.cipher.seal(this.outputs),
+      resources: dependencyOrder(this.entries).map((e) => ({ ...e, inputs: this.cipher.seal(e.inputs), outputs: this.cipher.seal(e.outputs) })),
+    };
+  }
+
+  /** Writes the state (synchronously, so concurrent operations never interleave a write). */
+  save(): void {
+    this.snapshot = this.render();
+    if (!this.file) return;
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(this.snapshot, null, 2));
+    fs.renameSync(tmp, this.file);
+  }
+}
+
+/** Orders entries so each follows its parent and dependencies (stable otherwise), as a checkpoint is ordered. */
+export function dependencyOrder(entries: readonly ResourceState[]): ResourceState[] {
+  const placed = new Set<ResourceState>();
+  const out: ResourceState[] = [];
+  const byUrn = new Map<string, ResourceState[]>();
+  for (const e of entries) byUrn.set(e.urn, [...(byUrn.get(e.urn) ?? []), e]);
+  const visiting = new Set<ResourceState>();
+  const visit = (e: ResourceState) => {
+    if (placed.has(e) || visiting.has(e)) return;
+    visiting.add(e);
+    for (const urn of prerequisites(e)) for (const d of byUrn.get(urn) ?? []) if (d !== e) visit(d);
+    visiting.delete(e);
+    placed.add(e);
+    out.push(e);
+  };
+  entries.forEach(visit);
+  return out;
+}
+
+/** URNs that must exist before `e` (and be deleted after it). */
+export function prerequisites(e: ResourceState): string[] {
+  return e.parent ? [e.parent, ...e.dependencies] : e.dependencies;
+}

@@ -1,0 +1,328 @@
+/**
+ * A stack under test: a program, its state, and ONE dynamic-provider host child process that every
+ * operation of the stack goes through. Operations on one stack run one at a time.
+ */
+import type { Emulator, EmulatorOptions } from "../emulator";
+import { assertEmptyPlan, assertNoDrift, checkDestroyed } from "./assertions";
+import { EngineError, Redactor, resourceUrn, type EngineContext } from "./context";
+import { deleteResources } from "./deletion";
+import { Deployment } from "./deployment";
+import { ProviderClient } from "./grpc";
+import { ProviderHost } from "./host";
+import { runProgram, type Program } from "./program";
+import { refreshResources } from "./refresh";
+import { runResult, type OperationReport, type RunKind, type RunResult } from "./report";
+import { Semaphore } from "./scheduler";
+import { DEFAULT_PASSPHRASE } from "./secrets";
+import { StateStore, type ResourceState, type StackState } from "./state";
+import { forProviderMap, PROVIDER_KEY, reveal, secret, secretPaths, type PropertyMap } from "./values";
+
+export interface StackOptions {
+  /** Project name (default "test"). */
+  project?: string;
+  /** Stack name (default "test"). */
+  stack?: string;
+  /** Stack configuration with full keys, e.g. { "svc:baseUrl": "http://..." }. */
+  config?: Record<string, string>;
+  /** Configuration keys whose values are secret. */
+  secretConfig?: string[];
+  /** Start an in-process emulator and point svc:baseUrl / svc:clientId / svc:clientSecret at it (unless set). */
+  emulator?: boolean | EmulatorOptions;
+  /** JSON state file kept between runs (and between TestStacks); in memory when absent. */
+  statePath?: string;
+  /** Working directory of the provider host, where `require("pulumi-svc/...")` resolves (default: process.cwd()). */
+  cwd?: string;
+  /** Most provider operations at once (default 16). */
+  parallel?: number;
+  /** After every up, a preview must plan no changes (default true). */
+  expectEmptyPlanAfterUp?: boolean;
+  /** After destroy, Read every object the stack created and fail if one still exists (default true). */
+  checkDestroy?: boolean;
+  /** Passphrase of the state's secrets key (default: PULUMI_CONFIG_PASSPHRASE, else a fixed test passphrase). */
+  secretsPassphrase?: string;
+  /** Receives each line the provider host writes. */
+  log?: (line: string) => void;
+}
+
+/** A resource as tests look at it: values in plain form, with the paths of the secret ones. */
+export interface ResourceView {
+  urn: string;
+  type: string;
+  name: string;
+  id?: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  /** Dotted paths of the outputs that are secret. */
+  secretOutputs: string[];
+  dependencies: string[];
+  /** The serialized provider, as stored in the state. */
+  provider?: string;
+}
+
+export interface ImportArgs {
+  /** Name the adopted resource gets in the stack. */
+  name: string;
+  /** The object's id on the platform. */
+  id: string;
+  /** Take the type and the serialized provider from this resource of the stack. */
+  like?: string;
+  type?: string;
+  /** The serialized provider (`__provider`) to read with. */
+  provider?: string;
+}
+
+/** A failed run: the first failure's message, and what the run did before it stopped. */
+export class RunError extends Error {
+  constructor(
+    readonly kind: RunKind,
+    readonly failures: readonly Error[],
+    readonly operations: readonly OperationReport[],
+  ) {
+    const first = failures[0];
+    super(`${kind} failed: ${first.message}${failures.length > 1 ? ` (and ${failures.length - 1} more failure(s): ${failures.slice(1).map((f) => f.message).join("; ")})` : ""}`);
+    this.name = "RunError";
+  }
+  /** The resource, operation and provider message of the first failure, when a provider failed. */
+  get resource() {
+    return this.failures[0] instanceof EngineError ? this.failures[0].resource : undefined;
+  }
+  get operation() {
+    return this.failures[0] instanceof EngineError ? this.failures[0].operation : undefined;
+  }
+  get providerMessage() {
+    return this.failures[0] instanceof EngineError ? this.failures[0].providerMessage : undefined;
+  }
+}
+
+const DEFAULT_PROVIDER = "pulumi:providers:pulumi-nodejs";
+
+export class TestStack {
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    private program: Program,
+    private readonly ctx: EngineContext,
+    private readonly host: ProviderHost,
+    private readonly settings: Required<Pick<StackOptions, "expectEmptyPlanAfterUp" | "checkDestroy">> & { config: Record<string, string>; secretKeys: string[] },
+    /** The emulator the stack started, if it did. */
+    readonly emulator: Emulator | undefined,
+  ) {}
+
+  /** @internal Use `stack()`. */
+  static async start(program: Program, options: StackOptions = {}): Promise<TestStack> {
+    const project = options.project ?? "test";
+    const stackName = options.stack ?? "test";
+    const emulator = options.emulator ? await startOwnEmulator(options.emulator) : undefined;
+    const config = { ...options.config };
+    const secretKeys = [...(options.secretConfig ?? [])];
+    if (emulator) {
+      config["svc:baseUrl"] ??= emulator.baseUrl;
+      config["svc:clientId"] ??= "svc-admin";
+      if (config["svc:clientSecret"] === undefined) {
+        config["svc:clientSecret"] = "svc-admin-secret";
+        secretKeys.push("svc:clientSecret");
+      }
+    }
+    let host: ProviderHost | undefined;
+    try {
+      const passphrase = options.secretsPassphrase ?? process.env.PULUMI_CONFIG_PASSPHRASE ?? DEFAULT_PASSPHRASE;
+      const state = StateStore.open(options.statePath, passphrase, project, stackName);
+      host = await ProviderHost.start({ cwd: options.cwd ?? process.cwd(), project, stack: stackName, log: options.log });
+      const client = new ProviderClient(host.address);
+      await client.ready();
+      const ctx: EngineContext = {
+        client,
+        state,
+        semaphore: new Semaphore(options.parallel ?? 16),
+        project,
+        stack: stackName,
+        redactor: new Redactor(secretKeys.map((k) => config[k]).filter((v): v is string => typeof v === "string")),
+        ledger: new Map(),
+      };
+      await configureProvider(ctx, config, secretKeys);
+      const settings = { expectEmptyPlanAfterUp: options.expectEmptyPlanAfterUp ?? true, checkDestroy: options.checkDestroy ?? true, config, secretKeys };
+      return new TestStack(program, ctx, host, settings, emulator);
+    } catch (e) {
+      await host?.stop();
+      await emulator?.close();
+      throw e;
+    }
+  }
+
+  /** The state as JSON, secrets encrypted (what the state file holds). */
+  get state(): StackState {
+    return this.ctx.state.json;
+  }
+
+  /** The stack outputs of the last up (secrets unwrapped). */
+  get outputs(): Record<string, unknown> {
+    return reveal(this.ctx.state.outputs) as Record<string, unknown>;
+  }
+
+  /** Deploys the program (or `program`, which becomes the stack's program), then checks the plan is empty. */
+  up(program?: Program): Promise<RunResult> {
+    return this.exclusive(async () => {
+      if (program) this.program = program;
+      const result = await this.deploy(false);
+      if (this.settings.expectEmptyPlanAfterUp) assertEmptyPlan(await this.deploy(true), "a preview right after up");
+      return result;
+    });
+  }
+
+  /** Plans the program (or `program`, which becomes the stack's program) without changing anything. */
+  preview(program?: Program): Promise<RunResult> {
+    return this.exclusive(async () => {
+      if (program) this.program = program;
+      return this.deploy(true);
+    });
+  }
+
+  /** Reads every object back from the platform and records what it holds. */
+  refresh(): Promise<RunResult> {
+    return this.exclusive(async () => {
+      const operations: OperationReport[] = [];
+      await refreshResources(this.ctx, (op) => operations.push(op)).catch((e: Error) => {
+        throw new RunError("refresh", [e], operations);
+      });
+      return runResult("refresh", operations, this.outputs);
+    });
+  }
+
+  /** Deletes every resource in reverse dependency order, then checks through Read that the objects are gone. */
+  destroy(): Promise<RunResult> {
+    return this.exclusive(async () => {
+      const operations: OperationReport[] = [];
+      const doomed = this.ctx.state.all().filter((e) => !e.external);
+      await deleteResources(this.ctx, { entries: this.ctx.state.all(), preview: false }, (op) => operations.push(op)).catch((e: Error) => {
+        throw new RunError("destroy", [e], operations);
+      });
+      this.ctx.state.setOutputs({});
+      if (this.settings.checkDestroy) await checkDestroyed(this.ctx, [...this.ctx.ledger.values(), ...doomed]);
+      return runResult("destroy", operations, {});
+    });
+  }
+
+  /** Refreshes, then previews: fails if the platform drifted from the state or the program would change anything. */
+  expectNoDrift(): Promise<void> {
+    return (async () => {
+      const refreshed = await this.refresh();
+      const planned = await this.preview();
+      assertNoDrift(refreshed, planned);
+    })();
+  }
+
+  /**
+   * Reads an existing object by id through the provider and, unless `record` is false, adds it to the
+   * stack's state as a managed resource (an `up` with a program declaring it then takes it over).
+   */
+  importResource(args: ImportArgs, options: { record?: boolean } = {}): Promise<ResourceView> {
+    return this.exclusive(async () => {
+      const like = args.like !== undefined ? this.entry(args.like) : undefined;
+      const type = args.type ?? like?.type;
+      const provider = args.provider ?? (like?.inputs[PROVIDER_KEY] as string | undefined);
+      if (!type || !provider) throw new Error(`importResource needs the type and the serialized provider of "${args.name}": pass \`like\` or both \`type\` and \`provider\``);
+      const urn = resourceUrn(this.ctx, type, args.name);
+      const record = options.record ?? true;
+      if (record && this.ctx.state.get(urn)) throw new Error(`the stack already has a resource ${urn}`);
+      const ref = { urn, type, name: args.name };
+      const read = await this.ctx.client.read(ref, args.id, {}, { [PROVIDER_KEY]: provider }).catch((e: Error) => {
+        throw new EngineError(ref, "import", this.ctx.redactor.mask(e.message));
+      });
+      if (!read.id) throw new EngineError(ref, "import", `there is no object with id "${args.id}"`);
+      const entry: ResourceState = { urn, type, name: args.name, custom: true, id: read.id, inputs: read.inputs ?? { [PROVIDER_KEY]: provider }, outputs: this.ctx.redactor.protect(read.properties), dependencies: [] };
+      if (record) {
+        this.ctx.state.put(entry);
+        this.ctx.ledger.set(`${urn}#${read.id}`, entry);
+      }
+      return view(entry);
+    });
+  }
+
+  /** The resource of that name (or URN) in the state. */
+  resource(nameOrUrn: string): ResourceView {
+    return view(this.entry(nameOrUrn));
+  }
+
+  /** Every resource in the state (objects waiting for deletion excluded). */
+  resources(): ResourceView[] {
+    return this.ctx.state.all().filter((e) => !e.delete).map(view);
+  }
+
+  /** Stops the provider host (and the emulator the stack started). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue.catch(() => undefined);
+    this.ctx.client.close();
+    await this.host.stop();
+    await this.emulator?.close();
+  }
+
+  /** The provider host's recent output, for diagnosing a failure. */
+  hostOutput(lines = 50): string {
+    return this.host.recentOutput(lines);
+  }
+
+  private entry(nameOrUrn: string): ResourceState {
+    const matches = this.ctx.state.all().filter((e) => !e.delete && (e.urn === nameOrUrn || e.name === nameOrUrn));
+    if (matches.length === 1) return matches[0];
+    if (matches.length === 0) throw new Error(`the stack has no resource named "${nameOrUrn}" (it has: ${this.ctx.state.all().map((e) => e.name).join(", ") || "none"})`);
+    throw new Error(`several resources are named "${nameOrUrn}"; use the URN: ${matches.map((e) => e.urn).join(", ")}`);
+  }
+
+  private async deploy(preview: boolean): Promise<RunResult> {
+    const kind = preview ? "preview" : "up";
+    const deployment = new Deployment(this.ctx, preview);
+    let programError: Error | undefined;
+    try {
+      await runProgram(this.program, deployment, { project: this.ctx.project, stack: this.ctx.stack, preview, config: this.settings.config, secretKeys: this.settings.secretKeys });
+    } catch (e) {
+      programError = e as Error;
+    }
+    if (!deployment.failure && !programError) await deployment.deleteUndeclared();
+    const failures = deployment.failure ? [deployment.failure, ...deployment.laterFailures] : programError ? [programError] : [];
+    if (failures.length > 0) throw new RunError(kind, failures, deployment.operations);
+    if (!preview) this.ctx.state.setOutputs(deployment.stackOutputs);
+    return runResult(kind, deployment.operations, reveal(deployment.stackOutputs) as Record<string, unknown>);
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error("the stack is closed"));
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+function view(e: ResourceState): ResourceView {
+  const { [PROVIDER_KEY]: provider, ...inputs } = e.inputs;
+  const { [PROVIDER_KEY]: _sameProvider, ...outputs } = e.outputs;
+  return {
+    urn: e.urn,
+    type: e.type,
+    name: e.name,
+    id: e.id,
+    inputs: reveal(inputs) as Record<string, unknown>,
+    outputs: reveal(outputs) as Record<string, unknown>,
+    secretOutputs: secretPaths(outputs),
+    dependencies: e.dependencies,
+    provider: typeof provider === "string" ? provider : undefined,
+  };
+}
+
+async function startOwnEmulator(options: true | EmulatorOptions): Promise<Emulator> {
+  // Loaded only when asked for, so that stacks without an emulator do not load it.
+  const { startEmulator } = await import("../emulator");
+  return startEmulator(options === true ? {} : options);
+}
+
+/** CheckConfig then Configure the default dynamic provider with the whole stack configuration, keys as written. */
+async function configureProvider(ctx: EngineContext, config: Record<string, string>, secretKeys: readonly string[]): Promise<void> {
+  const ref = { urn: resourceUrn(ctx, DEFAULT_PROVIDER, "default"), type: DEFAULT_PROVIDER, name: "default" };
+  const args: PropertyMap = {};
+  for (const [k, v] of Object.entries(config)) args[k] = secretKeys.includes(k) ? secret(v) : v;
+  const checked = await ctx.client.checkConfig(ref, forProviderMap(args));
+  if (checked.failures.length > 0) throw new EngineError(ref, "configure", checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
+  await ctx.client.configure(ref, args, config);
+}
