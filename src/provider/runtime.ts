@@ -3,6 +3,8 @@
  * from the serialized shim stored with every resource. Clients and the embedded emulator are made
  * here, lazily, once per provider process; nothing of them is ever serialized.
  */
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
 import { SvcClient } from "../client";
 import { resolveConfig, type ConfigSource, type ProviderConfig } from "./config";
 import type { Kind, KindContext } from "./kind";
@@ -29,6 +31,7 @@ async function makeContext(cfg: ProviderConfig): Promise<KindContext> {
   if (cfg.emulatorStatePath) {
     // The embedded emulator runs inside this provider process and keeps its state in the file.
     const { startEmulator, BUILTIN_CLIENTS } = await import("../emulator");
+    await mkdir(dirname(cfg.emulatorStatePath), { recursive: true });
     const emulator = await startEmulator({ statePath: cfg.emulatorStatePath, log: () => undefined } as never);
     closeEmbedded = () => emulator.close();
     process.once("beforeExit", () => void closeEmbedded?.());

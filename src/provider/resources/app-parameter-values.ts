@@ -88,7 +88,8 @@ export const appParameterValuesKind = defineKind<Inputs>({
   async read({ client }, _id, i) {
     const values = await currentValues(client, i);
     const managed = Object.fromEntries(Object.keys(i.values).filter((k) => k in values).map((k) => [k, values[k]]));
-    return { values: managed };
+    // None of the managed parameters has a value any more: the object this resource stands for is gone.
+    return Object.keys(managed).length === 0 ? undefined : { values: managed };
   },
   async update({ client }, _id, news, olds) {
     const current = await currentValues(client, news);

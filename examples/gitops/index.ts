@@ -1,0 +1,3 @@
+import { gitops } from "./program";
+
+export = gitops();

@@ -1,0 +1,3 @@
+import { quickstart } from "./program";
+
+export = quickstart();
