@@ -16,7 +16,7 @@ export interface DeletionPlan {
   preview: boolean;
 }
 
-export async function deleteResources(ctx: EngineContext, plan: DeletionPlan, report: (op: OperationReport) => void): Promise<void> {
+export async function deleteResources(ctx: EngineContext, plan: DeletionPlan, report: (op: OperationReport, entry: ResourceState) => void): Promise<void> {
   const managed = plan.entries.filter((e) => !e.external);
   if (!plan.preview) for (const e of plan.entries) if (e.external) ctx.state.remove(e);
   const doomed = new Set(managed.map((e) => e.urn));
@@ -31,6 +31,6 @@ export async function deleteResources(ctx: EngineContext, plan: DeletionPlan, re
       }
       ctx.state.remove(e);
     }
-    report({ ...ref, op: "delete" });
+    report({ ...ref, op: "delete" }, e);
   });
 }

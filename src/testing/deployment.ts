@@ -55,6 +55,8 @@ export class Deployment {
   /** The program's stack outputs, once it registered them. */
   stackOutputs: PropertyMap = {};
   private readonly registered = new Set<string>();
+  /** Old objects retired by this run's replacements: their deletion is part of the "replace" already reported. */
+  private readonly replaced = new Set<string>();
   private readonly running = new Set<Promise<unknown>>();
   private readonly errors: Error[] = [];
   private closed = false;
@@ -115,7 +117,9 @@ export class Deployment {
   async deleteUndeclared(): Promise<void> {
     const entries = this.ctx.state.all().filter((e) => e.delete || !this.registered.has(e.urn));
     try {
-      await deleteResources(this.ctx, { entries, preview: this.preview }, (op) => this.operations.push(op));
+      await deleteResources(this.ctx, { entries, preview: this.preview }, (op, entry) => {
+        if (!(entry.delete && this.replaced.has(`${entry.urn}#${entry.id}`))) this.operations.push(op);
+      });
     } catch (e) {
       this.fail(e as Error);
     }
@@ -251,6 +255,7 @@ export class Deployment {
     }
     // Create-then-delete: the old object waits, marked for deletion, until the end of the run.
     this.ctx.state.retire(old);
+    this.replaced.add(`${old.urn}#${old.id}`);
     const created = await this.createObject(ref, reg, inputs).catch((e: Error) => {
       // Nothing replaced the old object (unless the new one exists but failed to initialize): it stays.
       if (!this.ctx.state.get(ref.urn)) this.ctx.state.reinstate(old);

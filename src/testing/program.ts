@@ -161,9 +161,20 @@ export function runProgram(program: Program, deployment: Deployment, s: ProgramS
       Object.assign(store, features);
       runtime.setAllConfig(s.config, s.secretKeys);
 
+      // The program's own error is caught here rather than left to the stack resource, whose promises
+      // would each reject with it (unhandled); the stack then completes and the run reports the error.
+      let programError: { error: unknown } | undefined;
       const finished = (async () => {
-        await runtime.runInPulumiStack(async () => program());
+        await runtime.runInPulumiStack(async () => {
+          try {
+            return await program();
+          } catch (error) {
+            programError = { error };
+            return undefined;
+          }
+        });
         await internals.settings.waitForRPCs();
+        if (programError) throw programError.error;
       })();
       const outcome = await Promise.race([
         finished.then(

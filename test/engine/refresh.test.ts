@@ -1,0 +1,58 @@
+/**
+ * Refresh reads every object back through the provider: changes made behind the stack's back are
+ * recorded, a vanished object leaves the state; `expectNoDrift()` is refresh followed by a preview.
+ */
+import * as testing from "../../src/testing";
+import { Record } from "./fixtures/record";
+import { backend, closeStacks, fixtureStack } from "./fixtures/harness";
+
+testing.registerMatchers();
+afterEach(closeStacks);
+
+const program = () => {
+  new Record("a", { key: "a", value: "one" });
+  new Record("b", { key: "b", value: "two" });
+};
+
+describe("refresh", () => {
+  test("with nothing changed on the platform, every resource is the same and expectNoDrift passes", async () => {
+    const f = await fixtureStack(program);
+    await f.stack.up();
+    expect(await f.stack.refresh()).toHaveActions({ a: "same", b: "same" });
+    await expect(f.stack.expectNoDrift()).resolves.toBeUndefined();
+  });
+
+  test("an object changed behind the stack's back is read into the state, and expectNoDrift reports it", async () => {
+    const f = await fixtureStack(program);
+    await f.stack.up();
+    const id = f.stack.resource("a").id!;
+    backend.drift(f.storeDir, id, { value: "tampered" });
+
+    const refreshed = await f.stack.refresh();
+    expect(refreshed).toHaveActions({ a: "update", b: "same" });
+    expect(refreshed.operations.find((o) => o.name === "a")?.diffs).toEqual(["value"]);
+    expect(f.stack.resource("a").outputs.value).toBe("tampered");
+    // The program still wants "one": the next preview plans to put it back.
+    expect(await f.stack.preview()).toHaveActions({ a: "update" });
+
+    backend.drift(f.storeDir, id, { value: "tampered again" });
+    await expect(f.stack.expectNoDrift()).rejects.toThrow(
+      'drift detected: refresh found 1 resource(s) changed on the platform:\n  update pulumi-nodejs:dynamic/fixture:Record "a" (value)',
+    );
+    await f.stack.up();
+    expect(f.records()[id].value).toBe("one");
+    await expect(f.stack.expectNoDrift()).resolves.toBeUndefined();
+  });
+
+  test("an object that no longer exists (Read returns no id) leaves the state, and the next up creates it again", async () => {
+    const f = await fixtureStack(program);
+    await f.stack.up();
+    const gone = f.stack.resource("b").id!;
+    backend.vanish(f.storeDir, gone);
+
+    expect(await f.stack.refresh()).toHaveActions({ a: "same", b: "delete" });
+    expect(f.stack.resources().map((r) => r.name)).toEqual(["a"]);
+    expect(await f.stack.up()).toHaveActions({ a: "same", b: "create" });
+    expect(f.stack.resource("b").id).not.toBe(gone);
+  });
+});
