@@ -61,7 +61,7 @@ describe("Rates and reproducibility", () => {
   test("the same seed gives the same sequence of faults; another seed a different one", async () => {
     const sequence = async (seed: number) => {
       await setFaults({ rate: 0.3, reset_rate: 0.1, statuses: [429, 503], seed });
-      return run(200, listClusters);
+      return run(100, listClusters);
     };
     const a = await sequence(7);
     const b = await sequence(7);

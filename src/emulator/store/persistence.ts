@@ -28,9 +28,10 @@
  * what was last written at every commit and at `persistUnjournaled()`, and logged when they changed.
  */
 import { createHash } from "node:crypto";
-import { constants as fsConstants, promises as fsp, readFileSync, rmdirSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
+import { constants as fsConstants, createReadStream, promises as fsp, readFileSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { crc32 } from "node:zlib";
 import lockfile from "proper-lockfile";
 import type { Change, Store } from "./store";
@@ -220,47 +221,74 @@ async function acquireLock(file: string, options: PersistenceOptions): Promise<(
 
 type SnapshotData = Record<string, Array<[string, unknown]>>;
 
+/** The lines of a file as it streams (a state larger than one string can hold still loads). */
+async function* fileLines(file: string): AsyncGenerator<{ text: string; terminated: boolean }> {
+  const decoder = new StringDecoder("utf8");
+  let rest = "";
+  for await (const chunk of createReadStream(file, { highWaterMark: SNAPSHOT_CHUNK })) {
+    rest += decoder.write(chunk as Buffer);
+    let start = 0;
+    for (let nl = rest.indexOf("\n"); nl !== -1; nl = rest.indexOf("\n", start)) {
+      yield { text: rest.slice(start, nl), terminated: true };
+      start = nl + 1;
+    }
+    rest = rest.slice(start);
+  }
+  rest += decoder.end();
+  if (rest.length > 0) yield { text: rest, terminated: false };
+}
+
 /** Reads and verifies a snapshot; fails naming the file on any damage. */
 export async function readSnapshot(file: string): Promise<{ seq: number; tables: SnapshotData }> {
-  let text: string;
-  try {
-    text = await fsp.readFile(file, "utf8");
-  } catch (err) {
-    throw new StateFileError(file, `cannot read state file ${file}: ${errText(err)}`);
-  }
   const damaged = (why: string) =>
     new StateFileError(file, `state file ${file} is damaged (${why}); it was left untouched: restore it from a backup, or move it away to start with an empty state`);
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  if (lines.length < 2) throw damaged(text.length === 0 ? "the file is empty" : "it is truncated");
-  let header: { format?: string; version?: number; seq?: number };
-  let trailer: { end?: boolean; records?: number; sha256?: string };
-  try {
-    header = JSON.parse(lines[0]);
-    trailer = JSON.parse(lines[lines.length - 1]);
-  } catch {
-    throw damaged("it is not an emulator state file");
-  }
-  if (header.format !== STATE_FORMAT) throw damaged("it is not an emulator state file");
-  if (header.version !== STATE_VERSION) throw damaged(`unsupported format version ${String(header.version)}; this emulator reads version ${STATE_VERSION}`);
-  if (!trailer.end || typeof trailer.sha256 !== "string") throw damaged("it is truncated");
-  const body = text.slice(0, text.lastIndexOf("\n", text.length - (text.endsWith("\n") ? 2 : 1)) + 1);
-  if (createHash("sha256").update(body).digest("hex") !== trailer.sha256) throw damaged("checksum mismatch");
-  if (trailer.records !== lines.length - 2) throw damaged("record count mismatch");
-  const tables: SnapshotData = {};
-  for (let i = 1; i < lines.length - 1; i++) {
-    let row: unknown;
+  const parse = (text: string, why: string): unknown => {
     try {
-      row = JSON.parse(lines[i]);
+      return JSON.parse(text);
     } catch {
-      throw damaged(`line ${i + 1} is not JSON`);
+      throw damaged(why);
     }
-    if (!Array.isArray(row) || row.length !== 3 || typeof row[0] !== "string" || typeof row[1] !== "string") {
-      throw damaged(`line ${i + 1} is not a record`);
+  };
+  const hash = createHash("sha256");
+  const tables: SnapshotData = {};
+  let header: { format?: string; version?: number; seq?: number } | undefined;
+  let records = 0;
+  // Each line is hashed and loaded once the next one shows it is not the trailer.
+  let previous: { text: string; terminated: boolean; no: number } | undefined;
+  try {
+    let no = 0;
+    for await (const line of fileLines(file)) {
+      no++;
+      if (!header) {
+        const h = parse(line.text, "it is not an emulator state file") as { format?: string; version?: number; seq?: number } | null;
+        if (h?.format !== STATE_FORMAT) throw damaged("it is not an emulator state file");
+        if (h.version !== STATE_VERSION) throw damaged(`unsupported format version ${String(h.version)}; this emulator reads version ${STATE_VERSION}`);
+        header = h;
+        hash.update(line.text + "\n");
+        continue;
+      }
+      if (previous) {
+        hash.update(previous.text + "\n");
+        const row = parse(previous.text, `line ${previous.no} is not JSON`);
+        if (!Array.isArray(row) || row.length !== 3 || typeof row[0] !== "string" || typeof row[1] !== "string") {
+          throw damaged(`line ${previous.no} is not a record`);
+        }
+        (tables[row[0]] ??= []).push([row[1], row[2]]);
+        records++;
+      }
+      previous = { ...line, no };
     }
-    (tables[row[0]] ??= []).push([row[1], row[2]]);
+    if (no === 0) throw damaged("the file is empty");
+  } catch (err) {
+    if (err instanceof StateFileError) throw err;
+    throw new StateFileError(file, `cannot read state file ${file}: ${errText(err)}`);
   }
-  return { seq: Number(header.seq ?? 0), tables };
+  if (!previous || !previous.terminated) throw damaged("it is truncated");
+  const trailer = parse(previous.text, "it is truncated") as { end?: boolean; records?: number; sha256?: string };
+  if (!trailer?.end || typeof trailer.sha256 !== "string") throw damaged("it is truncated");
+  if (hash.digest("hex") !== trailer.sha256) throw damaged("checksum mismatch");
+  if (trailer.records !== records) throw damaged("record count mismatch");
+  return { seq: Number(header!.seq ?? 0), tables };
 }
 
 /** Writes a snapshot atomically: temp file, fsync, rename, fsync of the directory. */
@@ -510,12 +538,17 @@ export class StatePersistence {
     }
   }
 
-  /** Folds the log into a new snapshot. Runs in the background; requests keep committing meanwhile. */
-  compact(): Promise<void> {
-    this.compacting ??= this.doCompact().finally(() => {
-      this.compacting = undefined;
+  /**
+   * Folds everything committed so far into a new snapshot (after a compaction already running), and
+   * trims the log. Runs in the background: requests keep committing meanwhile.
+   */
+  async compact(): Promise<void> {
+    while (this.compacting) await this.compacting.catch(() => undefined);
+    const run = this.doCompact().finally(() => {
+      if (this.compacting === run) this.compacting = undefined;
     });
-    return this.compacting;
+    this.compacting = run;
+    return run;
   }
 
   private async doCompact(): Promise<void> {
@@ -573,10 +606,4 @@ export class StatePersistence {
       await this.releaseLock().catch(() => undefined);
     }
   }
-}
-
-/** File status helper for tests and tools: the snapshot's and the log's sizes. */
-export async function stateFileSizes(file: string): Promise<{ snapshot: number; log: number }> {
-  const size = async (p: string) => (await fsp.stat(p).catch(() => undefined as Stats | undefined))?.size ?? 0;
-  return { snapshot: await size(file), log: await size(`${file}.log`) };
 }
