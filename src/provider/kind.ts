@@ -58,6 +58,8 @@ export interface Kind<I extends Record<string, unknown> = Record<string, any>> {
   schema?: z.ZodType;
   /** Rules across fields, on inputs that are known; no API calls. `olds` are the inputs of the last run, if any. */
   check?(inputs: I, nowMs: number, olds: I | undefined): CheckFailure[];
+  /** A replacement always deletes the old object first (the two would collide on the platform). */
+  deleteBeforeReplace?: boolean;
   /** Replaces the object when this returns true for a pair of inputs (beyond `replaces` args). */
   replaceWhen?(olds: I, news: I): boolean;
   create(ctx: KindContext, inputs: I): Promise<WireRecord>;

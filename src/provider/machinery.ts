@@ -102,7 +102,7 @@ export function diff(kind: Kind, id: string, olds: Props, news: Props) {
   const replaces = replaceAll ? changed : changed.filter((n) => kind.args[n].replaces);
   // A replacement that keeps the platform identity must delete first, or the create would collide.
   const newId = safeId(kind, news);
-  const deleteBeforeReplace = replaces.length > 0 && newId !== undefined && newId === (safeId(kind, olds) ?? id);
+  const deleteBeforeReplace = replaces.length > 0 && (kind.deleteBeforeReplace === true || (newId !== undefined && newId === (safeId(kind, olds) ?? id)));
   return { changes: true, replaces, deleteBeforeReplace };
 }
 
@@ -136,7 +136,7 @@ export async function create(kind: Kind, ctx: KindContext, inputs: Props): Promi
     const id = naturalId ?? String(record.id);
     return { id, outs: outputsOf(kind, args, record) };
   } catch (e) {
-    if (e instanceof SvcApiError && e.status === 409) {
+    if (e instanceof SvcApiError && e.status === 409 && "adopt" in kind.args) {
       throw new Error(
         `${label(kind, naturalId)}: create failed: ${e.message}. It already exists on the platform: set \`adopt: true\` on the resource to take it over (this provider's import route).`,
       );

@@ -82,7 +82,7 @@ describe("diff is exact", () => {
 
   test("every change of a schedule replaces it", () => {
     const s = { appName: "a", appVersion: "1.0.0", scheduledFor: "2030-02-01T00:00:00Z", resources: ["p"], parameters: { speed: 5 } };
-    expect(diff(schedule, "id", s, { ...s, comment: "now" })).toEqual({ changes: true, replaces: ["comment"], deleteBeforeReplace: false });
+    expect(diff(schedule, "id", s, { ...s, comment: "now" })).toEqual({ changes: true, replaces: ["comment"], deleteBeforeReplace: true });
   });
 
   test("toggling adopt is not a change", () => {

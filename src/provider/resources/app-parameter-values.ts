@@ -104,7 +104,8 @@ export const appParameterValuesKind = defineKind<Inputs>({
     for (const k of Object.keys(i.values)) delete current[k];
     await writeAll(client, i, current);
   },
-  argsFromRecord: (r) => ({ values: r.values as Record<string, Scalar> }),
+  // The identity (app, version, resource) is the id itself; only the values can drift.
+  argsFromRecord: (r, olds) => ({ appName: olds.appName, appVersion: olds.appVersion, resource: olds.resource, values: r.values as Record<string, Scalar> }),
   outputs: () => ({}),
 });
 

@@ -79,6 +79,13 @@ function revertFailures(i: Inputs): CheckFailure[] {
   return failures;
 }
 
+/** Reverts compare by instant (the platform renders times in its own form) and by values. */
+function sameRevert(declared: ReturnType<typeof body>["revert"], stored: unknown): boolean {
+  const s = stored as { scheduled_for?: string; resource_parameters?: unknown } | null;
+  if (!declared || !s) return !declared && !s;
+  return Date.parse(declared.scheduled_for) === Date.parse(s.scheduled_for ?? "") && deepEqual(declared.resource_parameters, s.resource_parameters);
+}
+
 export const parameterScheduleKind = defineKind<Inputs>({
   name: "ParameterSchedule",
   noun: "parameter schedule",
@@ -93,6 +100,8 @@ export const parameterScheduleKind = defineKind<Inputs>({
   },
   required: ["appName", "appVersion", "scheduledFor", "resources", "parameters"],
   replaceWhen: () => true,
+  // The replacement would set the same parameters at the same time as the old schedule: delete first.
+  deleteBeforeReplace: true,
   check(i, nowMs, olds) {
     const failures: CheckFailure[] = [];
     for (const r of i.resources) if (!isAssetRef(r)) failures.push({ property: "resources", reason: `resources: '${r}' is neither an asset name nor a KRN 'krn:asset:<name>'` });
@@ -118,7 +127,7 @@ export const parameterScheduleKind = defineKind<Inputs>({
       resources: sameResources ? olds.resources : (r.resources as string[]),
       parameters: r.parameters as Record<string, Scalar>,
       comment: (r.comment as string | undefined) ?? undefined,
-      revert: olds.revert && deepEqual(body(olds).revert, { ...(r.revert as object) }) ? olds.revert : (r.revert as never),
+      revert: olds.revert && sameRevert(body(olds).revert, r.revert) ? olds.revert : (r.revert as never),
     };
   },
   outputs: (r) => ({
