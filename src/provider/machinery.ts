@@ -155,14 +155,20 @@ export async function read(kind: Kind, ctx: KindContext, id: string, props: Prop
   }
   if (!record) return { id: "", props: {} };
   const refreshed: Props = {};
+  // A read by id alone (an import) has no prior args: every readable arg comes from the record.
+  const importing = Object.keys(olds).length === 0;
   const fromRecord = kind.argsFromRecord?.(record, olds as never) as Props | undefined;
   for (const [name, spec] of Object.entries(kind.args)) {
     const old = olds[name];
-    if (spec.local || spec.writeOnly || old === undefined) {
+    if (spec.local || spec.writeOnly || (old === undefined && !importing)) {
       if (old !== undefined) refreshed[name] = old;
       continue;
     }
     const server = fromRecord && name in fromRecord ? fromRecord[name] : argFromWire(kind, name, record);
+    if (importing) {
+      if (server !== undefined) refreshed[name] = server;
+      continue;
+    }
     const same = spec.compare === "exact" ? deepEqual(old, server) : containedIn(old, server);
     refreshed[name] = same ? old : server;
   }

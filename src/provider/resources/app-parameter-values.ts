@@ -8,6 +8,7 @@ import type { SvcClient } from "../../client";
 import { parameters } from "../../api/parameters";
 import { defineKind, type CheckFailure, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
+import { assetNameOfKrn } from "../../api/common";
 import { isAssetRef, toAssetKrn } from "./refs";
 
 type Scalar = string | number | boolean;
@@ -56,7 +57,14 @@ async function writeAll(client: SvcClient, i: Inputs, values: Record<string, Sca
 }
 
 async function record(client: SvcClient, i: Inputs): Promise<WireRecord> {
-  return { values: await currentValues(client, i) };
+  return { app_name: i.appName, app_version: i.appVersion, resource: toAssetKrn(i.resource), values: await currentValues(client, i) };
+}
+
+/** The identity from an id `<app>@<version>/<resource KRN>` (a read by id alone). */
+function fromId(id: string): Pick<Inputs, "appName" | "appVersion" | "resource"> {
+  const slash = id.indexOf("/");
+  const at = id.lastIndexOf("@", slash);
+  return { appName: id.slice(0, at), appVersion: id.slice(at + 1, slash), resource: id.slice(slash + 1) };
 }
 
 export const appParameterValuesKind = defineKind<Inputs>({
@@ -85,11 +93,14 @@ export const appParameterValuesKind = defineKind<Inputs>({
     });
     return record(client, i);
   },
-  async read({ client }, _id, i) {
+  async read({ client }, id, olds) {
+    const i = olds.appName ? olds : { ...fromId(id), values: undefined as never };
     const values = await currentValues(client, i);
-    const managed = Object.fromEntries(Object.keys(i.values).filter((k) => k in values).map((k) => [k, values[k]]));
+    // A read by id alone takes over every value that is set; a refresh looks at the managed ones.
+    const keys = i.values ? Object.keys(i.values).filter((k) => k in values) : Object.keys(values);
+    const managed = Object.fromEntries(keys.map((k) => [k, values[k]]));
     // None of the managed parameters has a value any more: the object this resource stands for is gone.
-    return Object.keys(managed).length === 0 ? undefined : { values: managed };
+    return Object.keys(managed).length === 0 ? undefined : { app_name: i.appName, app_version: i.appVersion, resource: toAssetKrn(i.resource), values: managed };
   },
   async update({ client }, _id, news, olds) {
     const current = await currentValues(client, news);
@@ -105,7 +116,12 @@ export const appParameterValuesKind = defineKind<Inputs>({
     await writeAll(client, i, current);
   },
   // The identity (app, version, resource) is the id itself; only the values can drift.
-  argsFromRecord: (r, olds) => ({ appName: olds.appName, appVersion: olds.appVersion, resource: olds.resource, values: r.values as Record<string, Scalar> }),
+  argsFromRecord: (r, olds) => ({
+    appName: olds.appName ?? (r.app_name as string),
+    appVersion: olds.appVersion ?? (r.app_version as string),
+    resource: olds.resource ?? assetNameOfKrn(r.resource as string),
+    values: r.values as Record<string, Scalar>,
+  }),
   outputs: () => ({}),
 });
 

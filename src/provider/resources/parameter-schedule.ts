@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { schedules } from "../../api/schedules";
 import { defineKind, type CheckFailure, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
-import { deepEqual } from "../values";
+import { camel, convertKeys, deepEqual } from "../values";
 import { isAssetRef, toAssetKrn } from "./refs";
 
 type Scalar = string | number | boolean;
@@ -119,15 +119,15 @@ export const parameterScheduleKind = defineKind<Inputs>({
     await client.call(schedules.delete, { params: { schedule_id: id } });
   },
   argsFromRecord(r, olds) {
-    const sameResources = deepEqual(olds.resources.map(toAssetKrn), r.resources);
+    const sameResources = olds.resources !== undefined && deepEqual(olds.resources.map(toAssetKrn), r.resources);
     return {
       appName: r.app_name as string,
       appVersion: r.app_version as string,
-      scheduledFor: Date.parse(olds.scheduledFor) === Date.parse(r.scheduled_for as string) ? olds.scheduledFor : (r.scheduled_for as string),
+      scheduledFor: olds.scheduledFor !== undefined && Date.parse(olds.scheduledFor) === Date.parse(r.scheduled_for as string) ? olds.scheduledFor : (r.scheduled_for as string),
       resources: sameResources ? olds.resources : (r.resources as string[]),
       parameters: r.parameters as Record<string, Scalar>,
       comment: (r.comment as string | undefined) ?? undefined,
-      revert: olds.revert && sameRevert(body(olds).revert, r.revert) ? olds.revert : (r.revert as never),
+      revert: olds.revert && sameRevert(body(olds).revert, r.revert) ? olds.revert : r.revert ? (convertKeys(r.revert, camel) as Inputs["revert"]) : undefined,
     };
   },
   outputs: (r) => ({

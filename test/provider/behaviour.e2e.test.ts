@@ -1,0 +1,206 @@
+/**
+ * Provider behaviour through the real dynamic-provider host, against the emulator: drift on refresh,
+ * adoption (the import route), previews with unknown inputs, check failures before any call, error
+ * wording, consistency after a failed run, and no secret in the state.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import * as svc from "../../src";
+import * as testing from "../../src/testing";
+import { SvcClient } from "../../src/client";
+
+testing.registerMatchers();
+
+const adminClient = (baseUrl: string) => new SvcClient({ baseUrl, clientId: "svc-admin", clientSecret: "svc-admin-secret" });
+
+const assetProgram = (title = "Pump 1", adopt?: boolean) => async () => {
+  const t = new svc.AssetType("type", { name: "pump", title: "Pump" });
+  const a = new svc.Asset("pump", { name: "pump-1", title, assetTypeName: t.name, adopt });
+  return { path: a.path };
+};
+
+describe("refresh", () => {
+  test("reports drift made behind the program's back, the next up repairs it, then no drift", async () => {
+    const stack = await testing.stack(assetProgram(), { emulator: true });
+    try {
+      await stack.up();
+      const client = adminClient(stack.emulator!.baseUrl);
+      await client.assets.update({ params: { asset_name: "pump-1" }, body: { title: "Renamed by hand" } });
+      const refreshed = await stack.refresh();
+      expect(refreshed.operations.find((o) => o.name === "pump")).toMatchObject({ op: "update" });
+      expect(stack.resource("pump").inputs.title).toBe("Renamed by hand");
+      expect(await stack.preview()).toHaveActions({ pump: "update", type: "same" });
+      await stack.up();
+      expect((await client.assets.get({ params: { asset_name: "pump-1" } })).title).toBe("Pump 1");
+      await stack.expectNoDrift();
+      await client.close();
+    } finally {
+      await stack.close();
+    }
+  });
+
+  test("an object deleted behind the program's back leaves the state on refresh and is created again by up", async () => {
+    const stack = await testing.stack(assetProgram(), { emulator: true });
+    try {
+      await stack.up();
+      const client = adminClient(stack.emulator!.baseUrl);
+      await client.assets.delete({ params: { asset_name: "pump-1" } });
+      await stack.refresh();
+      expect(stack.resources().map((r) => r.name)).toEqual(["type"]);
+      expect(await stack.up()).toHaveActions({ pump: "create" });
+      await client.close();
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
+describe("adoption (the import route)", () => {
+  test("without adopt, an existing object fails the create with a message that says how to take it over", async () => {
+    const stack = await testing.stack(assetProgram(), { emulator: true, checkDestroy: false });
+    try {
+      const client = adminClient(stack.emulator!.baseUrl);
+      await client.assets.typeCreate({ body: { name: "pump", title: "Pump" } });
+      await expect(stack.up()).rejects.toThrow(/AssetType 'pump': create failed: .*409.*set `adopt: true`/);
+      await client.close();
+    } finally {
+      await stack.close();
+    }
+  });
+
+  test("with adopt: true, up takes the existing objects over and brings them to the declared state", async () => {
+    const stack = await testing.stack(assetProgram("Pump one", true), { emulator: true });
+    try {
+      const client = adminClient(stack.emulator!.baseUrl);
+      await client.assets.typeCreate({ body: { name: "pump", title: "Pump" } });
+      await client.assets.create({ body: { name: "pump-1", title: "Old title", asset_type_name: "pump" } });
+      const result = await stack.up(async () => {
+        const t = new svc.AssetType("type", { name: "pump", title: "Pump", adopt: true });
+        new svc.Asset("pump", { name: "pump-1", title: "Pump one", assetTypeName: t.name, adopt: true });
+      });
+      expect(result).toHaveActions({ type: "create", pump: "create" });
+      expect((await client.assets.get({ params: { asset_name: "pump-1" } })).title).toBe("Pump one");
+      expect(await client.assets.list({ query: {} }).then((l) => l.data.length)).toBe(1);
+      await stack.destroy();
+      await client.close();
+    } finally {
+      await stack.close();
+    }
+  });
+
+  // An import states what the platform holds, defaults the program never wrote included (Terraform's
+  // ImportStateVerifyIgnore): those fields are named per kind.
+  test.each([
+    ["Asset", "pump", assetProgram(), []],
+    [
+      "Workload",
+      "workload",
+      async () => {
+        const c = new svc.Cluster("cluster", { name: "plant" });
+        const v = new svc.AppVersion("v1", { appName: "monitor", version: "1.0.0", type: "app" });
+        new svc.Workload("workload", { name: "monitor-1", appName: v.appName, appVersion: v.version, clusterName: c.name, runtime: { configuration: { Rate: 1 } } });
+      },
+      ["title", "enabled", "runtime.resources"],
+    ],
+    [
+      "AppParameterValues",
+      "values",
+      async () => {
+        const v = new svc.AppVersion("v1", { appName: "monitor", version: "1.0.0", type: "app", manifest: { parameters: [{ name: "threshold", data_type: "number", default: 1 }] } });
+        new svc.AppParameterValues("values", { appName: v.appName, appVersion: v.version, resource: "pump-1", values: { threshold: 5 } });
+      },
+      [],
+    ],
+  ] as Array<[string, string, () => Promise<unknown>, string[]]>)("reading an existing %s by its id gives the state a fresh create produced", async (_kind, name, program, defaults) => {
+    const stack = await testing.stack(program, { emulator: true, checkDestroy: false });
+    try {
+      await stack.up();
+      await testing.expectAdoptionMatchesCreate(stack, name, { ignore: ["adopt", ...defaults] });
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
+describe("preview", () => {
+  test("inputs not known yet (outputs of resources still to be created) pass check and diff", async () => {
+    const stack = await testing.stack(async () => {
+      const cls = new svc.AssetClass("class", { name: "pumps", title: "Pumps" });
+      // Every input of the type and the asset depends on outputs that do not exist during a first preview.
+      const t = new svc.AssetType("type", { name: cls.name.apply((n) => `${n}-type`), title: cls.created, assetClassName: cls.name });
+      new svc.Asset("asset", { name: t.name.apply((n) => `${n}-1`), title: t.created, assetTypeName: t.name, location: { lat: cls.created.apply(() => 1), lon: 2 } });
+    }, { emulator: true });
+    try {
+      const preview = await stack.preview();
+      expect(preview).toHaveActions({ class: "create", type: "create", asset: "create" });
+      expect(stack.resources()).toEqual([]);
+      const client = adminClient(stack.emulator!.baseUrl);
+      expect((await client.assets.classList({ query: {} })).data).toEqual([]);
+      await client.close();
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
+describe("check and errors", () => {
+  test("check failures name the property and stop before any call", async () => {
+    const stack = await testing.stack(async () => {
+      new svc.AssetClass("bad", { name: "Bad Name", title: "" });
+    }, { emulator: true });
+    try {
+      const err = await stack.up().catch((e: Error) => e);
+      expect(String(err)).toMatch(/name: .*lowercase letters, digits/);
+      expect(String(err)).toMatch(/title/);
+      const client = adminClient(stack.emulator!.baseUrl);
+      expect((await client.assets.classList({ query: {} })).data).toEqual([]);
+      await client.close();
+    } finally {
+      await stack.close();
+    }
+  });
+
+  test("an API error reaches the user as one line naming the resource, the operation and the platform's message", async () => {
+    const stack = await testing.stack(async () => {
+      const v = new svc.AppVersion("v1", { appName: "monitor", version: "1.0.0", type: "app" });
+      new svc.Workload("workload", { name: "monitor-1", appName: v.appName, appVersion: v.version, clusterName: "no-such-cluster" });
+    }, { emulator: true, checkDestroy: false });
+    try {
+      const err = (await stack.up().catch((e: Error) => e)) as testing.RunError;
+      expect(err.providerMessage ?? err.message).toMatch(/Workload 'monitor-1': create failed: POST \/apps\/workloads\/create → 404: cluster 'no-such-cluster' not found/);
+      // What succeeded before the failure is in the state; fixing the program creates only the rest.
+      expect(stack.resources().map((r) => r.name)).toEqual(["v1"]);
+      const fixed = await stack.up(async () => {
+        const c = new svc.Cluster("cluster", { name: "plant" });
+        const v = new svc.AppVersion("v1", { appName: "monitor", version: "1.0.0", type: "app" });
+        new svc.Workload("workload", { name: "monitor-1", appName: v.appName, appVersion: v.version, clusterName: c.name });
+      });
+      expect(fixed).toHaveActions({ v1: "same", cluster: "create", workload: "create" });
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
+describe("state", () => {
+  test("holds no credential, and each resource's serialized provider stays under 4 KB", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-state-"));
+    const statePath = path.join(dir, "stack.json");
+    const stack = await testing.stack(assetProgram(), { emulator: true, statePath });
+    try {
+      await stack.up();
+      const text = fs.readFileSync(statePath, "utf8");
+      expect(text).not.toContain("svc-admin-secret");
+      expect(text).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/); // no JWT
+      const sizes = stack.resources().map((r) => Buffer.byteLength(r.provider ?? ""));
+      expect(Math.min(...sizes)).toBeGreaterThan(100);
+      expect(Math.max(...sizes)).toBeLessThan(4096);
+      // The shim names the kind and loads the implementation from the installed package by name.
+      expect(stack.resource("pump").provider).toContain('require("pulumi-svc/provider")');
+    } finally {
+      await stack.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
