@@ -15,9 +15,13 @@ export function assertEmptyPlan(result: RunResult, what: string): void {
   if (changes.length > 0) throw new Error(`${what} plans ${changes.length} change(s), expected none:\n${describeOperations(changes)}`);
 }
 
-/** Fails if a refresh found the platform different from the state, or the following preview plans changes. */
+/**
+ * Fails if a refresh found an object gone or its inputs different on the platform, or the following
+ * preview plans changes. Computed outputs moving on their own (an app's latest version, an updated
+ * time) are refreshed into the state but are not drift.
+ */
 export function assertNoDrift(refreshed: RunResult, planned: RunResult): void {
-  const drifted = refreshed.operations.filter((o) => isChange(o.op));
+  const drifted = refreshed.operations.filter((o) => isChange(o.op) && (o.op !== "update" || (o.inputDiffs ?? o.diffs ?? []).length > 0));
   const changes = planned.operations.filter((o) => isChange(o.op));
   if (drifted.length === 0 && changes.length === 0) return;
   const parts = [];

@@ -15,6 +15,8 @@ export interface EngineContext {
   redactor: Redactor;
   /** Every object this stack created or adopted (by URN and id), for the check that destroy removed them. */
   ledger: Map<string, ResourceState>;
+  /** Why the provider host is gone, with its last output, when it is; undefined while it runs. */
+  hostProblem(): string | undefined;
 }
 
 /** The URN the engine gives a resource (the root stack is not part of its children's type chain). */
@@ -95,6 +97,7 @@ export async function providerStep<T>(ctx: EngineContext, ref: ResourceRef, oper
   } catch (e) {
     if (e instanceof EngineError) throw e;
     const message = e instanceof ProviderError || e instanceof Error ? e.message : String(e);
-    throw new EngineError(ref, operation, ctx.redactor.mask(message));
+    const host = ctx.hostProblem();
+    throw new EngineError(ref, operation, ctx.redactor.mask(host ? `${message} (${host})` : message));
   }
 }

@@ -49,5 +49,6 @@ function refreshed(ctx: EngineContext, e: ResourceState, read: { id: string; pro
     return;
   }
   ctx.state.replace(e, { ...e, id, inputs, outputs });
-  report({ ...ref, op: "update", diffs: id === e.id ? diffs : [...diffs, "id"] });
+  const inputDiffs = changedKeys(e.inputs, inputs).sort();
+  report({ ...ref, op: "update", diffs: id === e.id ? diffs : [...diffs, "id"], inputDiffs: id === e.id ? inputDiffs : [...inputDiffs, "id"] });
 }

@@ -11,6 +11,8 @@ export interface OperationReport {
   diffs?: string[];
   /** Properties whose change forces the replacement. */
   replaces?: string[];
+  /** For refresh: the inputs (what the program writes) that the platform now states differently. */
+  inputDiffs?: string[];
 }
 
 export type RunKind = "up" | "preview" | "refresh" | "destroy";
@@ -22,7 +24,7 @@ export interface RunResult {
   totals: Partial<Record<OperationKind, number>>;
   /** Number of operations that change something (all but "same" and "read"). */
   changes: number;
-  /** The program's stack outputs (secrets unwrapped; in a preview, unknowns are the runtime's unknown sentinel). */
+  /** The program's stack outputs, secrets shown as "[secret]" (TestStack.outputs has their values); in a preview, unknowns are the runtime's unknown sentinel. */
   outputs: Record<string, unknown>;
 }
 

@@ -15,7 +15,7 @@ import { runResult, type OperationReport, type RunKind, type RunResult } from ".
 import { Semaphore } from "./scheduler";
 import { DEFAULT_PASSPHRASE } from "./secrets";
 import { StateStore, type ResourceState, type StackState } from "./state";
-import { forProviderMap, PROVIDER_KEY, reveal, secret, secretPaths, type PropertyMap } from "./values";
+import { forProviderMap, PROVIDER_KEY, redactSecrets, reveal, secret, secretPaths, type PropertyMap } from "./values";
 
 export interface StackOptions {
   /** Project name (default "test"). */
@@ -129,6 +129,7 @@ export class TestStack {
       const passphrase = options.secretsPassphrase ?? process.env.PULUMI_CONFIG_PASSPHRASE ?? DEFAULT_PASSPHRASE;
       const state = StateStore.open(options.statePath, passphrase, project, stackName);
       host = await ProviderHost.start({ cwd: options.cwd ?? process.cwd(), project, stack: stackName, log: options.log });
+      const started = host;
       const client = new ProviderClient(host.address);
       await client.ready();
       const ctx: EngineContext = {
@@ -139,6 +140,10 @@ export class TestStack {
         stack: stackName,
         redactor: new Redactor(secretKeys.map((k) => config[k]).filter((v): v is string => typeof v === "string")),
         ledger: new Map(),
+        hostProblem: () => {
+          const reason = started.exitReason();
+          return reason && `the provider host ${reason}; its last output:\n${started.recentOutput()}`;
+        },
       };
       await configureProvider(ctx, config, secretKeys);
       const settings = { expectEmptyPlanAfterUp: options.expectEmptyPlanAfterUp ?? true, checkDestroy: options.checkDestroy ?? true, config, secretKeys };
@@ -185,7 +190,7 @@ export class TestStack {
       await refreshResources(this.ctx, (op) => operations.push(op)).catch((e: Error) => {
         throw new RunError("refresh", [e], operations);
       });
-      return runResult("refresh", operations, this.outputs);
+      return runResult("refresh", operations, redactSecrets(this.ctx.state.outputs) as Record<string, unknown>);
     });
   }
 
@@ -284,7 +289,7 @@ export class TestStack {
     const failures = deployment.failure ? [deployment.failure, ...deployment.laterFailures] : programError ? [programError] : [];
     if (failures.length > 0) throw new RunError(kind, failures, deployment.operations);
     if (!preview) this.ctx.state.setOutputs(deployment.stackOutputs);
-    return runResult(kind, deployment.operations, reveal(deployment.stackOutputs) as Record<string, unknown>);
+    return runResult(kind, deployment.operations, redactSecrets(deployment.stackOutputs) as Record<string, unknown>);
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {

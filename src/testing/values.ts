@@ -36,6 +36,14 @@ export function reveal(v: PropertyValue): PropertyValue {
   return v;
 }
 
+/** Copies a value with every secret replaced by "[secret]", for reports. */
+export function redactSecrets(v: PropertyValue): PropertyValue {
+  if (isSecret(v)) return "[secret]";
+  if (Array.isArray(v)) return v.map(redactSecrets);
+  if (isObject(v)) return mapValues(v, redactSecrets);
+  return v;
+}
+
 export function containsUnknown(v: PropertyValue): boolean {
   if (v === UNKNOWN) return true;
   if (Array.isArray(v)) return v.some(containsUnknown);

@@ -1,0 +1,74 @@
+/**
+ * Adoption: reading an existing object by id (importResource, the `import` resource option) and
+ * Terraform's check that adopting an object gives the state that creating it gave.
+ */
+import * as testing from "../../src/testing";
+import { Record } from "./fixtures/record";
+import { backend, closeStacks, fixtureStack } from "./fixtures/harness";
+
+testing.registerMatchers();
+afterEach(closeStacks);
+
+const TYPE = "pulumi-nodejs:dynamic/fixture:Record";
+const original = () => void new Record("x", { key: "x", value: "one", note: "n" });
+
+describe("expectAdoptionMatchesCreate", () => {
+  test("passes when reading the created object by id alone gives the state its creation recorded", async () => {
+    const f = await fixtureStack(original);
+    await f.stack.up();
+    await expect(testing.expectAdoptionMatchesCreate(f.stack, "x")).resolves.toBeUndefined();
+    // Adoption for the comparison does not touch the stack's state.
+    expect(f.stack.resources().map((r) => r.name)).toEqual(["x"]);
+  });
+
+  test("fails naming each property that differs, unless the property is ignored", async () => {
+    const f = await fixtureStack(original);
+    await f.stack.up();
+    const id = f.stack.resource("x").id!;
+    backend.drift(f.storeDir, id, { value: "elsewhere" });
+    await expect(testing.expectAdoptionMatchesCreate(f.stack, "x")).rejects.toThrow(
+      `adopting "x" (id ${id}) does not produce the state its creation did:\n  outputs.value: created "one", adopted "elsewhere"`,
+    );
+    await expect(testing.expectAdoptionMatchesCreate(f.stack, "x", { ignore: ["value"] })).resolves.toBeUndefined();
+  });
+});
+
+describe("the import resource option", () => {
+  test("adopts the existing object when it matches the program's inputs, and manages it from then on", async () => {
+    const a = await fixtureStack(original);
+    await a.stack.up();
+    const id = a.stack.resource("x").id!;
+
+    const b = await fixtureStack(() => void new Record("x", { key: "x", value: "one", note: "n" }, { import: id }), { storeDir: a.storeDir });
+    expect(await b.stack.up()).toHaveActions({ x: "import" });
+    expect(b.stack.resource("x")).toMatchObject({ id, outputs: { value: "one", serial: 1 } });
+    expect(await b.stack.up()).toHaveActions({ x: "same" });
+    await b.stack.destroy();
+    expect(b.records()).toEqual({});
+  });
+
+  test("refuses an object that differs from the program's inputs", async () => {
+    const a = await fixtureStack(original);
+    await a.stack.up();
+    const id = a.stack.resource("x").id!;
+    const b = await fixtureStack(() => void new Record("x", { key: "x", value: "other", note: "n" }, { import: id }), { storeDir: a.storeDir });
+    await expect(b.stack.up()).rejects.toThrow(`import of ${TYPE} "x" failed: the object with id "${id}" does not match the program's inputs (value)`);
+    expect(b.stack.resources()).toEqual([]);
+  });
+});
+
+describe("importResource", () => {
+  test("reads an object by id into the state; a program declaring it then finds it unchanged", async () => {
+    const a = await fixtureStack(original);
+    await a.stack.up();
+    const created = a.stack.resource("x");
+
+    const b = await fixtureStack(original, { storeDir: a.storeDir });
+    const adopted = await b.stack.importResource({ name: "x", id: created.id!, type: created.type, provider: created.provider });
+    expect(adopted).toMatchObject({ urn: created.urn, id: created.id, outputs: created.outputs });
+    expect(await b.stack.preview()).toHaveNoChanges();
+    await expect(b.stack.importResource({ name: "ghost", id: "ghost-00000000", like: "x" })).rejects.toThrow(
+      `import of ${TYPE} "ghost" failed: there is no object with id "ghost-00000000"`,
+    );
+  });
+});
