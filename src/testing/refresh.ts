@@ -49,6 +49,7 @@ function refreshed(ctx: EngineContext, e: ResourceState, read: { id: string; pro
     return;
   }
   ctx.state.replace(e, { ...e, id, inputs, outputs });
-  const inputDiffs = changedKeys(e.inputs, inputs).sort();
-  report({ ...ref, op: "update", diffs: id === e.id ? diffs : [...diffs, "id"], inputDiffs: id === e.id ? inputDiffs : [...inputDiffs, "id"] });
+  // Only a provider that reads inputs back says which of the program's inputs changed.
+  const inputDiffs = read.inputs ? changedKeys(e.inputs, inputs).sort() : undefined;
+  report({ ...ref, op: "update", diffs: id === e.id ? diffs : [...diffs, "id"], ...(inputDiffs ? { inputDiffs: id === e.id ? inputDiffs : [...inputDiffs, "id"] } : {}) });
 }
