@@ -1,0 +1,228 @@
+"use strict";
+/**
+ * 4. Provider overhead: 500 asset creates through the real dynamic-provider host (the engine kit,
+ *    parallel 16) against the same 500 creates made directly with the typed client, 16 at a time,
+ *    from a child process (where the host would run). Requests are counted at the emulator.
+ * 5. Preview of the same program once deployed (500 unchanged resources): API calls and wall time.
+ * 6. State size per resource kind, from the kit's state: `__provider` bytes and total bytes.
+ */
+const path = require("node:path");
+const { dist, DIST, Http, figure, median, nowMs, quiet } = require("../lib/common");
+const counter = require("../lib/counter");
+const { runChild } = require("../lib/load");
+const { hostRoot } = require("../lib/package-root");
+const { manyAssets, everyKind } = require("../lib/programs");
+const { API } = require("../lib/seed");
+
+const COUNT = 500;
+const PARALLEL = 16;
+const TYPE = "bench-type";
+const PROVIDER_KEY = "__provider";
+
+async function createType(baseUrl) {
+  const http = new Http(baseUrl, 1);
+  await http.login();
+  await http.ok("POST", `${API}/assets/types/create`, { name: TYPE, title: "Bench type" });
+  await http.close();
+}
+
+const kitOptions = () => ({
+  emulator: { log: quiet },
+  parallel: PARALLEL,
+  cwd: hostRoot(),
+  expectEmptyPlanAfterUp: false,
+  checkDestroy: false,
+  log: quiet,
+});
+
+/** One kit run: up of 500 assets (timed, requests counted); on request also a preview and the state. */
+async function kitRun(run, { withPreview }) {
+  const testing = dist("testing");
+  const stack = await testing.stack(manyAssets(COUNT, `kit${run}`, TYPE), kitOptions());
+  try {
+    await createType(stack.emulator.baseUrl);
+    counter.reset();
+    const t0 = nowMs();
+    const up = await stack.up();
+    const upMs = nowMs() - t0;
+    const upCounts = counter.snapshot();
+    if (up.totals.create !== COUNT) throw new Error(`the kit's up created ${up.totals.create ?? 0} resources, expected ${COUNT}`);
+    const created = stack.emulator.store.table("assets").size;
+    if (created !== COUNT) throw new Error(`the emulator holds ${created} assets after the kit's up, expected ${COUNT}`);
+    if (!withPreview) return { upMs, upCounts };
+
+    counter.reset();
+    const t1 = nowMs();
+    const preview = await stack.preview();
+    const previewMs = nowMs() - t1;
+    const previewCounts = counter.snapshot();
+    if (preview.changes !== 0) throw new Error(`a preview right after up planned ${preview.changes} changes`);
+    return { upMs, upCounts, previewMs, previewCounts, state: stack.state };
+  } finally {
+    await stack.close();
+  }
+}
+
+async function directRun(run) {
+  const { startEmulator } = dist("emulator");
+  const emu = await startEmulator({ log: quiet });
+  try {
+    await createType(emu.baseUrl);
+    counter.reset();
+    const res = await runChild(path.join(__dirname, "..", "lib", "direct-child.js"), {
+      dist: DIST,
+      baseUrl: emu.baseUrl,
+      count: COUNT,
+      concurrency: PARALLEL,
+      prefix: `direct${run}`,
+      assetTypeName: TYPE,
+    });
+    const created = emu.store.table("assets").size;
+    if (created !== COUNT) throw new Error(`the emulator holds ${created} assets after the direct run, expected ${COUNT}`);
+    return { ms: res.ms, clientStats: res.stats, counts: counter.snapshot() };
+  } finally {
+    await emu.close();
+  }
+}
+
+const bytes = (v) => Buffer.byteLength(typeof v === "string" ? v : JSON.stringify(v));
+
+/** Per kind: mean bytes of the serialized provider (inputs and outputs copies) and of the whole entry. */
+function stateSizes(states) {
+  const byKind = {};
+  for (const state of states) {
+    for (const r of state.resources) {
+      if (!r.custom) continue;
+      const kind = r.type.replace(/^pulumi-nodejs:dynamic\/svc:/, "");
+      const provider = [r.inputs?.[PROVIDER_KEY], r.outputs?.[PROVIDER_KEY]].filter((p) => p !== undefined);
+      const k = (byKind[kind] ??= { resources: 0, provider_bytes: 0, provider_copies: 0, total_bytes: 0 });
+      k.resources++;
+      k.provider_bytes += provider.reduce((n, p) => n + bytes(p), 0);
+      k.provider_copies += provider.length;
+      k.total_bytes += bytes(r);
+    }
+  }
+  for (const k of Object.values(byKind)) {
+    k.provider_bytes_per_resource = k.provider_bytes / k.resources;
+    k.total_bytes_per_resource = k.total_bytes / k.resources;
+    k.provider_copies_per_resource = k.provider_copies / k.resources;
+  }
+  return byKind;
+}
+
+async function run(opts) {
+  const repeats = opts.quick ? 1 : 3;
+  const kit = [];
+  const direct = [];
+  // Alternating runs, so that both see the same machine conditions; the first kit run also previews.
+  for (let r = 0; r < repeats; r++) {
+    kit.push(await kitRun(r, { withPreview: r === 0 }));
+    direct.push(await directRun(r));
+  }
+
+  // A stack with most kinds, for the state sizes of each.
+  const testing = dist("testing");
+  const mixed = await testing.stack(everyKind, kitOptions());
+  let mixedState;
+  try {
+    await mixed.up();
+    mixedState = mixed.state;
+  } finally {
+    await mixed.close();
+  }
+
+  const kitMs = median(kit.map((k) => k.upMs));
+  const directMs = median(direct.map((d) => d.ms));
+  const first = kit[0];
+  const sizes = stateSizes([first.state, mixedState]);
+  const largest = Object.values(sizes).reduce((a, b) => (b.provider_bytes_per_resource > a.provider_bytes_per_resource ? b : a));
+  const maxProvider = largest.provider_bytes_per_resource;
+  const maxCopies = largest.provider_copies_per_resource;
+
+  const figures = [
+    figure({
+      section: 4,
+      name: `${COUNT} creates through the provider host (kit, parallel ${PARALLEL})`,
+      value: kitMs / 1000,
+      unit: "s",
+      baseline: directMs / 1000,
+      baselineName: `same creates, client, ${PARALLEL}-way`,
+      target: { max: 1.2 },
+    }),
+    figure({
+      section: 4,
+      name: "token requests during the kit's up (at the emulator)",
+      value: median(kit.map((k) => k.upCounts.token)),
+      unit: "",
+      baseline: median(direct.map((d) => d.clientStats.tokenRequests)),
+      baselineName: "client stats.tokenRequests, direct run",
+      target: { maxValue: 1 },
+    }),
+    figure({
+      section: 4,
+      name: "API requests during the kit's up (token excluded)",
+      value: median(kit.map((k) => k.upCounts.api)),
+      unit: "",
+      baseline: median(direct.map((d) => d.counts.api)),
+      baselineName: "same, direct run",
+    }),
+    figure({
+      section: 5,
+      name: `preview of ${COUNT} unchanged resources: API calls beyond the token`,
+      value: first.previewCounts.api,
+      unit: "",
+      target: { maxValue: 0 },
+    }),
+    figure({
+      section: 5,
+      name: `preview of ${COUNT} unchanged resources: wall time`,
+      value: first.previewMs / 1000,
+      unit: "s",
+      baseline: first.upMs / 1000,
+      baselineName: "the up that created them",
+    }),
+    figure({
+      section: 5,
+      name: `preview of ${COUNT} unchanged resources: token requests`,
+      value: first.previewCounts.token,
+      unit: "",
+    }),
+    figure({
+      section: 6,
+      name: "`__provider` bytes per resource (inputs + outputs copies; largest kind)",
+      value: maxProvider,
+      unit: "B",
+      target: { maxValue: 4096 },
+      note: `${maxCopies} copies per resource`,
+    }),
+    figure({
+      section: 6,
+      name: "`__provider` bytes per copy (largest kind)",
+      value: maxProvider / maxCopies,
+      unit: "B",
+    }),
+  ];
+  for (const [kind, s] of Object.entries(sizes).sort()) {
+    figures.push(
+      figure({
+        section: 6,
+        name: `state bytes per ${kind} resource (n=${s.resources})`,
+        value: s.total_bytes_per_resource,
+        unit: "B",
+        baseline: s.total_bytes_per_resource - s.provider_bytes_per_resource,
+        baselineName: "same without `__provider`",
+      }),
+    );
+  }
+  return {
+    figures,
+    detail: {
+      kit: kit.map(({ state, ...k }) => k),
+      direct,
+      state_sizes: sizes,
+      state_bytes: { assets_500: bytes(first.state), every_kind: bytes(mixedState) },
+    },
+  };
+}
+
+module.exports = { run };
