@@ -7,9 +7,7 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import * as path from "node:path";
 import type * as provrpcTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as provprotoTypes from "@pulumi/pulumi/proto/provider_pb";
-import type { PluginInfo as PluginInfoT } from "@pulumi/pulumi/proto/plugin_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
-import type * as emptyTypes from "google-protobuf/google/protobuf/empty_pb";
 import { pulumiFile } from "./host";
 import { toPropertyMap, type PropertyMap } from "./values";
 
@@ -20,7 +18,6 @@ function fromPulumi<T>(request: string): T {
 
 const grpc = fromPulumi<typeof grpcTypes>("@grpc/grpc-js");
 const structpb = fromPulumi<typeof structTypes>("google-protobuf/google/protobuf/struct_pb");
-const emptypb = fromPulumi<typeof emptyTypes>("google-protobuf/google/protobuf/empty_pb");
 const provrpc = require(pulumiFile("proto/provider_grpc_pb.js")) as typeof provrpcTypes;
 const provproto = require(pulumiFile("proto/provider_pb.js")) as typeof provprotoTypes;
 const statusproto = require(pulumiFile("proto/status_pb.js")) as {
@@ -102,7 +99,7 @@ function initFailure(err: grpcTypes.ServiceError): ProviderError["initFailure"] 
   return undefined;
 }
 
-type Method = "getPluginInfo" | "checkConfig" | "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";
+type Method = "checkConfig" | "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";
 type Unary = (req: unknown, callback: (err: grpcTypes.ServiceError | null, res: unknown) => void) => unknown;
 
 export class ProviderClient {
@@ -130,11 +127,6 @@ export class ProviderClient {
     return new Promise<Res>((resolve, reject) => {
       fn.call(this.client, req, (err, res) => (err ? reject(describe(err)) : resolve(res as Res)));
     });
-  }
-
-  async getPluginVersion(): Promise<string> {
-    const res = await this.call<PluginInfoT>("getPluginInfo", new emptypb.Empty());
-    return res.getVersion();
   }
 
   /** CheckConfig; providers that do not implement it (the dynamic host) accept any configuration. */

@@ -19,6 +19,18 @@ export interface HostOptions {
 }
 
 const TAIL_LINES = 200;
+
+/**
+ * Runs the host script unchanged, and ends the process when its stdin closes, i.e. when the test
+ * process is gone (a gRPC server never exits on its own; an orphaned host would live forever). With
+ * `node -e`, argv is [node, <host script>, <engine address>], as the host expects after `node <script>`.
+ */
+const BOOTSTRAP = [
+  'process.stdin.on("end", () => process.exit(0));',
+  'process.stdin.on("error", () => process.exit(0));',
+  "process.stdin.resume();",
+  "require(process.argv[1]);",
+].join(" ");
 const START_TIMEOUT_MS = 20_000;
 
 /** Resolves a file of @pulumi/pulumi as installed next to this package (or the program's). */
@@ -38,7 +50,7 @@ export class ProviderHost {
 
   static async start(options: HostOptions): Promise<ProviderHost> {
     const script = pulumiFile("cmd/dynamic-provider/index.js");
-    const child = spawn(process.execPath, [script, "127.0.0.1:0"], {
+    const child = spawn(process.execPath, ["-e", BOOTSTRAP, script, "127.0.0.1:0"], {
       cwd: options.cwd,
       env: {
         ...process.env,
@@ -47,7 +59,7 @@ export class ProviderHost {
         PULUMI_NODEJS_STACK: options.stack,
         ...options.env,
       },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
     });
     const early: string[] = [];
     const port = await new Promise<number>((resolve, reject) => {
@@ -86,8 +98,7 @@ export class ProviderHost {
     });
     // The host must not keep the test process alive on its own.
     child.unref();
-    (child.stdout as unknown as { unref?: () => void }).unref?.();
-    (child.stderr as unknown as { unref?: () => void }).unref?.();
+    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
     return host;
   }
 

@@ -44,20 +44,6 @@ export function redactSecrets(v: PropertyValue): PropertyValue {
   return v;
 }
 
-export function containsUnknown(v: PropertyValue): boolean {
-  if (v === UNKNOWN) return true;
-  if (Array.isArray(v)) return v.some(containsUnknown);
-  if (isObject(v)) return Object.values(v).some(containsUnknown);
-  return false;
-}
-
-export function containsSecret(v: PropertyValue): boolean {
-  if (isSecret(v)) return true;
-  if (Array.isArray(v)) return v.some(containsSecret);
-  if (isObject(v)) return Object.values(v).some(containsSecret);
-  return false;
-}
-
 export function mapValues(m: PropertyMap, f: (v: PropertyValue, k: string) => PropertyValue): PropertyMap {
   const out: PropertyMap = {};
   for (const [k, v] of Object.entries(m)) out[k] = f(v, k);
@@ -146,18 +132,6 @@ export function toPropertyValue(v: unknown): PropertyValue {
 export function toPropertyMap(v: unknown): PropertyMap {
   const m = toPropertyValue(v);
   return isObject(m) ? m : {};
-}
-
-/** Looks up a dotted path ("a.b.0.c") in a value. */
-export function getPath(v: PropertyValue, path: string): PropertyValue | undefined {
-  let cur: PropertyValue | undefined = v;
-  for (const part of path.split(".")) {
-    cur = cur === undefined ? undefined : unwrapSecret(cur);
-    if (Array.isArray(cur)) cur = cur[Number(part)];
-    else if (isObject(cur)) cur = cur[part];
-    else return undefined;
-  }
-  return cur;
 }
 
 /** Copies a value without the given dotted paths. */

@@ -4,7 +4,7 @@
  */
 import * as testing from "../../src/testing";
 import { Record } from "./fixtures/record";
-import { backend, closeStacks, fixtureStack } from "./fixtures/harness";
+import { backend, closeStacks, fixtureStack, type Fixture } from "./fixtures/harness";
 
 testing.registerMatchers();
 afterEach(closeStacks);
@@ -33,42 +33,40 @@ describe("expectAdoptionMatchesCreate", () => {
   });
 });
 
-describe("the import resource option", () => {
-  test("adopts the existing object when it matches the program's inputs, and manages it from then on", async () => {
-    const a = await fixtureStack(original);
-    await a.stack.up();
-    const id = a.stack.resource("x").id!;
-
-    const b = await fixtureStack(() => void new Record("x", { key: "x", value: "one", note: "n" }, { import: id }), { storeDir: a.storeDir });
-    expect(await b.stack.up()).toHaveActions({ x: "import" });
-    expect(b.stack.resource("x")).toMatchObject({ id, outputs: { value: "one", serial: 1 } });
-    expect(await b.stack.up()).toHaveActions({ x: "same" });
-    await b.stack.destroy();
-    expect(b.records()).toEqual({});
+describe("adopting an object another stack created", () => {
+  // The owner creates the object once and goes away; each test adopts it from a stack of its own
+  // (the last one takes it over and destroys it).
+  let owner: Fixture;
+  let created: testing.ResourceView;
+  beforeAll(async () => {
+    owner = await fixtureStack(original);
+    await owner.stack.up();
+    created = owner.stack.resource("x");
+    await owner.stack.close();
   });
 
-  test("refuses an object that differs from the program's inputs", async () => {
-    const a = await fixtureStack(original);
-    await a.stack.up();
-    const id = a.stack.resource("x").id!;
-    const b = await fixtureStack(() => void new Record("x", { key: "x", value: "other", note: "n" }, { import: id }), { storeDir: a.storeDir });
-    await expect(b.stack.up()).rejects.toThrow(`import of ${TYPE} "x" failed: the object with id "${id}" does not match the program's inputs (value)`);
+  test("the import option refuses an object that differs from the program's inputs", async () => {
+    const b = await fixtureStack(() => void new Record("x", { key: "x", value: "other", note: "n" }, { import: created.id }), { storeDir: owner.storeDir });
+    await expect(b.stack.up()).rejects.toThrow(`import of ${TYPE} "x" failed: the object with id "${created.id}" does not match the program's inputs (value)`);
     expect(b.stack.resources()).toEqual([]);
   });
-});
 
-describe("importResource", () => {
-  test("reads an object by id into the state; a program declaring it then finds it unchanged", async () => {
-    const a = await fixtureStack(original);
-    await a.stack.up();
-    const created = a.stack.resource("x");
-
-    const b = await fixtureStack(original, { storeDir: a.storeDir });
+  test("importResource reads an object by id into the state; a program declaring it then finds it unchanged", async () => {
+    const b = await fixtureStack(original, { storeDir: owner.storeDir });
     const adopted = await b.stack.importResource({ name: "x", id: created.id!, type: created.type, provider: created.provider });
     expect(adopted).toMatchObject({ urn: created.urn, id: created.id, outputs: created.outputs });
     expect(await b.stack.preview()).toHaveNoChanges();
     await expect(b.stack.importResource({ name: "ghost", id: "ghost-00000000", like: "x" })).rejects.toThrow(
       `import of ${TYPE} "ghost" failed: there is no object with id "ghost-00000000"`,
     );
+  });
+
+  test("the import option adopts the object when it matches the program's inputs, and manages it from then on", async () => {
+    const b = await fixtureStack(() => void new Record("x", { key: "x", value: "one", note: "n" }, { import: created.id }), { storeDir: owner.storeDir });
+    expect(await b.stack.up()).toHaveActions({ x: "import" });
+    expect(b.stack.resource("x")).toMatchObject({ id: created.id, outputs: { value: "one", serial: 1 } });
+    expect(await b.stack.up()).toHaveActions({ x: "same" });
+    await b.stack.destroy();
+    expect(b.records()).toEqual({});
   });
 });
