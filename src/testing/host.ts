@@ -62,40 +62,20 @@ export class ProviderHost {
       stdio: ["pipe", "pipe", "pipe"],
     });
     const early: string[] = [];
-    const port = await new Promise<number>((resolve, reject) => {
-      let buffer = "";
-      const timer = setTimeout(() => fail(new Error(`the dynamic-provider host did not report its port within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
-      const fail = (err: Error) => {
-        clearTimeout(timer);
-        child.stdout!.off("data", onData);
-        child.kill("SIGKILL");
-        reject(new Error(`${err.message}${early.length ? `\n${early.join("\n")}` : ""}`));
-      };
-      const onData = (chunk: Buffer) => {
-        buffer += chunk.toString("utf8");
-        const nl = buffer.indexOf("\n");
-        if (nl < 0) return;
-        const first = buffer.slice(0, nl).trim();
-        clearTimeout(timer);
-        child.stdout!.off("data", onData);
-        if (!/^\d+$/.test(first)) return fail(new Error(`the dynamic-provider host printed "${first}" instead of its port`));
-        resolve(Number(first));
-      };
-      child.stdout!.on("data", onData);
-      child.stderr!.on("data", (c: Buffer) => early.push(c.toString("utf8").trimEnd()));
-      child.once("error", (e) => fail(new Error(`cannot start the dynamic-provider host (${script}): ${e.message}`)));
-      child.once("exit", (code) => fail(new Error(`the dynamic-provider host exited with code ${code} before reporting its port`)));
-    });
+    const { port, rest } = await awaitPort(child, script, early);
     child.removeAllListeners("exit");
     child.removeAllListeners("error");
     child.stderr!.removeAllListeners("data");
     const host = new ProviderHost(child, `127.0.0.1:${port}`, options.log);
-    for (const line of early) host.record(line);
+    for (const line of [...early, ...rest]) host.record(line);
     host.follow(child.stdout!);
     host.follow(child.stderr!);
     child.once("exit", (code, signal) => {
       host.exited = { code, signal };
     });
+    // A failure to signal or a broken pipe must not throw in the test process; the exit is what counts.
+    child.on("error", (e) => host.record(`[host process error] ${e.message}`));
+    child.stdin!.on("error", () => undefined);
     // The host must not keep the test process alive on its own.
     child.unref();
     for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
@@ -146,3 +126,30 @@ export class ProviderHost {
   }
 }
 
+/** Waits for the port the host prints first; `rest` holds whatever it printed after it in the same chunk. */
+function awaitPort(child: ChildProcess, script: string, early: string[]): Promise<{ port: number; rest: string[] }> {
+  return new Promise((resolve, reject) => {
+    let buffer = "";
+    const timer = setTimeout(() => fail(new Error(`the dynamic-provider host did not report its port within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      child.stdout!.off("data", onData);
+      child.kill("SIGKILL");
+      reject(new Error(`${err.message}${early.length ? `\n${early.join("\n")}` : ""}`));
+    };
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString("utf8");
+      const nl = buffer.indexOf("\n");
+      if (nl < 0) return;
+      const first = buffer.slice(0, nl).trim();
+      clearTimeout(timer);
+      child.stdout!.off("data", onData);
+      if (!/^\d+$/.test(first)) return fail(new Error(`the dynamic-provider host printed "${first}" instead of its port`));
+      resolve({ port: Number(first), rest: buffer.slice(nl + 1).split("\n").filter(Boolean) });
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", (c: Buffer) => early.push(c.toString("utf8").trimEnd()));
+    child.once("error", (e) => fail(new Error(`cannot start the dynamic-provider host (${script}): ${e.message}`)));
+    child.once("exit", (code) => fail(new Error(`the dynamic-provider host exited with code ${code} before reporting its port`)));
+  });
+}

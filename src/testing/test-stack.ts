@@ -114,23 +114,15 @@ export class TestStack {
     const project = options.project ?? "test";
     const stackName = options.stack ?? "test";
     const emulator = options.emulator ? await startOwnEmulator(options.emulator) : undefined;
-    const config = { ...options.config };
-    const secretKeys = [...(options.secretConfig ?? [])];
-    if (emulator) {
-      config["svc:baseUrl"] ??= emulator.baseUrl;
-      config["svc:clientId"] ??= "svc-admin";
-      if (config["svc:clientSecret"] === undefined) {
-        config["svc:clientSecret"] = "svc-admin-secret";
-        secretKeys.push("svc:clientSecret");
-      }
-    }
+    const { config, secretKeys } = stackConfig(options, emulator);
     let host: ProviderHost | undefined;
+    let client: ProviderClient | undefined;
     try {
       const passphrase = options.secretsPassphrase ?? process.env.PULUMI_CONFIG_PASSPHRASE ?? DEFAULT_PASSPHRASE;
       const state = StateStore.open(options.statePath, passphrase, project, stackName);
       host = await ProviderHost.start({ cwd: options.cwd ?? process.cwd(), project, stack: stackName, log: options.log });
       const started = host;
-      const client = new ProviderClient(host.address);
+      client = new ProviderClient(host.address);
       await client.ready();
       const ctx: EngineContext = {
         client,
@@ -149,6 +141,7 @@ export class TestStack {
       const settings = { expectEmptyPlanAfterUp: options.expectEmptyPlanAfterUp ?? true, checkDestroy: options.checkDestroy ?? true, config, secretKeys };
       return new TestStack(program, ctx, host, settings, emulator);
     } catch (e) {
+      client?.close();
       await host?.stop();
       await emulator?.close();
       throw e;
@@ -209,12 +202,10 @@ export class TestStack {
   }
 
   /** Refreshes, then previews: fails if the platform drifted from the state or the program would change anything. */
-  expectNoDrift(): Promise<void> {
-    return (async () => {
-      const refreshed = await this.refresh();
-      const planned = await this.preview();
-      assertNoDrift(refreshed, planned);
-    })();
+  async expectNoDrift(): Promise<void> {
+    const refreshed = await this.refresh();
+    const planned = await this.preview();
+    assertNoDrift(refreshed, planned);
   }
 
   /**
@@ -314,6 +305,21 @@ function view(e: ResourceState): ResourceView {
     dependencies: e.dependencies,
     provider: typeof provider === "string" ? provider : undefined,
   };
+}
+
+/** The stack configuration; with an emulator, its address and the built-in service account unless given. */
+function stackConfig(options: StackOptions, emulator: Emulator | undefined): { config: Record<string, string>; secretKeys: string[] } {
+  const config = { ...options.config };
+  const secretKeys = [...(options.secretConfig ?? [])];
+  if (emulator) {
+    config["svc:baseUrl"] ??= emulator.baseUrl;
+    config["svc:clientId"] ??= "svc-admin";
+    if (config["svc:clientSecret"] === undefined) {
+      config["svc:clientSecret"] = "svc-admin-secret";
+      secretKeys.push("svc:clientSecret");
+    }
+  }
+  return { config, secretKeys };
 }
 
 async function startOwnEmulator(options: true | EmulatorOptions): Promise<Emulator> {
