@@ -161,11 +161,7 @@ export class Deployment {
     const existing = this.ctx.state.get(urn);
     const old = existing && !existing.external ? existing : undefined;
     const news = applyIgnoreChanges(reg.inputs, old?.inputs, reg.ignoreChanges);
-    const checked = await providerStep(this.ctx, ref, "check", () => this.ctx.client.check(ref, old ? forProviderMap(old.inputs) : {}, forProviderMap(news)));
-    if (checked.failures.length > 0) {
-      throw new EngineError(ref, "check", this.ctx.redactor.mask(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")));
-    }
-    const inputs = this.ctx.redactor.protect(annotateSecrets(checked.inputs, news));
+    const inputs = await this.check(ref, old?.inputs ?? {}, news);
     if (!old) return reg.importId ? this.adopt(ref, reg, inputs, reg.importId) : this.create(ref, reg, inputs);
 
     const plan = await this.plan(ref, reg, old, inputs);
@@ -175,7 +171,18 @@ export class Deployment {
       return { urn, id: old.id ?? "", outputs: old.outputs };
     }
     if (plan.op === "update") return this.update(ref, reg, old, inputs, plan.diffs);
-    return this.replace(ref, reg, old, inputs, plan);
+    // As the engine does before a replacement: check again without the old inputs, so that values the
+    // provider derives from them (generated names) are generated afresh for the new object.
+    return this.replace(ref, reg, old, await this.check(ref, {}, news), plan);
+  }
+
+  /** Check, with the answer's properties re-marked secret where the program's were. */
+  private async check(ref: ResourceRef, olds: PropertyMap, news: PropertyMap): Promise<PropertyMap> {
+    const checked = await providerStep(this.ctx, ref, "check", () => this.ctx.client.check(ref, forProviderMap(olds), forProviderMap(news)));
+    if (checked.failures.length > 0) {
+      throw new EngineError(ref, "check", this.ctx.redactor.mask(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")));
+    }
+    return this.ctx.redactor.protect(annotateSecrets(checked.inputs, news));
   }
 
   private async plan(ref: ResourceRef, reg: Registration, old: ResourceState, inputs: PropertyMap): Promise<Plan> {
