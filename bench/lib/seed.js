@@ -18,16 +18,17 @@ async function ensureAssetType(http) {
 
 /**
  * Creates assets `${prefix}-000000`.. through POST /assets/bulk/create. Names are shuffled inside
- * each batch so that the store's insertion order is not already the sort order.
+ * each batch so that the store's insertion order is not already the sort order. `properties` are
+ * created with every asset.
  */
-async function seedAssets(http, count, { prefix = "asset", from = 0, batch = 1000 } = {}) {
+async function seedAssets(http, count, { prefix = "asset", from = 0, batch = 1000, properties } = {}) {
   await ensureAssetType(http);
   for (let start = from; start < from + count; start += batch) {
     const n = Math.min(batch, from + count - start);
     const assets = [];
     for (let i = 0; i < n; i++) {
       const k = start + ((i * 7919) % n);
-      assets.push({ name: assetName(prefix, k), title: `Asset ${k}`, asset_type_name: ASSET_TYPE });
+      assets.push({ name: assetName(prefix, k), title: `Asset ${k}`, asset_type_name: ASSET_TYPE, ...(properties ? { properties } : {}) });
     }
     await http.ok("POST", `${API}/assets/bulk/create`, { assets });
   }

@@ -5,7 +5,7 @@
  * bare node:http server answering a fixed JSON body of the same size (the floor). Floor and
  * emulator runs alternate, and the median of the repeats is kept.
  */
-const { dist, Http, figure, median, quiet } = require("../lib/common");
+const { dist, Http, figure, median, quiet, timeRepeated } = require("../lib/common");
 const { load, startFloor } = require("../lib/load");
 const { API, ASSET_TYPE, assetName, seedAssets } = require("../lib/seed");
 
@@ -80,6 +80,24 @@ async function run(opts) {
       await floor.close();
     }
 
+    // A get's cost when the assets carry properties (a record view reads the property table).
+    const serialGet = async (client, p) => {
+      for (let i = 0; i < 20; i++) await client.ok("GET", p);
+      return (await timeRepeated(opts.quick ? 50 : 200, () => client.ok("GET", p))).median;
+    };
+    const plainGet = await serialGet(http, ops.get.path);
+    const withProps = await startEmulator({ log: quiet });
+    let propsGet;
+    try {
+      const h2 = new Http(withProps.baseUrl);
+      await h2.login();
+      await seedAssets(h2, RECORDS, { properties: [{ name: "rated_power", value: 7.5 }, { name: "vendor", value: "acme" }] });
+      propsGet = await serialGet(h2, ops.get.path);
+      await h2.close();
+    } finally {
+      await withProps.close();
+    }
+
     const figures = [];
     const label = { get: "get one asset", create: "create an asset", list: "list page (100 of 10k assets)" };
     for (const op of ["get", "create", "list"]) {
@@ -91,7 +109,17 @@ async function run(opts) {
         figure({ section: 1, name: `${label[op]}: p99 latency`, value: e.p99, unit: "ms", baseline: f.p99, baselineName: "bare node:http p99" }),
       );
     }
-    return { figures, detail: results };
+    figures.push(
+      figure({
+        section: 1,
+        name: "get one asset, serial, when each of the 10k assets has 2 properties",
+        value: propsGet,
+        unit: "ms",
+        baseline: plainGet,
+        baselineName: "same get, assets without properties",
+      }),
+    );
+    return { figures, detail: { ...results, serial_get_ms: { plain: plainGet, with_properties: propsGet } } };
   } finally {
     await http.close();
     await emu.close();

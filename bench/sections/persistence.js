@@ -5,6 +5,7 @@
  * same 100k records. Creates are sent one at a time, alternating between the two emulators in rounds,
  * and the median latency is kept; a concurrent run shows what group commit buys under load.
  */
+const fs = require("node:fs");
 const path = require("node:path");
 const { dist, Http, figure, median, nowMs, tempDir, quiet } = require("../lib/common");
 const { load } = require("../lib/load");
@@ -14,7 +15,8 @@ const RECORDS = 100_000;
 
 async function run(opts) {
   const { startEmulator } = dist("emulator");
-  const statePath = path.join(tempDir("svc-bench-state-"), "state.json");
+  const dir = tempDir("svc-bench-state-");
+  const statePath = path.join(dir, "state.json");
 
   // Seed the persisted state, close it (the log folds into the snapshot), and time the reopening.
   const t0 = nowMs();
@@ -48,9 +50,18 @@ async function run(opts) {
     // Serial creates, alternating rounds so that both see the same machine conditions.
     const rounds = opts.quick ? 3 : 10;
     const perRound = opts.quick ? 20 : 50;
-    const times = { persisted: [], memory: [] };
+    const times = { persisted: [], memory: [], fsync: [] };
+    // What the disk alone costs: a small append and fsync in the state's directory, in the same rounds.
+    const probe = fs.openSync(path.join(dir, "fsync-probe"), "a");
+    const line = Buffer.alloc(1024, 0x61);
     let n = 0;
     for (let r = 0; r < rounds + 1; r++) {
+      for (let i = 0; i < perRound; i++) {
+        const s = nowMs();
+        fs.writeSync(probe, line);
+        fs.fsyncSync(probe);
+        if (r > 0) times.fsync.push(nowMs() - s);
+      }
       for (const k of Object.keys(targets)) {
         for (let i = 0; i < perRound; i++) {
           const body = { name: `serial-${++n}`, title: "Serial create", asset_type_name: ASSET_TYPE };
@@ -61,7 +72,8 @@ async function run(opts) {
         }
       }
     }
-    const serial = { persisted: median(times.persisted), memory: median(times.memory) };
+    fs.closeSync(probe);
+    const serial = { persisted: median(times.persisted), memory: median(times.memory), fsync: median(times.fsync) };
     const fsyncsBefore = persisted.persistence?.stats?.().fsyncs;
 
     // Concurrent creates from a second process: the log's group commit shares fsyncs between them.
@@ -94,6 +106,14 @@ async function run(opts) {
         baseline: serial.memory,
         baselineName: "same create in memory",
         target: { max: 2 },
+      }),
+      figure({
+        section: 3,
+        name: "one create, persisted minus in memory",
+        value: serial.persisted - serial.memory,
+        unit: "ms",
+        baseline: serial.fsync,
+        baselineName: "append 1 KB + fsync, same directory",
       }),
       figure({
         section: 3,
