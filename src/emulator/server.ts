@@ -375,6 +375,25 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
       sendError(res, new ApiError(500, ErrorCode.INTERNAL, ["internal error in the emulator; the request had no effect"]));
     });
   });
+  // Requests Node's HTTP parser refuses before any handler runs (request line or headers past the
+  // 16 KiB limit, malformed HTTP) still get the spec's error body instead of Node's bare answer.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || err.code === "ECONNRESET") {
+      socket.destroy();
+      return;
+    }
+    const error =
+      err.code === "HPE_HEADER_OVERFLOW"
+        ? new ApiError(431, ErrorCode.HEADERS_TOO_LARGE, [`request line and headers are larger than the limit of ${http.maxHeaderSize} bytes; shorten the path or the query string`])
+        : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? new ApiError(408, ErrorCode.BAD_REQUEST, ["the request was not received in time"])
+          : new ApiError(400, ErrorCode.BAD_REQUEST, [`malformed HTTP request (${err.code ?? "parse error"})`]);
+    const payload = JSON.stringify(error.toBody());
+    socket.end(
+      `HTTP/1.1 ${error.status} ${http.STATUS_CODES[error.status]}\r\ncontent-type: application/json\r\n` +
+        `content-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`,
+    );
+  });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
 
