@@ -135,15 +135,18 @@ function parseMultipart(req: IncomingMessage, raw: Buffer): Promise<{ files: Upl
     }
     const files: UploadedFile[] = [];
     const fields: Record<string, string> = Object.create(null);
+    const malformed = () => reject(new ApiError(400, ErrorCode.MALFORMED_BODY, ["body: malformed multipart/form-data"]));
     bb.on("file", (field, stream, info) => {
       const chunks: Buffer[] = [];
+      // A form cut short fails the file's stream; unheard, that error would end the process.
+      stream.on("error", malformed);
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => files.push({ field, filename: info.filename ?? "upload", contentType: info.mimeType, data: Buffer.concat(chunks) }));
     });
     bb.on("field", (k, v) => {
       fields[k] = v;
     });
-    bb.on("error", () => reject(new ApiError(400, ErrorCode.MALFORMED_BODY, ["body: malformed multipart/form-data"])));
+    bb.on("error", malformed);
     bb.on("close", () => resolve({ files, fields }));
     bb.end(raw);
   });
