@@ -116,6 +116,26 @@ function mediaType(req: IncomingMessage): string {
   return String(req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
 }
 
+/**
+ * Deepest nesting of arrays and objects a request body may have. Every layer after validation
+ * (freezing, the audit log, persistence, serialization) walks values recursively, so nesting is
+ * bounded before any of them runs; the deepest legitimate body (an asset hierarchy of 64 levels,
+ * which its schema bounds itself) needs ~130.
+ */
+const MAX_BODY_DEPTH = 256;
+
+/** True when `value` nests arrays and objects deeper than `max` (iterative: no recursion to overflow). */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth + 1 > max) return true;
+    for (const x of Object.values(v)) if (x !== null && typeof x === "object") stack.push([x, depth + 1]);
+  }
+  return false;
+}
+
 function parseJson(raw: Buffer): unknown {
   try {
     return JSON.parse(raw.toString("utf8"));
@@ -303,6 +323,9 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
     if (ep.body) {
       if (decoded.body === undefined && ep.bodyOptional) body = undefined;
       else body = parseOrThrow(ep.body, decoded.body === undefined ? undefined : decoded.body, "body");
+      if (nestedDeeperThan(body, MAX_BODY_DEPTH)) {
+        throw new ApiError(400, ErrorCode.VALIDATION_FAILED, [`body: arrays and objects nested deeper than ${MAX_BODY_DEPTH} levels`]);
+      }
     }
 
     const nowMs = clock();
