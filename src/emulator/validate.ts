@@ -37,8 +37,12 @@ export function issuesToMessages(root: string, error: z.ZodError): string[] {
       return `${renderPath(root, issue.path)}: unknown field(s) ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
     }
     const where = renderPath(root, issue.path);
-    const msg = issue.message.startsWith("Invalid input: expected") && issue.input === undefined
-      ? "is required"
+    // zod leaves the input out of its issues, so a missing value is told by the message's end; a
+    // value of the wrong type keeps zod's "expected X, received Y".
+    const msg = issue.message.startsWith("Invalid input: expected")
+      ? issue.message.endsWith("received undefined")
+        ? "is required"
+        : issue.message.slice("Invalid input: ".length)
       : issue.message;
     return `${where}: ${msg}`;
   });
