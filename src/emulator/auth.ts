@@ -2,7 +2,7 @@
  * Identities, tokens and permissions. Access and refresh tokens are signed JWTs (HS256). The signing
  * key lives in the store, so a persisted emulator keeps honouring the tokens it issued before a restart.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { createSecretKey, randomBytes, randomUUID, type KeyObject } from "node:crypto";
 import jwt from "jsonwebtoken";
 import { ApiError, ErrorCode } from "../api/errors";
 import type { Store } from "./store/store";
@@ -110,8 +110,10 @@ export class Auth {
     private readonly clock: () => number = Date.now,
   ) {}
 
+  private cachedKey?: { text: string; key: KeyObject };
+
   /** The signing key: created once and kept with the rest of the state. */
-  private key(): string {
+  private key(): KeyObject {
     const meta = this.store.table<string>("_meta");
     let k = meta.get("jwt_key");
     if (!k) {
@@ -120,7 +122,9 @@ export class Auth {
       // persistence layer writes `_meta` with the first snapshot.
       meta.restore("jwt_key", k);
     }
-    return k;
+    // A key object built once: verifying with the string would rebuild it on every request.
+    if (this.cachedKey?.text !== k) this.cachedKey = { text: k, key: createSecretKey(Buffer.from(k)) };
+    return this.cachedKey.key;
   }
 
   private sign(identity: Identity, typ: Claims["typ"], lifetime: number, sid: string, clientId?: string): string {

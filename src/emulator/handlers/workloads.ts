@@ -185,9 +185,9 @@ export const area: AreaModule = {
 
     route(ep.list, (ctx) => {
       const q = ctx.query;
-      const rows = allWorkloads(ctx.store, ctx.nowMs).filter((w) =>
-        matchesWorkloadFilter(w, { ...q, resource: q.resources, searchIn: (x) => [x.name, x.title, x.app_name, x.cluster_name] }),
-      );
+      // Built once per request, not once per row.
+      const filter = { ...q, resource: q.resources, searchIn: (x: StoredWorkload) => [x.name, x.title, x.app_name, x.cluster_name] };
+      const rows = allWorkloads(ctx.store, ctx.nowMs).filter((w) => matchesWorkloadFilter(w, filter));
       return part1List(rows, q, { key: (w) => w.name, sort: WORKLOAD_SORT, item: listItem });
     }),
 
