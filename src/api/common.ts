@@ -49,7 +49,16 @@ export const semverString = z
   .refine((v) => semver.valid(v) !== null, { message: "must be a semantic version such as 1.2.0" });
 
 export const scalarValue = z.union([z.number(), z.string().max(4096), z.boolean()]);
-export const freeObject = z.record(z.string(), z.unknown());
+/**
+ * A free-form JSON object (configuration, payloads, schemas): checked, never rebuilt, so it passes
+ * through untouched. Every key is data, `__proto__` included (JSON.parse makes it an own property);
+ * a rebuilt copy (z.record) silently dropped such keys. Its JSON Schema is that of a string-keyed record.
+ */
+export const freeObject = z
+  .custom<Record<string, unknown>>((v) => typeof v === "object" && v !== null && !Array.isArray(v), {
+    error: (issue) => (issue.input === undefined ? "is required" : "must be a JSON object"),
+  })
+  .meta({ type: "object", propertyNames: { type: "string" }, additionalProperties: {} });
 
 export const location = z.object({
   lat: z.number().min(-90).max(90),
