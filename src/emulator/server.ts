@@ -204,13 +204,35 @@ async function decodeBody(req: IncomingMessage, ep: AnyEndpoint, raw: Buffer): P
   return { body: parseJson(raw), files: [] };
 }
 
+/**
+ * The audit log's copy of a record: fields named like secrets become "[redacted]" at any depth, and
+ * so does each of their values where another field repeats it (a script embedding a token); nesting
+ * past the depth limit is cut, never copied raw. Keys are copied as data (`__proto__` included).
+ */
 const REDACT = /password|secret|token|credential/i;
-function redact(v: unknown, depth = 0): unknown {
-  if (depth > 6 || v === null || typeof v !== "object") return v;
-  if (Array.isArray(v)) return v.slice(0, 50).map((x) => redact(x, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = REDACT.test(k) ? "[redacted]" : redact(x, depth + 1);
+const AUDIT_DEPTH = 8;
+/** Secret values shorter than this are not searched for in other fields (too likely to match by chance). */
+const MIN_REPEATED_SECRET = 8;
+
+function secretValues(v: unknown, out = new Set<string>(), underSecret = false): Set<string> {
+  if (typeof v === "string") {
+    if (underSecret && v.length >= MIN_REPEATED_SECRET) out.add(v);
+  } else if (v !== null && typeof v === "object") {
+    for (const [k, x] of Object.entries(v)) secretValues(x, out, underSecret || (!Array.isArray(v) && REDACT.test(k)));
+  }
   return out;
+}
+
+function redact(record: unknown): unknown {
+  const secrets = [...secretValues(record)];
+  const copy = (v: unknown, depth: number): unknown => {
+    if (typeof v === "string") return secrets.reduce((s, secret) => s.split(secret).join("[redacted]"), v);
+    if (v === null || typeof v !== "object") return v;
+    if (depth >= AUDIT_DEPTH) return "[truncated]";
+    if (Array.isArray(v)) return v.slice(0, 50).map((x) => copy(x, depth + 1));
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, REDACT.test(k) ? "[redacted]" : copy(x, depth + 1)]));
+  };
+  return copy(record, 0);
 }
 
 function auditAction(ep: AnyEndpoint): string {
