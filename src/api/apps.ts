@@ -10,9 +10,12 @@ import {
   freeObject,
   krn,
   name,
+  nameKeyedRecord,
+  notReserved,
   part1ListQuery,
   qArray,
   qBool,
+  RESERVED_MESSAGE,
   scalarValue,
   semverString,
   text,
@@ -97,7 +100,8 @@ export const parameterName = z
   .string()
   .min(1, { message: "must not be empty" })
   .max(128, { message: "must be at most 128 characters" })
-  .regex(PARAMETER_NAME_PATTERN, { message: "may contain only letters, digits and '.', '_', '-'" });
+  .regex(PARAMETER_NAME_PATTERN, { message: "may contain only letters, digits and '.', '_', '-'" })
+  .refine(notReserved, { message: RESERVED_MESSAGE });
 
 export const appParameterDefinition = z
   .object({
@@ -221,8 +225,8 @@ export const runtimeResource = z
   .object({
     resource: assetKrn,
     /** Present: exactly these values (others fall back to their default); absent: current values kept. */
-    parameters: z.record(parameterName, scalarValue).optional(),
-    datastreams: z.record(title(128), runtimeDatastreamSettings).optional(),
+    parameters: nameKeyedRecord(parameterName, scalarValue).optional(),
+    datastreams: nameKeyedRecord(title(128), runtimeDatastreamSettings).optional(),
     asset: z
       .object({
         name: name(64).optional(),

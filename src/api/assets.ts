@@ -13,6 +13,7 @@ import {
   metadataQuery,
   multiStatusBody,
   name,
+  nameKeyedRecord,
   qArray,
   qBool,
   text,
@@ -128,8 +129,7 @@ export const AssetPropertyUpdate = z.object({ title: nullish(title(64)), value: 
 const propertyList = z.array(AssetPropertyCreate).max(MAX_ITEMS, { message: `at most ${MAX_ITEMS} properties` });
 
 /** `metadata` on create: metadata records to create with the asset, keyed by metadata name. */
-const metadataMap = z
-  .record(name(64), freeObject)
+const metadataMap = nameKeyedRecord(name(64), freeObject)
   .refine((m) => Object.keys(m).length <= 100, { message: "at most 100 metadata records" });
 
 export const AssetCreate = z

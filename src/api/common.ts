@@ -8,6 +8,15 @@ import { z } from "zod";
 // ---------------------------------------------------------------------------------------------
 // Scalars
 
+/**
+ * The one key that cannot be data: names and map keys become entries of plain objects in answers and
+ * handlers, where `__proto__` would replace the object's prototype instead of adding an entry (and
+ * z.record drops such a key without a word). Names refuse it; free-form objects keep it as data.
+ */
+export const RESERVED_KEY = "__proto__";
+export const notReserved = (v: string): boolean => v !== RESERVED_KEY;
+export const RESERVED_MESSAGE = `'${RESERVED_KEY}' is reserved`;
+
 /** Names used as filters (app, version, cluster, node, workload, asset): lowercase alphanumerics and `.`, `_`, `-`. */
 export const NAME_PATTERN = /^[a-z0-9._-]+$/;
 export const name = (max = 64) =>
@@ -15,7 +24,23 @@ export const name = (max = 64) =>
     .string()
     .min(1, { message: "must not be empty" })
     .max(max, { message: `must be at most ${max} characters` })
-    .regex(NAME_PATTERN, { message: "may contain only lowercase letters, digits and '.', '_', '-'" });
+    .regex(NAME_PATTERN, { message: "may contain only lowercase letters, digits and '.', '_', '-'" })
+    .refine(notReserved, { message: RESERVED_MESSAGE });
+
+/**
+ * z.record for maps keyed by names (metadata by name, parameter values by parameter): a `__proto__`
+ * key is refused by name, where z.record would skip it silently. Same JSON Schema and types.
+ */
+export function nameKeyedRecord<K extends z.core.$ZodRecordKey, V extends z.ZodType>(key: K, value: V): z.ZodRecord<K, V> {
+  const refuseReserved = (v: unknown, ctx: z.core.$RefinementCtx) => {
+    if (v !== null && typeof v === "object" && Object.prototype.hasOwnProperty.call(v, RESERVED_KEY)) {
+      ctx.addIssue({ code: "custom", message: RESERVED_MESSAGE, path: [RESERVED_KEY], input: v });
+    }
+    return v;
+  };
+  // The pipe validates exactly as the record does; typed as the record so callers see its shape.
+  return z.preprocess(refuseReserved, z.record(key, value)) as unknown as z.ZodRecord<K, V>;
+}
 
 export const title = (max = 64) =>
   z.string().min(1, { message: "must not be empty" }).max(max, { message: `must be at most ${max} characters` });

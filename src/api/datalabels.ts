@@ -4,7 +4,7 @@
  * microsecond precision, which a JavaScript Date (milliseconds) cannot hold.
  */
 import { z } from "zod";
-import { auditStamps, dateTime, freeObject, inventoryListQuery, inventoryPage, metadataQuery, name, qArray, text, title } from "./common";
+import { auditStamps, dateTime, freeObject, inventoryListQuery, inventoryPage, metadataQuery, name, nameKeyedRecord, qArray, text, title } from "./common";
 import { defineArea } from "./endpoint";
 
 // ---------------------------------------------------------------------------------------------
@@ -165,7 +165,7 @@ export const LabelCreate = z
     name: labelName,
     title: title(64),
     /** Metadata records to create with the label: metadata name → payload. */
-    metadata: z.record(name(64), freeObject).nullish(),
+    metadata: nameKeyedRecord(name(64), freeObject).nullish(),
   })
   .strict();
 export const LabelUpdate = z.object({ title: title(64).nullish() }).strict();

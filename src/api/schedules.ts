@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { appFilter } from "./parameters";
 import { absentIfNull, parameterName } from "./apps";
-import { assetKrn, cursorPage, dateTime, name, part1ListQuery, scalarValue, semverString, text } from "./common";
+import { assetKrn, cursorPage, dateTime, name, nameKeyedRecord, part1ListQuery, scalarValue, semverString, text } from "./common";
 import { defineArea } from "./endpoint";
 
 export const scheduleState = z.enum(["scheduled", "scheduled-revert", "completed", "error"]);
@@ -13,7 +13,7 @@ export type ScheduleState = z.infer<typeof scheduleState>;
 export const scheduleApplyType = z.enum(["schedule", "schedule-revert"]);
 
 const opt = absentIfNull;
-const parameterMap = z.record(parameterName, scalarValue);
+const parameterMap = nameKeyedRecord(parameterName, scalarValue);
 
 export const resourceParameters = z.object({ resource: assetKrn, parameters: parameterMap }).strict();
 
