@@ -25,7 +25,9 @@ export const name = (max = 64) =>
     .min(1, { message: "must not be empty" })
     .max(max, { message: `must be at most ${max} characters` })
     .regex(NAME_PATTERN, { message: "may contain only lowercase letters, digits and '.', '_', '-'" })
-    .refine(notReserved, { message: RESERVED_MESSAGE });
+    .refine(notReserved, { message: RESERVED_MESSAGE })
+    // A path segment of "." or ".." is folded away by every URL parser: such a record could be created but never addressed.
+    .refine((v) => v !== "." && v !== "..", { message: "'.' and '..' cannot be names: URLs fold them away, so the record could not be addressed" });
 
 /**
  * z.record for maps keyed by names (metadata by name, parameter values by parameter): a `__proto__`
