@@ -10,7 +10,7 @@ import { requestArbitrary } from "./arbitraries";
 import { ENDPOINTS, MODE, probe, prototypeKeys, SEED, seededKeys, SOAK, startSeededEmulator } from "./helpers";
 import { Figures, report } from "./reliability";
 
-const RUNS_PER_ENDPOINT = Number(process.env.FUZZ_RUNS ?? (SOAK ? 150 : 6));
+const RUNS_PER_ENDPOINT = Number(process.env.FUZZ_RUNS ?? (SOAK ? 500 : 6));
 
 let emu: TestEmulator;
 let token: string;

@@ -13,9 +13,9 @@ import type { Figures } from "./reliability";
 
 /** `SOAK=1` runs the long variants (`npm run soak`). */
 export const SOAK = process.env.SOAK === "1";
-export const MODE = SOAK ? "soak" : "fast";
-/** Fixed in the fast variant so that a run is reproducible; FUZZ_SEED overrides it. */
+/** Fixed in the fast variant so that a run is reproducible; FUZZ_SEED overrides it (a failure prints the seed). */
 export const SEED = Number(process.env.FUZZ_SEED ?? (SOAK ? Date.now() % 2 ** 31 : 20240501));
+export const MODE = SOAK ? `soak, seed ${SEED}` : "fast";
 export const REQUEST_TIMEOUT_MS = 10_000;
 
 export const ENDPOINTS: readonly AnyEndpoint[] = endpoints;

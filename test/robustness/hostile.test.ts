@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { AnyEndpoint } from "../../src/api/endpoint";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { protoPayload, seededPathValues } from "./arbitraries";
-import { ENDPOINTS, MODE, pathOf, probe, prototypeKeys, seededKeys, startSeededEmulator, type RawAnswer, type RawRequest } from "./helpers";
+import { ENDPOINTS, MODE, pathOf, probe, prototypeKeys, seededKeys, startSeededEmulator, type RawRequest } from "./helpers";
 import { Figures, report } from "./reliability";
 
 let emu: TestEmulator;
@@ -54,6 +54,7 @@ const post = (ep: AnyEndpoint, path: string, body: string | Buffer, contentType 
   chunked,
 });
 const isJsonBody = (ep: AnyEndpoint) => ep.bodyKind === "json";
+const paramNames = (ep: AnyEndpoint) => [...ep.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
 
 const CASES: Case[] = [
   {
@@ -81,10 +82,12 @@ const CASES: Case[] = [
     what: "a multipart upload cut short (no closing boundary)",
     req: (ep, p) => post(ep, p, '--b42\r\ncontent-disposition: form-data; name="file"; filename="a.zip"\r\n\r\nPK\x03\x04', "multipart/form-data; boundary=b42"),
   },
-  {
-    what: "`__proto__`, `constructor` and `prototype` as every path value",
-    req: (ep) => ({ method: ep.method, path: pathOf(ep, Object.fromEntries(["__proto__", "constructor", "prototype"].flatMap((v) => paramNames(ep).map((k) => [k, v]))), true) }),
-  },
+  ...["__proto__", "constructor", "prototype", "..", "%2e%2e"].map(
+    (word): Case => ({
+      what: `'${word}' as every path value`,
+      req: (ep) => ({ method: ep.method, path: pathOf(ep, Object.fromEntries(paramNames(ep).map((k) => [k, word])), false) }),
+    }),
+  ),
   {
     what: "`__proto__` and `constructor` as query keys are 400 (unknown parameters)",
     req: (ep, p) => ({ method: ep.method, path: `${p}?__proto__=1&constructor=1&__proto__[polluted]=yes` }),
@@ -96,7 +99,6 @@ const CASES: Case[] = [
   ),
 ];
 
-const paramNames = (ep: AnyEndpoint) => [...ep.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
 
 describe("Hostile inputs on every endpoint: 2xx or 4xx with the spec's error body, never a hang, and a rejected request changes nothing", () => {
   beforeEach(() => emu.store.load(structuredClone(seeded)));
@@ -251,7 +253,7 @@ describe("`__proto__`, `constructor` and `prototype`: data, never prototypes", (
     }
   });
 
-  test("`constructor` and `prototype` are ordinary names: created, read and listed; `__proto__` as a name or map key is refused naming the field", async () => {
+  test("`constructor` and `prototype` are ordinary names: created, read and listed; `__proto__` as a name or map key, and the unaddressable '.' and '..', are refused naming the field", async () => {
     emu.store.load(structuredClone(seeded));
     for (const n of ["constructor", "prototype"]) {
       const made = [
@@ -272,6 +274,9 @@ describe("`__proto__`, `constructor` and `prototype`: data, never prototypes", (
       ["/orchestration/clusters/create", '{"name":"__proto__"}', /body\.name: '__proto__' is reserved/],
       ["/assets/create", '{"name":"x1","title":"X","asset_type_name":"fuzz-a","metadata":{"__proto__":{"k":1}}}', /body\.metadata\.__proto__: '__proto__' is reserved/],
       ["/assets/fuzz-a/metadata/create", '{"name":"__proto__","payload":{}}', /body\.name: '__proto__' is reserved/],
+      // A record that URLs cannot address ("/clusters/../get" is "/get") is refused at creation.
+      ["/orchestration/clusters/create", '{"name":".."}', /body\.name: '\.' and '\.\.' cannot be names/],
+      ["/assets/types/create", '{"name":".","title":"Dot"}', /body\.name: '\.' and '\.\.' cannot be names/],
     ];
     for (const [path, raw, message] of refused) {
       const before = JSON.stringify(emu.store.snapshot());
@@ -291,5 +296,3 @@ describe("`__proto__`, `constructor` and `prototype`: data, never prototypes", (
     expect(seededKeys(emu.store)).toContain("fuzz-a");
   });
 });
-
-export type { RawAnswer };
