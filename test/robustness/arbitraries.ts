@@ -240,7 +240,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.record({
   value: hostileValue,
 });
 
-/** Every object and array inside `v`, with the path to it (the root included). */
+/** Every object and array inside `v` (the root included), at most 200. */
 function containers(v: unknown, out: Array<{ node: object }> = []): Array<{ node: object }> {
   if (v && typeof v === "object" && out.length < 200) {
     out.push({ node: v });

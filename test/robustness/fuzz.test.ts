@@ -5,17 +5,24 @@
  * rejected request must leave the state (audit log included) exactly as it was.
  */
 import fc from "fast-check";
+import { writeFileSync } from "node:fs";
 import type { TestEmulator } from "../helpers/emulator";
 import { requestArbitrary } from "./arbitraries";
 import { ENDPOINTS, MODE, probe, prototypeKeys, SEED, seededKeys, SOAK, startSeededEmulator } from "./helpers";
 import { Figures, report } from "./reliability";
 
 const RUNS_PER_ENDPOINT = Number(process.env.FUZZ_RUNS ?? (SOAK ? 500 : 6));
+/** FUZZ_STATS=FILE writes how often each endpoint answered each status (to tune the generators). */
+const STATS_FILE = process.env.FUZZ_STATS;
 
 let emu: TestEmulator;
 let token: string;
 let knownNames: string[];
-/** The seeded state, put back before each endpoint's run so that no endpoint meets the leftovers of another. */
+/**
+ * The seeded state, put back before each endpoint's run so that no endpoint meets the leftovers of
+ * another (the one place the harness writes to the store: reseeding over HTTP per endpoint is slower
+ * than the fuzz itself, and ACPs have no create operation).
+ */
 let seeded: ReturnType<TestEmulator["store"]["snapshot"]>;
 const figures = new Figures();
 const statuses = new Map<string, number>();
@@ -30,7 +37,7 @@ beforeAll(async () => {
 beforeEach(() => emu.store.load(structuredClone(seeded)));
 afterAll(async () => {
   await emu?.close();
-  if (process.env.FUZZ_STATS) require("node:fs").writeFileSync(process.env.FUZZ_STATS, JSON.stringify([...statuses].sort()));
+  if (STATS_FILE) writeFileSync(STATS_FILE, JSON.stringify([...statuses].sort()));
   report(__filename, MODE, figures);
 });
 
@@ -46,7 +53,7 @@ describe("Fuzzing: every endpoint answers 2xx or 4xx with the spec's error body,
           const wrongAudit = ep.mutates ? audited > 1 || (changed && audited === 0) : audited !== 0;
           if (answer && wrongAudit) problems.push(`${req.method} ${req.path.slice(0, 160)} -> ${answer.status}: left ${audited} audit entries`);
           if (problems.length > 0) throw new Error(problems.join("\n"));
-          if (process.env.FUZZ_STATS && answer) statuses.set(`${ep.id} ${answer.status}`, (statuses.get(`${ep.id} ${answer.status}`) ?? 0) + 1);
+          if (STATS_FILE && answer) statuses.set(`${ep.id} ${answer.status}`, (statuses.get(`${ep.id} ${answer.status}`) ?? 0) + 1);
         }),
         { numRuns: RUNS_PER_ENDPOINT, seed: SEED + index, endOnFailure: true },
       );

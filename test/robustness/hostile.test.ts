@@ -101,6 +101,7 @@ const CASES: Case[] = [
 
 
 describe("Hostile inputs on every endpoint: 2xx or 4xx with the spec's error body, never a hang, and a rejected request changes nothing", () => {
+  // Each endpoint starts from the seeded state (restored directly: faster than reseeding over HTTP).
   beforeEach(() => emu.store.load(structuredClone(seeded)));
 
   test.each(ENDPOINTS.map((ep) => [`${ep.method} ${ep.path}`, ep] as const))("%s", async (_, ep) => {
