@@ -18,6 +18,8 @@ const CLI = resolve(__dirname, "../../dist/emulator/cli.js");
 const CRASHES = SOAK ? 25 : 5;
 const BURST = 160;
 const figures = new Figures();
+/** Writes answered 2xx before a kill (timing-dependent, so asserted here and not reported). */
+let acknowledged = 0;
 
 let dir: string;
 const children: ChildProcess[] = [];
@@ -136,7 +138,7 @@ describe("Crash safety: SIGKILL during bursts of writes, restart on the same sta
             const a = await sendRaw(child.baseUrl, req, 5000);
             if (a.status >= 500) figures.status5xx++;
             if (a.status === 200 || a.status === 201) {
-              figures.acknowledgedWrites++;
+              acknowledged++;
               ledger.created.add(name);
               ledger.title.set(name, title);
             }
@@ -156,6 +158,6 @@ describe("Crash safety: SIGKILL during bursts of writes, restart on the same sta
     }
     expect(figures.crashesSurvived).toBe(CRASHES);
     expect(figures.recordsLost).toBe(0);
-    expect(figures.acknowledgedWrites).toBeGreaterThan(CRASHES * 10);
+    expect(acknowledged).toBeGreaterThan(CRASHES * 10);
   });
 });

@@ -4,7 +4,8 @@
  * JSON in a directory of the system's temp dir (one file per test file, replaced on each run), and
  * RELIABILITY.md at the repository root is rewritten from every saved entry. Whichever test file
  * finishes last therefore leaves the complete document; the text depends only on the figures, so two
- * runs with the same seeds write the same file.
+ * runs with the same seeds write the same file (timing-dependent counts, such as how many writes a
+ * killed process acknowledged, are asserted in their tests and left out).
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -27,7 +28,6 @@ export interface FigureValues {
   concurrentRounds: number;
   serializabilityViolations: number;
   crashesSurvived: number;
-  acknowledgedWrites: number;
   recordsLost: number;
   secretLeaks: number;
 }
@@ -44,7 +44,6 @@ const ROWS: Array<{ key: keyof FigureValues; label: string; mustBeZero: boolean 
   { key: "concurrentRounds", label: "rounds of 16 parallel writes", mustBeZero: false },
   { key: "serializabilityViolations", label: "rounds with no equivalent serial order", mustBeZero: true },
   { key: "crashesSurvived", label: "SIGKILLs survived (state file reloaded)", mustBeZero: false },
-  { key: "acknowledgedWrites", label: "writes acknowledged before a SIGKILL", mustBeZero: false },
   { key: "recordsLost", label: "acknowledged writes lost", mustBeZero: true },
   { key: "secretLeaks", label: "passwords, secrets or tokens echoed or logged", mustBeZero: true },
 ];
@@ -61,7 +60,6 @@ export class Figures implements FigureValues {
   concurrentRounds = 0;
   serializabilityViolations = 0;
   crashesSurvived = 0;
-  acknowledgedWrites = 0;
   recordsLost = 0;
   secretLeaks = 0;
 
