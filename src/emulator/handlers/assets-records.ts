@@ -18,6 +18,7 @@ import { inFilter, inventoryList, matchesSearch } from "../list";
 import type { Store } from "../store/store";
 import { deletePropertiesOf, planProperties, writeProperties } from "./assets-properties";
 import {
+  ASSET_SORT,
   assetMetadata,
   assetTable,
   byName,
@@ -267,13 +268,7 @@ function listAssets(store: Store, f: AssetFilters, q: InventoryListQuery) {
   );
   return inventoryList(rows, q, {
     key: (a) => a.name,
-    sort: {
-      "asset.name": (a) => a.name,
-      "asset.title": (a) => a.title,
-      "asset.created": (a) => a.created,
-      "asset.updated": (a) => a.updated,
-      "asset_type.title": (a) => a.asset_type_title,
-    },
+    sort: ASSET_SORT,
     item: assetViewer(store),
   });
 }

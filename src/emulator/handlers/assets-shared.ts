@@ -4,6 +4,7 @@
  */
 import type { AssetState } from "../../api/assets";
 import { ApiError, ErrorCode, conflict, notFound } from "../../api/errors";
+import type { Sortable } from "../list";
 import type { Store } from "../store/store";
 import { TABLES } from "../store/tables";
 
@@ -55,6 +56,18 @@ export interface StoredMetadata {
 }
 
 /** Key of a record that belongs to an owner (an asset's property or metadata, a type's metadata). */
+/**
+ * The sort keys of asset lists (the asset list and the assets a bridge serves), over the fields both
+ * hold.
+ */
+export const ASSET_SORT: Record<string, (a: { name: string; title: string; created?: string; updated?: string; asset_type_title?: string }) => Sortable> = {
+  "asset.name": (a) => a.name,
+  "asset.title": (a) => a.title,
+  "asset.created": (a) => a.created,
+  "asset.updated": (a) => a.updated,
+  "asset_type.title": (a) => a.asset_type_title,
+};
+
 export const ownedKey = (owner: string, name: string): string => `${owner}\u0000${name}`;
 
 export const assetTable = (store: Store) => store.table<StoredAsset>(TABLES.assets);

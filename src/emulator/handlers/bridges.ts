@@ -23,6 +23,7 @@ import { route, type AreaModule, type Handler, type HandlerContext } from "../ht
 import { inFilter, inventoryList, matchesSearch } from "../list";
 import type { Store } from "../store/store";
 import { TABLES, refs, type AssetRef } from "../store/tables";
+import { ASSET_SORT } from "./assets-shared";
 import { insertWorkload, removeWorkload, workloadTable } from "./workload-store";
 
 type Ctx<E extends (typeof ep)[keyof typeof ep]> = Parameters<Handler<E>>[0];
@@ -183,13 +184,7 @@ export const area: AreaModule = {
     route(ep.assetsList, (ctx) =>
       inventoryList(servedAssets(ctx.store, requireBridge(ctx.store, ctx.params.bridge_name)), ctx.query, {
         key: (a) => a.name,
-        sort: {
-          "asset.name": (a) => a.name,
-          "asset.title": (a) => a.title,
-          "asset.created": (a) => a.created,
-          "asset.updated": (a) => a.updated,
-          "asset_type.title": (a) => a.asset_type_title,
-        },
+        sort: ASSET_SORT,
         item: assetItem,
       }),
     ),
