@@ -8,7 +8,6 @@ import { assets } from "../api/assets";
 import { clusters } from "../api/clusters";
 import { workloads } from "../api/workloads";
 import type { CallOutput, ListItem, SvcClient } from "../client";
-import { resolveConfig } from "./config";
 
 let shared: Promise<SvcClient> | undefined;
 
@@ -17,8 +16,8 @@ async function client(): Promise<SvcClient> {
   shared ??= (async () => {
     const { configure, client: runtimeClient } = await import("./runtime");
     const cfg = new pulumi.Config("svc");
+    // configure keeps a configuration error; the client call below reports it.
     await configure({ config: { get: (key: string) => cfg.get(key.replace(/^svc:/, "")) } });
-    resolveConfig({ get: (key: string) => cfg.get(key.replace(/^svc:/, "")) });
     return runtimeClient();
   })();
   return shared;

@@ -7,6 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ClusterCreate, clusters } from "../../api/clusters";
 import { defineKind, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
+import { snake } from "../values";
 
 export interface ClusterArgs {
   name: pulumi.Input<string>;
@@ -47,7 +48,6 @@ type Inputs = Record<string, any>;
 
 function updateBody(inputs: Inputs, fields: readonly string[]): WireRecord {
   const body: WireRecord = {};
-  const snake = (s: string) => s.replace(/([A-Z])/g, "_$1").toLowerCase();
   for (const f of fields) if (inputs[f] !== undefined) body[snake(f)] = inputs[f];
   if (fields.includes("title") && inputs.title !== undefined) body.title = inputs.title;
   if (fields.includes("edgeOptions") && inputs.edgeOptions?.imagePullPolicy) body.edge_options = { image_pull_policy: inputs.edgeOptions.imagePullPolicy };
