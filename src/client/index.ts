@@ -68,6 +68,8 @@ export class SvcClient {
   private readonly transport: Transport;
   private readonly secrets = new Secrets();
   private readonly tokens: TokenSource;
+  /** Options every call of this client (or view) starts from; see `withDefaults`. */
+  private readonly defaults: CallOptions = {};
 
   constructor(options: SvcClientOptions = {}) {
     const env = (options as InternalOptions)[ENV_SOURCE] ?? process.env;
@@ -94,16 +96,29 @@ export class SvcClient {
     return new SvcClient({ ...overrides, [ENV_SOURCE]: env } as InternalOptions);
   }
 
+  /**
+   * A view of this client whose calls start from `defaults` (options given to a call win). The view
+   * shares the connection pool, the token and the stats; closing either closes both. The provider
+   * uses it to give every create of one resource the check that settles a lost answer.
+   */
+  withDefaults(defaults: CallOptions): SvcClient {
+    const view = Object.create(this) as SvcClient;
+    Object.defineProperty(view, "defaults", { value: Object.freeze({ ...this.defaults, ...defaults }) });
+    view.attachAreas();
+    return view;
+  }
+
   /** Calls one operation of the table; the answer is checked against its success schema. */
   async call<E extends AnyEndpoint>(endpoint: E, input?: CallInput<E>, options?: CallOptions): Promise<CallOutput<E>> {
-    const value = await this.execute(this.prepare(endpoint, (input ?? {}) as RawInput), options ?? {}, { validate: true });
+    const value = await this.execute(this.prepare(endpoint, (input ?? {}) as RawInput), { ...this.defaults, ...options }, { validate: true });
     return value as CallOutput<E>;
   }
 
   /** Every item of a list operation, fetched page by page as the iteration proceeds. */
   paginate<E extends AnyEndpoint>(endpoint: E, input?: CallInput<E>, options?: CallOptions): AsyncIterableIterator<ListItem<E>> {
     const raw = (input ?? {}) as RawInput;
-    const pages = walkPages(endpoint, raw, (query) => this.execute(this.prepare(endpoint, { ...raw, query }), options ?? {}, { validate: true }));
+    const merged = { ...this.defaults, ...options };
+    const pages = walkPages(endpoint, raw, (query) => this.execute(this.prepare(endpoint, { ...raw, query }), merged, { validate: true }));
     return pages as AsyncIterableIterator<ListItem<E>>;
   }
 

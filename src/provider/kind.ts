@@ -63,6 +63,11 @@ export interface Kind<I extends Record<string, unknown> = Record<string, any>> {
   /** Replaces the object when this returns true for a pair of inputs (beyond `replaces` args). */
   replaceWhen?(olds: I, news: I): boolean;
   create(ctx: KindContext, inputs: I): Promise<WireRecord>;
+  /**
+   * For kinds whose id the platform assigns: the object a create with these inputs made at or after
+   * `sinceMs`, found when the create's answer was lost (kinds with an `id` are found by reading it).
+   */
+  findCreated?(ctx: KindContext, inputs: I, sinceMs: number): Promise<WireRecord | undefined>;
   /** The object as the platform holds it now; undefined when it is gone. */
   read(ctx: KindContext, id: string, inputs: I): Promise<WireRecord | undefined>;
   /** Brings an existing object to the declared inputs (used by update and by adoption). */

@@ -121,6 +121,23 @@ async function existing(kind: Kind, ctx: KindContext, id: string, args: Props): 
   }
 }
 
+/**
+ * The context a create runs in: when a create call fails without a clear answer (connection reset,
+ * timeout, 502/503/504), the client asks whether the object now exists (read by its id, or found by
+ * the kind's `findCreated`) and takes it as the create's result instead of repeating the create,
+ * which would fail with 409 or make a second object.
+ */
+function settlingLostAnswers(kind: Kind, ctx: KindContext, args: Props, naturalId: string | undefined): KindContext {
+  const since = Date.now();
+  const check =
+    naturalId !== undefined
+      ? () => existing(kind, ctx, naturalId, args)
+      : kind.findCreated
+        ? () => kind.findCreated!(ctx, args as never, since)
+        : undefined;
+  return check ? { ...ctx, client: ctx.client.withDefaults({ ambiguityCheck: check }) } : ctx;
+}
+
 export async function create(kind: Kind, ctx: KindContext, inputs: Props): Promise<{ id: string; outs: Props }> {
   const args = argsOf(kind, inputs);
   const naturalId = safeId(kind, args);
@@ -132,7 +149,7 @@ export async function create(kind: Kind, ctx: KindContext, inputs: Props): Promi
         return { id: naturalId, outs: outputsOf(kind, args, record) };
       }
     }
-    const record = await kind.create(ctx, args as never);
+    const record = await kind.create(settlingLostAnswers(kind, ctx, args, naturalId), args as never);
     const id = naturalId ?? String(record.id);
     return { id, outs: outputsOf(kind, args, record) };
   } catch (e) {

@@ -583,6 +583,24 @@ describe("Creates that fail ambiguously are not blindly repeated", () => {
     expect(front.apiRequests().map((s) => s.path)).toEqual(["/api/v4/orchestration/clusters/create", "/api/v4/orchestration/clusters/create"]);
   });
 
+  test("withDefaults: a view whose calls (typed methods and call) start from the given options, sharing the token and the stats", async () => {
+    const c = client();
+    const check = jest.fn(async () => ({ found: true }));
+    const view = c.withDefaults({ ambiguityCheck: check });
+    front.script = (s) => (s.path.endsWith("/create") ? { forwardThen: () => "reset" } : undefined);
+    expect(await view.clusters.create({ body: { name: "plant-a" } })).toEqual({ found: true });
+    expect(await view.call(areas.clusters.create, { body: { name: "plant-b" } })).toEqual({ found: true });
+    expect(check).toHaveBeenCalledTimes(2);
+    // The client it came from is unchanged: its create, answered the same way, reads the record back itself.
+    const own = await c.clusters.create({ body: { name: "plant-c" } });
+    expect(own.name).toBe("plant-c");
+    expect(check).toHaveBeenCalledTimes(2);
+    // An option given to the call wins over the view's default.
+    expect(await view.clusters.create({ body: { name: "plant-d" } }, { ambiguityCheck: async () => "mine" })).toBe("mine");
+    expect(front.tokenRequests()).toHaveLength(1);
+    expect(view.stats).toBe(c.stats);
+  });
+
   test("a timeout on a create is ambiguous too", async () => {
     const c = client({ timeoutMs: 300 });
     let n = 0;

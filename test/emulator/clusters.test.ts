@@ -61,6 +61,9 @@ describe("Clusters (spec Part 2, Clusters)", () => {
     const m = await emu.get("/orchestration/clusters/plant-a/manifests/get");
     expect(m.body.revision).not.toBe(r1);
     expect(Buffer.from(m.body.manifests[0].content, "base64").toString()).toContain('telemetry_enabled: "false"');
+    // The same update again (a repeated request) changes nothing, so the revision stays.
+    await emu.post("/orchestration/clusters/plant-a/update", { telemetry_enabled: false });
+    expect((await emu.get("/orchestration/clusters/plant-a/manifests/get")).body.revision).toBe(m.body.revision);
   });
 
   test("list: search on name or title, sort by cluster.name, starting_after/ending_before cursors", async () => {

@@ -30,6 +30,10 @@ export interface FigureValues {
   crashesSurvived: number;
   recordsLost: number;
   secretLeaks: number;
+  faultedRuns: number;
+  faultsInjected: number;
+  duplicateObjects: number;
+  lostResources: number;
 }
 
 const ROWS: Array<{ key: keyof FigureValues; label: string; mustBeZero: boolean }> = [
@@ -46,6 +50,10 @@ const ROWS: Array<{ key: keyof FigureValues; label: string; mustBeZero: boolean 
   { key: "crashesSurvived", label: "SIGKILLs survived (state file reloaded)", mustBeZero: false },
   { key: "recordsLost", label: "acknowledged writes lost", mustBeZero: true },
   { key: "secretLeaks", label: "passwords, secrets or tokens echoed or logged", mustBeZero: true },
+  { key: "faultedRuns", label: "quickstart lifecycles (up, re-run, refresh, destroy) under injected faults", mustBeZero: false },
+  { key: "faultsInjected", label: "faults injected into them", mustBeZero: false },
+  { key: "duplicateObjects", label: "objects made twice", mustBeZero: true },
+  { key: "lostResources", label: "resources lost from or changed in the Pulumi state", mustBeZero: true },
 ];
 
 export class Figures implements FigureValues {
@@ -62,6 +70,10 @@ export class Figures implements FigureValues {
   crashesSurvived = 0;
   recordsLost = 0;
   secretLeaks = 0;
+  faultedRuns = 0;
+  faultsInjected = 0;
+  duplicateObjects = 0;
+  lostResources = 0;
 
   values(): FigureValues {
     return Object.fromEntries(ROWS.map((r) => [r.key, this[r.key]])) as unknown as FigureValues;
@@ -120,6 +132,7 @@ function writeReliability(entries: Entry[]): void {
     "- concurrency: rounds of 16 parallel creates, updates and deletes on overlapping names, in memory and with a state file.",
     "- crash: a child emulator SIGKILLed during bursts of writes and restarted on the same state file.",
     "- secrets: wrong passwords and secrets at the token endpoints, and the audit log's redaction.",
+    "- faults: the quickstart's up, re-run, refresh and destroy through the engine kit with 20% of requests failing (before they take effect, and applied with the answer lost), compared with the same run without faults.",
     "",
   ];
   const tmp = join(REPO_ROOT, `RELIABILITY.md.${process.pid}`);

@@ -1,9 +1,11 @@
 /**
  * Clusters. Design choices where the spec is silent: a cluster is created `pending_provision` and not
  * ready; setting `ready: true` marks it `online` (nothing provisions a real edge here). The manifest
- * revision is a counter that moves on every change of the cluster.
+ * revision is a counter that moves on every change of the cluster; an update that changes nothing
+ * (a repeated request, say) leaves it where it is.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
 import { stringify as toYaml } from "yaml";
 import { CLUSTER_SETTING_DEFAULTS, clusters as ep, type Cluster } from "../../api/clusters";
 import { conflict, notFound } from "../../api/errors";
@@ -21,7 +23,13 @@ interface StoredCluster extends Cluster {
 
 const table = (store: Store) => store.table<StoredCluster>(TABLES.clusters);
 
-export function requireCluster(store: Store, clusterName: string): StoredCluster {
+export /** Whether two versions of a cluster hold the same settings (times and the revision aside). */
+function sameSettings(a: StoredCluster, b: StoredCluster): boolean {
+  const settings = ({ updated: _u, revision: _r, last_seen: _l, ...rest }: StoredCluster) => rest;
+  return isDeepStrictEqual(settings(a), settings(b));
+}
+
+function requireCluster(store: Store, clusterName: string): StoredCluster {
   const c = table(store).get(clusterName);
   if (!c) throw notFound("cluster", clusterName);
   return c;
@@ -133,6 +141,7 @@ export const area: AreaModule = {
         next.edge_apps = merged as Cluster["edge_apps"];
       }
       if (edge_options?.image_pull_policy) next.edge_options = { image_pull_policy: edge_options.image_pull_policy };
+      if (sameSettings(current, next)) next.revision = current.revision;
       return view(table(ctx.store).put(current.name, next));
     }),
 

@@ -39,6 +39,8 @@ interface Inputs {
   [k: string]: unknown;
 }
 
+const CLOCK_SKEW_MS = 60_000;
+
 const OUTPUTS = ["state", "originalResourceParameters", "appliedAt", "appliedBy", "revertedAt", "revertedBy", "errorMsg", "createdAt", "createdBy"] as const;
 
 function body(i: Inputs) {
@@ -114,6 +116,28 @@ export const parameterScheduleKind = defineKind<Inputs>({
     return [...failures, ...revertFailures(i)];
   },
   create: async ({ client }, i) => (await client.call(schedules.create, { body: body(i) as never })) as WireRecord,
+  async findCreated({ client }, i, sinceMs) {
+    // A schedule has no name: the one a lost create made is the newest schedule of the app version,
+    // created since the create was sent (a minute of clock skew allowed), that matches every input.
+    const wanted = body(i);
+    const krns = [...wanted.resources].sort();
+    let found: WireRecord | undefined;
+    for await (const s of client.paginate(schedules.list, { query: { sort_by: ["created_at"], direction: "desc", page_size: 100 }, body: { apps: [{ name: i.appName, version: i.appVersion }], states: ["scheduled"] } })) {
+      const r = s as WireRecord;
+      if (Date.parse(r.created_at as string) < sinceMs - CLOCK_SKEW_MS) break;
+      const same =
+        Date.parse(r.scheduled_for as string) === Date.parse(wanted.scheduled_for) &&
+        deepEqual([...(r.resources as string[])].sort(), krns) &&
+        deepEqual(r.parameters, wanted.parameters) &&
+        (r.comment ?? undefined) === wanted.comment &&
+        sameRevert(wanted.revert, r.revert);
+      if (same) {
+        found = r;
+        break;
+      }
+    }
+    return found;
+  },
   read: async ({ client }, id) => (await client.call(schedules.get, { params: { schedule_id: id } })) as WireRecord,
   async delete({ client }, id) {
     await client.call(schedules.delete, { params: { schedule_id: id } });

@@ -1,0 +1,162 @@
+/**
+ * Faults: the quickstart goes up, re-runs and goes down through the engine kit and the real
+ * dynamic-provider host while the emulator fails 20% of the requests (429 with Retry-After,
+ * 502/503/504, connection resets, added latency) from a fixed seed. It must end with the same
+ * platform records and the same Pulumi state as the same run without faults: no duplicate object,
+ * no lost resource, nothing left behind after destroy. In the ambiguous mode (`after_apply`: the
+ * change is applied and durable, then the answer is lost) every create must adopt the object it
+ * made instead of failing with 409 or making a second one.
+ *
+ * The stacks run one provider operation at a time (`parallel: 1`), so the requests reach the
+ * emulator in the same order on every run and the seed alone decides which of them fail.
+ */
+import * as testing from "../../src/testing";
+import type { FaultConfigInput } from "../../src/emulator";
+import type { Store } from "../../src/emulator/store/store";
+import { TABLES } from "../../src/emulator/store/tables";
+import { quickstart } from "../../examples/quickstart/program";
+import { Figures, report } from "./reliability";
+import { MODE } from "./helpers";
+
+testing.registerMatchers();
+jest.setTimeout(240_000);
+
+const figures = new Figures();
+afterAll(() => report(__filename, MODE, figures));
+
+/** Tables that log what happened (and the store's own counters and keys, tables named `_...`) (every retried or repeated write adds to them), rather than hold the platform's objects. */
+const LOGS = new Set<string>([TABLES.auditLog, TABLES.parameterHistory]);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+
+/** Values the platform makes up afresh for every object (random credentials, and scripts that embed them and the emulator's address). */
+const GENERATED = new Set(["service_account_token", "registry_password", "provision_script", "join_script"]);
+
+/** A value with the parts that differ between any two runs (generated ids, secrets, clock times) replaced by placeholders. */
+function stable(value: unknown): unknown {
+  if (typeof value === "string") return UUID.test(value) ? "<uuid>" : TIMESTAMP.test(value) ? "<time>" : value;
+  if (Array.isArray(value)) return value.map(stable);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, GENERATED.has(k) ? "<generated>" : stable(v)]));
+  return value;
+}
+
+/** The platform's objects, table by table: every record, sorted, with generated ids and times masked. */
+function platform(store: Store): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [table, rows] of Object.entries(store.snapshot())) {
+    if (LOGS.has(table) || table.startsWith("_")) continue;
+    out[table] = rows.map(([key, value]) => JSON.stringify(stable({ key, value }))).sort();
+  }
+  return out;
+}
+
+/** The Pulumi state's resources: URN, id and values, generated ids and times masked. */
+function pulumiState(stack: testing.TestStack) {
+  return stack
+    .resources()
+    .map((r) => stable({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: r.outputs, secret: r.secretOutputs }))
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
+
+/** Records that share a table and a name (a second object made by a repeated create). */
+function duplicates(store: Store): string[] {
+  const seen = new Set<string>();
+  const dup: string[] = [];
+  for (const [table, rows] of Object.entries(store.snapshot())) {
+    if (LOGS.has(table) || table.startsWith("_")) continue;
+    for (const [, value] of rows) {
+      const name = (value as { name?: unknown }).name;
+      if (typeof name !== "string") continue;
+      const id = `${table}/${JSON.stringify((value as { app_name?: unknown; asset_name?: unknown }).app_name ?? (value as { asset_name?: unknown }).asset_name ?? "")}/${name}/${JSON.stringify((value as { version?: unknown }).version ?? "")}`;
+      if (seen.has(id)) dup.push(id);
+      seen.add(id);
+    }
+  }
+  return dup;
+}
+
+interface Outcome {
+  afterUp: { platform: Record<string, string[]>; state: unknown[]; outputs: Record<string, unknown> };
+  afterDestroy: Record<string, string[]>;
+  faults: { matched: number; total: number; by_kind: Record<string, number> };
+  duplicates: string[];
+  resources: number;
+}
+
+/** Up, an up that must change nothing, a refresh without drift, destroy: the quickstart's whole life. */
+async function lifecycle(faults?: FaultConfigInput): Promise<Outcome> {
+  // API v4 has no cluster delete: the quickstart's cluster stays on the platform after destroy.
+  const stack = await testing.stack(quickstart, { emulator: { faults }, parallel: 1, checkDestroy: false });
+  try {
+    const emulator = stack.emulator!;
+    const up = await stack.up();
+    expect(up.operations.filter((o) => o.op === "create")).toHaveLength(14);
+    const afterUp = { platform: platform(emulator.store), state: pulumiState(stack), outputs: stable(stack.outputs) as Record<string, unknown> };
+    const dup = duplicates(emulator.store);
+    expect(await stack.up()).toHaveNoChanges();
+    await stack.expectNoDrift();
+    const down = await stack.destroy();
+    expect(down.operations.filter((o) => o.op === "delete")).toHaveLength(14);
+    expect(stack.resources()).toEqual([]);
+    const { counters } = emulator.faults.status();
+    return { afterUp, afterDestroy: platform(emulator.store), faults: counters as Outcome["faults"], duplicates: dup, resources: afterUp.state.length };
+  } finally {
+    await stack.close();
+  }
+}
+
+let baseline: Outcome;
+beforeAll(async () => {
+  baseline = await lifecycle();
+});
+
+/** Compares a faulted run with the run without faults and counts what differs. */
+function expectSameAsBaseline(run: Outcome): void {
+  figures.faultedRuns++;
+  figures.faultsInjected += run.faults.total;
+  figures.duplicateObjects += run.duplicates.length;
+  const lost = baseline.afterUp.state.filter((r) => !run.afterUp.state.some((s) => JSON.stringify(s) === JSON.stringify(r)));
+  figures.lostResources += lost.length;
+  expect(run.duplicates).toEqual([]);
+  expect(run.afterUp.state).toEqual(baseline.afterUp.state);
+  expect(run.afterUp.platform).toEqual(baseline.afterUp.platform);
+  expect(run.afterUp.outputs).toEqual(baseline.afterUp.outputs);
+  expect(run.afterDestroy).toEqual(baseline.afterDestroy);
+}
+
+const FAULTS = { include_auth: true, latency_ms: 3, retry_after_s: 1 } as const;
+
+describe("The quickstart under injected faults ends as it does without them", () => {
+  test("the run without faults (the baseline) keeps only the cluster after destroy (API v4 has no cluster delete)", () => {
+    expect(baseline.resources).toBe(14);
+    expect(baseline.duplicates).toEqual([]);
+    expect(Object.keys(baseline.afterDestroy)).toEqual([TABLES.clusters]);
+  });
+
+  test("20% of requests fail before they take effect (429, 502, 503, 504 and resets) with 3 ms latency: same records, same state", async () => {
+    const run = await lifecycle({ ...FAULTS, seed: 7, rate: 0.15, reset_rate: 0.05, statuses: [429, 502, 503, 504] });
+    // The draw is seeded and the requests arrive in a fixed order, so the run meets each kind of fault.
+    expect(run.faults.total / run.faults.matched).toBeGreaterThan(0.1);
+    for (const kind of ["status_429", "status_502", "status_503", "status_504", "reset"]) expect(run.faults.by_kind[kind]).toBeGreaterThan(0);
+    expectSameAsBaseline(run);
+  });
+
+  test("20% of requests are applied and then lose their answer (reset): creates adopt what they made, nothing is made twice", async () => {
+    const run = await lifecycle({ ...FAULTS, seed: 12, rate: 0.2, mode: "after_apply", after_apply_action: "reset" });
+    expect(run.faults.by_kind.after_apply_reset).toBeGreaterThan(5);
+    expectSameAsBaseline(run);
+  });
+
+  test("20% of requests are applied and then answered 502: the same", async () => {
+    const run = await lifecycle({ ...FAULTS, seed: 19, rate: 0.2, mode: "after_apply", after_apply_action: "502" });
+    expect(run.faults.by_kind.after_apply_502).toBeGreaterThan(5);
+    expectSameAsBaseline(run);
+  });
+
+  test("every create and deploy loses its answer: each resource adopts the object its create made, including the schedule the platform names", async () => {
+    const run = await lifecycle({ ...FAULTS, seed: 1, rate: 1, mode: "after_apply", after_apply_action: "reset", methods: ["POST"], paths: ["/api/v4/*create", "/api/v4/*deploy"] });
+    // One lost answer per object the quickstart's creates make: the cluster, the class, two types, three assets, the property, two versions, the workload and the schedule.
+    expect(run.faults.by_kind.after_apply_reset).toBe(12);
+    expectSameAsBaseline(run);
+  });
+});
