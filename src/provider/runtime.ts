@@ -5,6 +5,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
+import type { ResourceProvider } from "@pulumi/pulumi/dynamic";
 import { SvcClient } from "../client";
 import { resolveConfig, type ConfigSource, type ProviderConfig } from "./config";
 import type { Kind, KindContext } from "./kind";
@@ -69,7 +70,24 @@ function kindOf(name: string): Kind {
 
 type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
 
-/** Entry point of the serialized shim: one resource kind, one operation. */
+/**
+ * The provider of one kind, as the `__provider` module stored with each resource asks for it
+ * (`require("pulumi-svc/provider").shim(kind)`, see shim.ts).
+ */
+export function shim(kindName: string): Required<Pick<ResourceProvider, "configure" | "check" | "diff" | "create" | "read" | "update" | "delete">> {
+  kindOf(kindName);
+  return {
+    configure: (req) => configure(req as unknown as { config: ConfigSource }),
+    check: (olds, news) => dispatch(kindName, "check", olds, news) as never,
+    diff: (id, olds, news) => dispatch(kindName, "diff", id, olds, news) as never,
+    create: (inputs) => dispatch(kindName, "create", inputs) as never,
+    read: (id, props) => dispatch(kindName, "read", id, props) as never,
+    update: (id, olds, news) => dispatch(kindName, "update", id, olds, news) as never,
+    delete: (id, props) => dispatch(kindName, "delete", id, props) as never,
+  };
+}
+
+/** One resource kind, one operation. States written before the one-line `__provider` hold closures that call it directly. */
 export async function dispatch(kindName: string, method: Method, ...args: unknown[]): Promise<unknown> {
   const kind = kindOf(kindName);
   type P = Record<string, unknown>;

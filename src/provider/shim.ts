@@ -1,41 +1,31 @@
 /**
- * The serialized provider. Pulumi stores this object's code with every resource as `__provider`; it
- * captures only the kind's name and loads the implementation from the installed package by name,
- * so the state stays small, a package upgrade takes effect without replacing resources, and a
+ * The serialized provider. The dynamic-provider host that ships with @pulumi/pulumi loads the text
+ * stored with every resource as `__provider` as a module and calls its `handler()` for the provider.
+ * `pulumi.dynamic.Resource` would fill it by serializing a provider object's closures (about 2 KB per
+ * copy, and Pulumi keeps a copy in the inputs and one in the outputs). This package writes the module
+ * itself instead: one line that names the kind and loads the implementation from the installed package
+ * by name. The state stays small, a package upgrade takes effect without replacing resources, and a
  * state written on one machine works on another.
  */
 import * as pulumi from "@pulumi/pulumi";
 
-const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
+/** The dynamic-provider host's package and the property it reads the provider from. */
+const DYNAMIC_TYPE_PREFIX = "pulumi-nodejs:dynamic/svc:";
+const PROVIDER_KEY = "__provider";
 
-function makeShim(kind: string): pulumi.dynamic.ResourceProvider {
-  return {
-    configure: (req) => require("pulumi-svc/provider").configure(req),
-    check: (olds, news) => require("pulumi-svc/provider").dispatch(kind, "check", olds, news),
-    diff: (id, olds, news) => require("pulumi-svc/provider").dispatch(kind, "diff", id, olds, news),
-    create: (inputs) => require("pulumi-svc/provider").dispatch(kind, "create", inputs),
-    read: (id, props) => require("pulumi-svc/provider").dispatch(kind, "read", id, props),
-    update: (id, olds, news) => require("pulumi-svc/provider").dispatch(kind, "update", id, olds, news),
-    delete: (id, props) => require("pulumi-svc/provider").dispatch(kind, "delete", id, props),
-  };
-}
-
-export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
-  let shim = shims.get(kind);
-  if (!shim) {
-    shim = makeShim(kind);
-    shims.set(kind, shim);
-  }
-  return shim;
+/** The `__provider` module text of a kind. */
+export function providerModule(kind: string): string {
+  return `exports.handler = () => require("pulumi-svc/provider").shim(${JSON.stringify(kind)});\n`;
 }
 
 /**
  * Base of every resource class: declares the kind's computed outputs so the program can read them,
- * and registers under the type token `pulumi-nodejs:dynamic/svc:<Kind>`.
+ * and registers under the type token `pulumi-nodejs:dynamic/svc:<Kind>`, the token
+ * `pulumi.dynamic.Resource` gives, so the engine hands it to the dynamic-provider host.
  */
-export abstract class SvcResource extends pulumi.dynamic.Resource {
+export abstract class SvcResource extends pulumi.CustomResource {
   protected constructor(kind: string, name: string, args: object, outputs: readonly string[], opts?: pulumi.CustomResourceOptions) {
-    const props = { ...Object.fromEntries(outputs.map((o) => [o, undefined])), ...args };
-    super(providerFor(kind), name, props, opts, "svc", kind);
+    const props = { ...Object.fromEntries(outputs.map((o) => [o, undefined])), ...args, [PROVIDER_KEY]: providerModule(kind) };
+    super(DYNAMIC_TYPE_PREFIX + kind, name, props, opts);
   }
 }
