@@ -82,7 +82,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
       headers["content-type"] = "application/json";
     }
     const url = `${emu.baseUrl}${path.startsWith("/auth/realms/") || path.startsWith("/emulator/") ? "" : "/api/v4"}${path}${queryString(opts.query)}`;
-    const res = await fetch(url, { method, headers, body: body as BodyInit | undefined });
+    const res = await fetch(url, { method, headers, body: body as RequestInit["body"] });
     const text = await res.text();
     let parsed: unknown = text;
     const type = res.headers.get("content-type") ?? "";

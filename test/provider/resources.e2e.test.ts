@@ -178,7 +178,7 @@ describe("every resource kind goes up, re-runs clean, updates, replaces and is d
       expect(destroyed.operations.find((o) => o.name === "subject")?.op).toBe("delete");
       expect(stack.resources()).toEqual([]);
       if (c.kind === "InstanceSettings") {
-        const settings = await fetch(`${stack.emulator!.baseUrl}/emulator/state`).then((r) => r.json());
+        const settings = (await fetch(`${stack.emulator!.baseUrl}/emulator/state`).then((r) => r.json())) as { instance_settings?: unknown };
         expect(JSON.stringify(settings.instance_settings ?? [])).toContain('"metrics":{"enabled":true,"interval":60}');
       }
     } finally {
