@@ -211,3 +211,10 @@ export const emptyBody = z.object({}).strict();
 export const inventoryPage = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), pagination: inventoryPagination });
 /** Response body of a Part 1 list in the default cursor shape (limits and stream shapes are described in the OpenAPI text). */
 export const cursorPage = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), pagination: cursorPagination });
+
+/** A field's path as messages name it: `body.runtime.resources[0].resource` from root `body` and a zod issue path. */
+export function renderPath(root: string, path: ReadonlyArray<PropertyKey>): string {
+  let out = root;
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : `.${String(p)}`;
+  return out;
+}

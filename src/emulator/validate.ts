@@ -1,5 +1,6 @@
 /** Turns query strings and bodies into validated values, and zod failures into 400s naming the field. */
 import { z } from "zod";
+import { renderPath } from "../api/common";
 import { ApiError, ErrorCode } from "../api/errors";
 
 type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; shape?: Record<string, z.ZodType> };
@@ -24,13 +25,7 @@ export function objectShape(s: z.ZodType | undefined): Record<string, z.ZodType>
   return d.type === "object" ? ((b as unknown as z.ZodObject).shape as Record<string, z.ZodType>) : {};
 }
 
-/** Renders an issue path the way a person reads it: `body.runtime.resources[0].resource`. */
-export function renderPath(root: string, path: ReadonlyArray<PropertyKey>): string {
-  let out = root;
-  for (const p of path) out += typeof p === "number" ? `[${p}]` : `.${String(p)}`;
-  return out;
-}
-
+/** One message per zod issue (the first 20), each naming the field's path from `root`. */
 export function issuesToMessages(root: string, error: z.ZodError): string[] {
   return error.issues.slice(0, 20).map((issue) => {
     if (issue.code === "unrecognized_keys") {

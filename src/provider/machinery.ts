@@ -5,7 +5,7 @@
 import { SvcApiError } from "../client";
 import type { CheckFailure, Kind, KindContext, WireRecord } from "./kind";
 import { camel, containedIn, containsUnknown, convertKeys, deepEqual, scrub, snake } from "./values";
-import { renderPath } from "../emulator/validate";
+import { renderPath } from "../api/common";
 
 type Props = Record<string, unknown>;
 
