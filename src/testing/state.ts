@@ -47,7 +47,10 @@ export class StateStore {
   private entries: ResourceState[] = [];
   outputs: PropertyMap = {};
   private cipher: SecretsCipher;
-  private snapshot: StackState;
+  /** The state as last rendered; undefined once a change made it stale (rendered again on demand). */
+  private snapshot: StackState | undefined;
+  /** Each entry's sealed form (secrets encrypted), made once: entries are replaced, never changed in place. */
+  private sealed = new WeakMap<ResourceState, ResourceState>();
 
   private constructor(
     private readonly file: string | undefined,
@@ -56,7 +59,6 @@ export class StateStore {
     readonly stack: string,
   ) {
     this.cipher = new SecretsCipher(passphrase, SecretsCipher.newSalt());
-    this.snapshot = this.render();
   }
 
   /** Opens the state at `file` (created on first save) or an in-memory one. */
@@ -72,7 +74,12 @@ export class StateStore {
       throw new Error(`${file} holds the state of ${saved.project}/${saved.stack}, not of ${this.project}/${this.stack}`);
     }
     this.cipher = new SecretsCipher(this.passphrase, saved.secrets.salt);
-    this.entries = saved.resources.map((r) => ({ ...r, inputs: this.cipher.open(r.inputs), outputs: this.cipher.open(r.outputs) }));
+    this.sealed = new WeakMap();
+    this.entries = saved.resources.map((r) => {
+      const entry = { ...r, inputs: this.cipher.open(r.inputs), outputs: this.cipher.open(r.outputs) };
+      this.sealed.set(entry, r);
+      return entry;
+    });
     this.outputs = this.cipher.open(saved.outputs);
     this.snapshot = saved;
   }
@@ -131,8 +138,9 @@ export class StateStore {
     this.save();
   }
 
-  /** The state as JSON (secrets encrypted), as last saved. */
+  /** The state as JSON (secrets encrypted), as the state file holds it. */
   get json(): StackState {
+    this.snapshot ??= this.render();
     return this.snapshot;
   }
 
@@ -143,14 +151,24 @@ export class StateStore {
       stack: this.stack,
       secrets: { salt: this.cipher.salt },
       outputs: this.cipher.seal(this.outputs),
-      resources: dependencyOrder(this.entries).map((e) => ({ ...e, inputs: this.cipher.seal(e.inputs), outputs: this.cipher.seal(e.outputs) })),
+      resources: dependencyOrder(this.entries).map((e) => this.sealedEntry(e)),
     };
   }
 
-  /** Writes the state (synchronously, so concurrent operations never interleave a write). */
+  private sealedEntry(e: ResourceState): ResourceState {
+    let sealed = this.sealed.get(e);
+    if (!sealed) {
+      sealed = { ...e, inputs: this.cipher.seal(e.inputs), outputs: this.cipher.seal(e.outputs) };
+      this.sealed.set(e, sealed);
+    }
+    return sealed;
+  }
+
+  /** Records a change; with a file, writes the state (synchronously, so concurrent operations never interleave a write). */
   save(): void {
-    this.snapshot = this.render();
+    this.snapshot = undefined;
     if (!this.file) return;
+    this.snapshot = this.render();
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify(this.snapshot, null, 2));
