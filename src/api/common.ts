@@ -209,8 +209,24 @@ export const emptyBody = z.object({}).strict();
 
 /** Response body of a Part 2 inventory list. */
 export const inventoryPage = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), pagination: inventoryPagination });
-/** Response body of a Part 1 list in the default cursor shape (limits and stream shapes are described in the OpenAPI text). */
+/** Response body of a Part 1 list in the default cursor shape (the table declares this one; see `part1Shapes` for the others). */
 export const cursorPage = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), pagination: cursorPagination });
+
+/** A Part 1 list answered with `pagination_type=limits` (content type application/x-json-limits). */
+export const limitsPage = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), pagination: limitsPagination });
+export type LimitsPage<I> = { data: I[]; pagination: z.output<typeof limitsPagination> };
+
+/**
+ * The other answers of a Part 1 list whose table entry declares the cursor page: the page of
+ * `pagination_type=limits`, and the item one line of `pagination_type=stream` (newline-delimited
+ * JSON) holds. Undefined for a body that is not a `{ data: [...] }` page.
+ */
+export function part1Shapes(cursorBody: z.ZodType): { limits: z.ZodType; item: z.ZodType } | undefined {
+  const data = cursorBody instanceof z.ZodObject ? (cursorBody.shape as Record<string, z.ZodType>).data : undefined;
+  if (!(data instanceof z.ZodArray)) return undefined;
+  const item = data.element as z.ZodType;
+  return { limits: limitsPage(item), item };
+}
 
 /** A field's path as messages name it: `body.runtime.resources[0].resource` from root `body` and a zod issue path. */
 export function renderPath(root: string, path: ReadonlyArray<PropertyKey>): string {

@@ -1,6 +1,6 @@
 /** The OpenAPI 3.1 document, generated from the endpoint table (`npm run openapi` writes schema/openapi.json). */
 import { z } from "zod";
-import { errorBody, multiStatusBody } from "./common";
+import { errorBody, multiStatusBody, part1Shapes } from "./common";
 import type { AnyEndpoint } from "./endpoint";
 import { endpoints } from "./endpoints";
 
@@ -88,10 +88,11 @@ function operation(ep: AnyEndpoint): Json {
   if (s.kind === "empty") responses[String(s.status)] = { description: STATUS_TEXT[s.status] ?? "Success" };
   else {
     const media: Json = {};
-    if (ep.list === "part1" && s.body) {
+    const shapes = ep.list === "part1" && s.body ? part1Shapes(s.body) : undefined;
+    if (s.body && shapes) {
       media["application/json-cursor"] = { schema: schemaOf(s.body) };
-      media["application/x-json-limits"] = { schema: { type: "object", description: "data plus pagination {page, total_pages, total_items}" } };
-      media["application/x-json-stream"] = { schema: { type: "string", description: "newline-delimited JSON, one item per line" } };
+      media["application/x-json-limits"] = { schema: schemaOf(shapes.limits) };
+      media["application/x-json-stream"] = { schema: { ...schemaOf(shapes.item), description: "newline-delimited JSON: each line is one item of this shape" } };
     } else {
       media[MEDIA[s.kind] ?? "application/json"] = { schema: s.body ? schemaOf(s.body) : { type: "string", format: "binary" } };
     }

@@ -3,6 +3,7 @@
  * checked against its schema; error bodies become SvcApiError with the server's messages.
  */
 import type { z } from "zod";
+import { part1Shapes } from "../api/common";
 import type { AnyEndpoint } from "../api/endpoint";
 import { SvcApiError, SvcResponseError, type ApiErrorEntry, type ResponseIssue } from "./errors";
 import type { Secrets } from "./redact";
@@ -30,8 +31,8 @@ function parseJson(ep: AnyEndpoint, res: WireResponse, requestId: string | undef
   }
 }
 
-/** One JSON value per line; the endpoint's body schema describes one line. */
-function parseNdjson(ep: AnyEndpoint, res: WireResponse, requestId: string | undefined, validate: boolean): unknown[] {
+/** One JSON value per line; `schema` describes one line. */
+function parseNdjson(ep: AnyEndpoint, res: WireResponse, requestId: string | undefined, schema: z.ZodType | undefined): unknown[] {
   const out: unknown[] = [];
   const lines = res.body.toString("utf8").split("\n");
   for (let i = 0; i < lines.length; i++) {
@@ -43,8 +44,8 @@ function parseNdjson(ep: AnyEndpoint, res: WireResponse, requestId: string | und
     } catch {
       throw new SvcResponseError(ep.id, [{ path: `line ${i + 1}`, message: "not valid JSON" }], requestId);
     }
-    if (validate && ep.success.body) {
-      const parsed = ep.success.body.safeParse(value);
+    if (schema) {
+      const parsed = schema.safeParse(value);
       if (!parsed.success) {
         const issues = issuesOf(parsed.error).map((x) => ({ ...x, path: `line ${i + 1}${x.path ? ` ${x.path}` : ""}` }));
         throw new SvcResponseError(ep.id, issues, requestId);
@@ -72,7 +73,9 @@ export function decodeSuccess(ep: AnyEndpoint, res: WireResponse, requestId: str
   if (kind === "empty" || res.status === 204) return undefined;
   if (kind === "binary") return res.body;
   if (kind === "text" || kind === "yaml") return res.body.toString("utf8");
-  if (kind === "ndjson") return parseNdjson(ep, res, requestId, validate);
+  if (kind === "ndjson") return parseNdjson(ep, res, requestId, validate ? ep.success.body : undefined);
+  const part1 = part1Answer(ep, res, requestId, validate);
+  if (part1) return part1.value;
   if (res.body.length === 0) {
     if (res.status === ep.success.status && ep.success.body && validate) {
       throw new SvcResponseError(ep.id, [{ path: "", message: "empty, a JSON body was expected" }], requestId);
@@ -82,6 +85,23 @@ export function decodeSuccess(ep: AnyEndpoint, res: WireResponse, requestId: str
   const value = parseJson(ep, res, requestId);
   if (!validate || !ep.success.body || res.status !== ep.success.status) return value;
   return validateBody(ep.id, ep.success.body, value, requestId);
+}
+
+/**
+ * A Part 1 list answers in the shape its `pagination_type` asked for, told by the content type: the
+ * limits page (`{ data, pagination: { page, total_pages, total_items } }`) or a stream, returned as
+ * `{ data }` with every line checked against the item schema. The cursor page is the table's own.
+ */
+function part1Answer(ep: AnyEndpoint, res: WireResponse, requestId: string | undefined, validate: boolean): { value: unknown } | undefined {
+  if (ep.list !== "part1" || !ep.success.body) return undefined;
+  const type = String(res.headers["content-type"] ?? "");
+  const limits = type.includes("x-json-limits");
+  if (!limits && !type.includes("x-json-stream")) return undefined;
+  const shapes = part1Shapes(ep.success.body);
+  if (!shapes) return undefined;
+  if (!limits) return { value: { data: parseNdjson(ep, res, requestId, validate ? shapes.item : undefined) } };
+  const value = parseJson(ep, res, requestId);
+  return { value: validate ? validateBody(ep.id, shapes.limits, value, requestId) : value };
 }
 
 function isErrorEntry(v: unknown): v is ApiErrorEntry {

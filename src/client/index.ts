@@ -24,7 +24,7 @@ import { Transport, TransportError, type WireResponse } from "./transport";
 import type { CallInput, CallOptions, CallOutput, ListItem, SvcAreas } from "./types";
 
 export type { SvcClientOptions, RetryOptions, ClientEvent } from "./config";
-export type { CallInput, CallOptions, CallOutput, ListItem, SvcAreas, AreaClient, EndpointMethod, QueryInput, RawAnswer } from "./types";
+export type { CallInput, CallOptions, CallOutput, ListItem, SvcAreas, AreaClient, EndpointMethod, QueryInput, RawAnswer, Part1LimitsAnswer, Part1StreamAnswer } from "./types";
 export type { UploadFile } from "./encode";
 export { SvcApiError, SvcConfigError, SvcResponseError, type ApiErrorEntry, type ResponseIssue } from "./errors";
 

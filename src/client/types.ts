@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import type { AnyEndpoint, Endpoint } from "../api/endpoint";
 import type { areas } from "../api/endpoints";
+import type { LimitsPage } from "../api/common";
 import type { UploadFile } from "./encode";
 
 /** True for the unspecialised `z.ZodType`, i.e. an endpoint that declares no schema there. */
@@ -62,3 +63,11 @@ export type AreaClient<A> = { readonly [K in keyof A]: A[K] extends AnyEndpoint 
 
 /** `client.<area>.<operation>` for every area of the table. */
 export type SvcAreas = { readonly [K in keyof typeof areas]: AreaClient<(typeof areas)[K]> };
+
+/**
+ * What a Part 1 list answers when called with `pagination_type: "limits"` or `"stream"` (a stream
+ * comes back as `{ data }`, every line checked). `call`'s declared result is the default cursor page,
+ * so cast to these when asking for the other shapes.
+ */
+export type Part1LimitsAnswer<E extends AnyEndpoint> = LimitsPage<ListItem<E>>;
+export type Part1StreamAnswer<E extends AnyEndpoint> = { data: Array<ListItem<E>> };

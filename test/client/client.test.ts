@@ -387,6 +387,18 @@ describe("Response validation against the table's success schema", () => {
     expect(err.message).toMatch(/^clusters\.get: response field created: expected string, received number/);
   });
 
+  test("a Part 1 list's limits and stream answers are checked too: a limits page without total_items, a stream line of the wrong shape", async () => {
+    const c = client();
+    front.script = (s) => (s.path.endsWith("/apps/list") ? { status: 200, headers: { "content-type": "application/x-json-limits" }, body: { data: [], pagination: { page: 1, total_pages: 1 } } } : undefined);
+    const limits = await errorOf(c.apps.list({ query: { pagination_type: "limits" } }));
+    expect(limits).toBeInstanceOf(SvcResponseError);
+    expect(limits.message).toMatch(/^apps\.list: response field pagination\.total_items: expected number/);
+    front.script = (s) => (s.path.endsWith("/apps/list") ? { status: 200, headers: { "content-type": "application/x-json-stream" }, body: '{"name":"a"}\n{"name":7}\n' } : undefined);
+    const stream = await errorOf(c.apps.list({ query: { pagination_type: "stream" } }));
+    expect(stream).toBeInstanceOf(SvcResponseError);
+    expect(stream.message).toMatch(/^apps\.list: response field line 1/);
+  });
+
   test("a list item's field is named with its index", async () => {
     const c = client();
     for (const name of ["a", "b", "c", "d"]) await c.clusters.create({ body: { name } });

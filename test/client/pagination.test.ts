@@ -3,7 +3,7 @@
  * for Part 1 cursor pages, §1.5 for the Part 2 inventory lists), holding one page at a time.
  */
 import { areas } from "../../src/api/endpoints";
-import { SvcClient, type ClientEvent } from "../../src/client";
+import { SvcClient, type ClientEvent, type Part1LimitsAnswer, type Part1StreamAnswer } from "../../src/client";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 let emu: TestEmulator;
@@ -127,6 +127,19 @@ describe("Part 1 lists (facts §1.4: cursor pages, next = next_page)", () => {
   test("limits and stream pages are left to call(): paginate walks cursors", async () => {
     const it = client.paginate(areas.apps.list, { query: { pagination_type: "limits" } });
     await expect(it.next()).rejects.toThrow("apps.list: paginate walks cursor pages; call the endpoint with call() for pagination_type limits");
+  });
+
+  test("call() with pagination_type limits answers the limits page, checked against the table's item schema", async () => {
+    const page = (await client.apps.list({ query: { pagination_type: "limits", page_size: 100, page: 3 } })) as unknown as Part1LimitsAnswer<typeof areas.apps.list>;
+    expect(page.pagination).toEqual({ page: 3, total_pages: 11, total_items: 1100 });
+    expect(page.data.map((a) => a.name)).toEqual(times(100, (i) => `app-${pad(200 + i)}`));
+  });
+
+  test("call() with pagination_type stream answers every item, one line each, as { data }", async () => {
+    const answer = (await client.apps.list({ query: { pagination_type: "stream" } })) as unknown as Part1StreamAnswer<typeof areas.apps.list>;
+    expect(answer.data).toHaveLength(1100);
+    expect(answer.data[1099].name).toBe("app-1099");
+    expect(Object.keys(answer)).toEqual(["data"]);
   });
 
   test("an endpoint that is not a list cannot be paged", async () => {
