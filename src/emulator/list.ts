@@ -2,10 +2,19 @@
  * The list engine for both conventions. Pages are cut by keyset: a cursor carries the sort values
  * and identity of the record it points at, so records added or removed between pages never make a
  * record that existed throughout be skipped or repeated.
+ *
+ * Two ways to the same answer:
+ * - rows given as any iterable are sorted whole on every request (O(n log n));
+ * - rows given as `indexedRows(table, ...)` are walked in an ordered index of the table (kept by the
+ *   store), from the cursor's position until the page is full: O(log n + page + rows the filter
+ *   skips). An `in` filter on the leading sort key (`only`) turns the walk into one range per value.
+ *   Orders the index cannot serve (a sort key that is not a stored field, `nulls` against the index's
+ *   placement where a non-leading sort value is null) fall back to the sort.
  */
 import { ApiError, ErrorCode } from "../api/errors";
 import { PART1_DEFAULT_PAGE_SIZE, type InventoryListQuery, type Part1ListQuery } from "../api/common";
 import type { Reply } from "./http";
+import { ABOVE, compareSortValues, compareTuples, type IndexTuple, type OrderedIndex, type Table } from "./store/store";
 
 export type Sortable = string | number | boolean | null | undefined;
 
@@ -37,6 +46,8 @@ function encodeCursor(order: Order, values: Sortable[], key: string): string {
   return Buffer.from(JSON.stringify(c)).toString("base64url");
 }
 
+const isCursorValue = (v: unknown) => v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+
 function decodeCursor(order: Order, token: string, param: string): Cursor {
   let c: Cursor;
   try {
@@ -44,7 +55,15 @@ function decodeCursor(order: Order, token: string, param: string): Cursor {
   } catch {
     throw new ApiError(400, ErrorCode.VALIDATION_FAILED, [`query.${param}: not a cursor this API issued`]);
   }
-  if (!c || typeof c !== "object" || !Array.isArray(c.v) || typeof c.k !== "string" || typeof c.o !== "string") {
+  if (
+    !c ||
+    typeof c !== "object" ||
+    !Array.isArray(c.v) ||
+    c.v.length !== order.keys.length ||
+    !c.v.every(isCursorValue) ||
+    typeof c.k !== "string" ||
+    typeof c.o !== "string"
+  ) {
     throw new ApiError(400, ErrorCode.VALIDATION_FAILED, [`query.${param}: not a cursor this API issued`]);
   }
   if (c.o !== signature(order)) {
@@ -55,18 +74,14 @@ function decodeCursor(order: Order, token: string, param: string): Cursor {
   return c;
 }
 
-function compareValues(a: Sortable, b: Sortable, nullsFirst: boolean): number {
-  const an = a === null || a === undefined;
-  const bn = b === null || b === undefined;
-  if (an || bn) {
-    if (an && bn) return 0;
-    return an === nullsFirst ? -1 : 1;
-  }
-  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  const as = String(a);
-  const bs = String(b);
-  return as < bs ? -1 : as > bs ? 1 : 0;
+const isNull = (v: Sortable): v is null | undefined => v === null || v === undefined;
+
+/** One sort value against another in the list's order: nulls where `nulls` says whatever the direction. */
+function compareInOrder(order: Order, a: Sortable, b: Sortable): number {
+  const an = isNull(a);
+  const bn = isNull(b);
+  if (an || bn) return an && bn ? 0 : an === order.nullsFirst ? -1 : 1;
+  return (order.desc ? -1 : 1) * compareSortValues(a, b);
 }
 
 interface Entry<T> {
@@ -79,12 +94,8 @@ function comparator(order: Order) {
   const sign = order.desc ? -1 : 1;
   return (a: { values: Sortable[]; key: string }, b: { values: Sortable[]; key: string }): number => {
     for (let i = 0; i < order.keys.length; i++) {
-      // Nulls sit where `nulls` says whatever the direction: compare them outside the sign.
-      const an = a.values[i] === null || a.values[i] === undefined;
-      const bn = b.values[i] === null || b.values[i] === undefined;
-      if (an !== bn) return an === order.nullsFirst ? -1 : 1;
-      const c = compareValues(a.values[i], b.values[i], order.nullsFirst);
-      if (c !== 0) return sign * c;
+      const c = compareInOrder(order, a.values[i], b.values[i]);
+      if (c !== 0) return c;
     }
     return sign * (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
   };
@@ -125,8 +136,14 @@ function firstAtOrAfter<T>(entries: Entry<T>[], cursor: { values: Sortable[]; ke
   return lo;
 }
 
+interface Page<T> {
+  page: Entry<T>[];
+  next: string | null;
+  previous: string | null;
+}
+
 /** Cuts one keyset page: after `after`, or before `before`, or from the start. */
-function keysetPage<T>(entries: Entry<T>[], order: Order, size: number, after?: Cursor, before?: Cursor) {
+function keysetPage<T>(entries: Entry<T>[], order: Order, size: number, after?: Cursor, before?: Cursor): Page<T> {
   const cmp = comparator(order);
   let start: number;
   let end: number;
@@ -149,32 +166,226 @@ function keysetPage<T>(entries: Entry<T>[], order: Order, size: number, after?: 
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// Index walks
+
+/** Lets tests compare the index walks with the full sort; true outside tests. */
+export const listEngine = { useIndexes: true };
+
+export interface IndexedOptions {
+  /**
+   * The sort keys the index may serve: those whose getter reads the stored record only, so that
+   * `visit` does not change the value. Default: every sort key of the list.
+   */
+  sortKeys?: readonly string[];
+  /**
+   * Per sort key, the only values a row that `visit` accepts can hold there (the list's `in` filter
+   * on that field, when the request has one). Used when the key leads the sort.
+   */
+  only?: Record<string, readonly Sortable[] | undefined>;
+}
+
+/**
+ * The rows of a list as a table and a filter, so that the engine can walk an index of the table
+ * instead of sorting. Iterating it yields every accepted row (for the paths that need them all).
+ */
+export class IndexedRows<T> implements Iterable<T> {
+  constructor(
+    readonly table: Table<T>,
+    /** Names this list's indexes on the table: lists whose getters differ for one sort key name need different names. */
+    readonly name: string,
+    /** The row as the list shows it (time-dependent fields settled), or undefined when the filters reject it. */
+    readonly visit: (row: T) => T | undefined,
+    readonly options: IndexedOptions = {},
+  ) {}
+
+  *[Symbol.iterator](): Iterator<T> {
+    for (const stored of this.table.values()) {
+      const row = this.visit(stored);
+      if (row !== undefined) yield row;
+    }
+  }
+}
+
+export const indexedRows = <T>(table: Table<T>, name: string, visit: (row: T) => T | undefined, options?: IndexedOptions) =>
+  new IndexedRows(table, name, visit, options);
+
+/** A run of the leading sort value, walked whole: its bounds in the index, and its place in the list's order. */
+interface Segment {
+  lo?: IndexTuple;
+  hi?: IndexTuple;
+  /** -1 when the segment comes before the leading value in the list's order, 0 when it holds it, 1 after. */
+  against(lead: Sortable): number;
+}
+
+interface Walk<T> {
+  rows: IndexedRows<T>;
+  index: OrderedIndex<T>;
+  /** Whether the list's order is the index's ascending order (else its reverse). */
+  ascending: boolean;
+  /** In the list's order. */
+  segments: Segment[];
+}
+
+/** A position in the list's order: a cursor's record, present or not. */
+interface Position {
+  tuple: IndexTuple;
+  lead: Sortable;
+}
+
+const positionOf = (c: Cursor): Position => ({ tuple: [...c.v, c.k], lead: c.v[0] });
+
+function exactSegment(order: Order, v: Sortable): Segment {
+  return { lo: [v], hi: [v, ABOVE], against: (lead) => Math.sign(compareInOrder(order, v, lead)) };
+}
+const ALL: Segment = { against: () => 0 };
+
+/** The leading nulls and the rest, for a `nulls` placement the index's walk does not give. */
+function nullSegments(order: Order): Segment[] {
+  const before = order.nullsFirst ? -1 : 1;
+  const nulls: Segment = { hi: [null, ABOVE], against: (lead) => (isNull(lead) ? 0 : before) };
+  const values: Segment = { lo: [null, ABOVE], against: (lead) => (isNull(lead) ? -before : 0) };
+  return order.nullsFirst ? [nulls, values] : [values, nulls];
+}
+
+/** The leading values an `in` filter allows, in the list's order, once each. */
+function onlySegments(order: Order, values: readonly Sortable[]): Segment[] {
+  const sorted = [...values].sort((a, b) => compareInOrder(order, a, b));
+  const distinct = sorted.filter((v, i) => i === 0 || compareInOrder(order, sorted[i - 1], v) !== 0);
+  return distinct.map((v) => exactSegment(order, v));
+}
+
+/** How to walk an index for this order, or undefined when only the sort can answer it. */
+function planWalk<T>(rows: IndexedRows<T>, spec: ListSpec<T>, order: Order): Walk<T> | undefined {
+  if (!listEngine.useIndexes) return undefined;
+  const servable = rows.options.sortKeys ?? Object.keys(spec.sort);
+  if (!order.keys.every((k) => servable.includes(k) && spec.sort[k])) return undefined;
+  const getters = order.keys.map((k) => spec.sort[k]);
+  const index = rows.table.index(`${rows.name}:${JSON.stringify(order.keys)}`, (row) => getters.map((g) => g(row)));
+  // The index holds nulls first at every position: walked up that is ascending with nulls first,
+  // walked down descending with nulls last. The other placements are served only at the leading
+  // position (as separate segments); nulls further in would interleave.
+  const ascending = !order.desc;
+  const indexNulls = order.nullsFirst === ascending;
+  if (!indexNulls && order.keys.some((_, i) => i > 0 && index.hasNullsAt(i))) return undefined;
+  const only = order.keys.length > 0 ? rows.options.only?.[order.keys[0]] : undefined;
+  let segments: Segment[];
+  if (only && only.length > 0) segments = onlySegments(order, only);
+  else if (indexNulls || !index.hasNullsAt(0)) segments = [ALL];
+  else segments = nullSegments(order);
+  return { rows, index, ascending, segments };
+}
+
+/**
+ * The accepted rows in the list's order after `from` (or, `backwards`, before it, nearest first);
+ * from the start (or the end) when there is no position. `inclusive` takes the position's own record.
+ */
+function* walk<T>(w: Walk<T>, from: Position | undefined, backwards: boolean, inclusive: boolean): Generator<Entry<T>> {
+  const up = w.ascending !== backwards;
+  const segments = backwards ? [...w.segments].reverse() : w.segments;
+  for (const seg of segments) {
+    let start = up ? seg.lo : seg.hi;
+    let exclusive = false;
+    if (from) {
+      const place = seg.against(from.lead) * (backwards ? -1 : 1);
+      if (place < 0) continue; // behind the position
+      if (place === 0) {
+        start = from.tuple;
+        exclusive = !inclusive;
+      }
+    }
+    const end = up ? seg.hi : seg.lo;
+    const tuples = up ? w.index.ascending(start, exclusive) : w.index.descending(start, exclusive);
+    for (const tuple of tuples) {
+      if (end && (up ? compareTuples(tuple, end) > 0 : compareTuples(tuple, end) < 0)) break;
+      const key = tuple[tuple.length - 1] as string;
+      const row = w.rows.visit(w.rows.table.get(key)!);
+      if (row !== undefined) yield { row, values: tuple.slice(0, -1) as Sortable[], key };
+    }
+  }
+}
+
+function take<T>(entries: Iterable<Entry<T>>, n: number): Entry<T>[] {
+  const out: Entry<T>[] = [];
+  if (n <= 0) return out;
+  for (const e of entries) {
+    out.push(e);
+    if (out.length >= n) break;
+  }
+  return out;
+}
+
+/** The keyset page of `keysetPage`, from a walk: each side reads one row past the page to know if there is more. */
+function walkedPage<T>(w: Walk<T>, order: Order, size: number, after?: Cursor, before?: Cursor): Page<T> {
+  const cursorOf = (e: Entry<T>) => encodeCursor(order, e.values, e.key);
+  const anyAt = (c: Cursor, backwards: boolean) => take(walk(w, positionOf(c), backwards, true), 1).length > 0;
+  if (before) {
+    const found = take(walk(w, positionOf(before), true, false), size + 1);
+    const page = found.slice(0, size).reverse();
+    return {
+      page,
+      next: page.length > 0 && anyAt(before, false) ? cursorOf(page[page.length - 1]) : null,
+      previous: found.length > size && page.length > 0 ? cursorOf(page[0]) : null,
+    };
+  }
+  const found = take(walk(w, after && positionOf(after), false, false), size + 1);
+  const page = found.slice(0, size);
+  const earlier = after !== undefined && anyAt(after, true);
+  return {
+    page,
+    next: found.length > size && page.length > 0 ? cursorOf(page[page.length - 1]) : null,
+    previous: earlier ? (page.length > 0 ? cursorOf(page[0]) : encodeCursor(order, after.v, after.k)) : null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The two conventions
+
+/** The rows in the list's order, sorted or walked. */
+function ordered<T>(rows: Iterable<T>, walkPlan: Walk<T> | undefined, spec: ListSpec<T>, order: Order): Iterable<Entry<T>> {
+  return walkPlan ? walk(walkPlan, undefined, false, false) : sortedEntries(rows, spec, order);
+}
+
+function cursorPage<T>(rows: Iterable<T>, walkPlan: Walk<T> | undefined, spec: ListSpec<T>, order: Order, size: number, after?: Cursor, before?: Cursor): Page<T> {
+  return walkPlan ? walkedPage(walkPlan, order, size, after, before) : keysetPage(sortedEntries(rows, spec, order), order, size, after, before);
+}
+
+const planFor = <T>(rows: Iterable<T>, spec: ListSpec<T>, order: Order) =>
+  rows instanceof IndexedRows ? planWalk(rows as IndexedRows<T>, spec, order) : undefined;
+
 const itemOf = <T>(spec: ListSpec<T>) => (e: Entry<T>) => (spec.item ? spec.item(e.row) : e.row);
 
 /** Answers a Part 1 list (limits, cursor or stream) from the rows that passed the endpoint's filters. */
 export function part1List<T>(rows: Iterable<T>, q: Part1ListQuery, spec: ListSpec<T>): Reply {
   const desc = q.direction === "desc";
   const order: Order = { keys: q.sort_by, desc, nullsFirst: q.nulls ? q.nulls === "first" : !desc };
-  const entries = sortedEntries(rows, spec, order);
+  const plan = planFor(rows, spec, order);
   const item = itemOf(spec);
   const size = q.page_size ?? PART1_DEFAULT_PAGE_SIZE;
   if (q.pagination_type === "stream") {
-    const lines = entries.map((e) => JSON.stringify(item(e))).join("\n");
-    return { status: 200, headers: { "content-type": "application/x-json-stream" }, raw: lines.length ? lines + "\n" : "" };
+    const lines: string[] = [];
+    for (const e of ordered(rows, plan, spec, order)) lines.push(JSON.stringify(item(e)));
+    return { status: 200, headers: { "content-type": "application/x-json-stream" }, raw: lines.length ? lines.join("\n") + "\n" : "" };
   }
   if (q.pagination_type === "limits") {
+    // The total needs every row; only the page's rows are shaped.
     const page = q.page ?? 1;
-    const totalPages = Math.max(1, Math.ceil(entries.length / size));
-    const data = entries.slice((page - 1) * size, page * size).map(item);
+    const from = (page - 1) * size;
+    const data: unknown[] = [];
+    let total = 0;
+    for (const e of ordered(rows, plan, spec, order)) {
+      if (total >= from && total < from + size) data.push(item(e));
+      total++;
+    }
     return {
       status: 200,
       headers: { "content-type": "application/x-json-limits" },
-      body: { data, pagination: { page, total_pages: totalPages, total_items: entries.length } },
+      body: { data, pagination: { page, total_pages: Math.max(1, Math.ceil(total / size)), total_items: total } },
     };
   }
   const after = q.next ? decodeCursor(order, q.next, "next") : undefined;
   const before = !after && q.previous ? decodeCursor(order, q.previous, "previous") : undefined;
-  const { page, next, previous } = keysetPage(entries, order, size, after, before);
+  const { page, next, previous } = cursorPage(rows, plan, spec, order, size, after, before);
   return {
     status: 200,
     headers: { "content-type": "application/json-cursor" },
@@ -185,10 +396,10 @@ export function part1List<T>(rows: Iterable<T>, q: Part1ListQuery, spec: ListSpe
 /** Answers a Part 2 inventory list (starting_after / ending_before). */
 export function inventoryList<T>(rows: Iterable<T>, q: InventoryListQuery, spec: ListSpec<T>): Reply {
   const order: Order = { keys: [q.sort_by], desc: !q.sort_asc, nullsFirst: q.sort_asc };
-  const entries = sortedEntries(rows, spec, order);
+  const plan = planFor(rows, spec, order);
   const after = q.starting_after ? decodeCursor(order, q.starting_after, "starting_after") : undefined;
   const before = !after && q.ending_before ? decodeCursor(order, q.ending_before, "ending_before") : undefined;
-  const { page, next, previous } = keysetPage(entries, order, q.page_size, after, before);
+  const { page, next, previous } = cursorPage(rows, plan, spec, order, q.page_size, after, before);
   return { status: 200, body: { data: page.map(itemOf(spec)), pagination: { next_page: next, previous_page: previous } } };
 }
 

@@ -9,7 +9,7 @@ import { conflict, invalidField } from "../../api/errors";
 import { route, type Route } from "../http";
 import { inventoryList, matchesSearch } from "../list";
 import type { Store } from "../store/store";
-import { ownedKey, propertyTable, requireAsset, requireProperty, type StoredProperty } from "./assets-shared";
+import { ownedKey, propertiesOf, propertyTable, requireAsset, requireProperty, type StoredProperty } from "./assets-shared";
 
 type PropertyValue = AssetPropertyCreate["value"];
 
@@ -86,7 +86,7 @@ export function writeProperties(store: Store, records: StoredProperty[]): void {
 }
 
 export function deletePropertiesOf(store: Store, assetName: string): void {
-  for (const p of propertyTable(store).filter((r) => r.asset_name === assetName)) {
+  for (const p of propertiesOf(store, assetName)) {
     propertyTable(store).delete(ownedKey(assetName, p.name));
   }
 }
@@ -114,7 +114,7 @@ export const propertyRoutes: Route[] = [
 
   route(ep.propertyList, (ctx) => {
     const assetName = requireAsset(ctx.store, ctx.params.asset_name).name;
-    const rows = propertyTable(ctx.store).filter((p) => p.asset_name === assetName && matchesSearch(ctx.query.search, p.name, p.title, p.value));
+    const rows = propertiesOf(ctx.store, assetName).filter((p) => matchesSearch(ctx.query.search, p.name, p.title, p.value));
     return inventoryList(rows, ctx.query, {
       key: (p) => p.name,
       sort: {

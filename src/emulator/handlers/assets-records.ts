@@ -14,7 +14,7 @@ import {
 import type { InventoryListQuery } from "../../api/common";
 import { ApiError, ErrorCode, badRequest, conflict, invalidField, notFound } from "../../api/errors";
 import { route, type Route } from "../http";
-import { inFilter, inventoryList, matchesSearch } from "../list";
+import { inFilter, indexedRows, inventoryList, matchesSearch } from "../list";
 import type { Store } from "../store/store";
 import { deletePropertiesOf, planProperties, writeProperties } from "./assets-properties";
 import {
@@ -25,40 +25,32 @@ import {
   groupBy,
   missingRef,
   nameList,
-  propertyTable,
+  propertiesOf,
   requireAsset,
   typeTable,
   type StoredAsset,
-  type StoredMetadata,
-  type StoredProperty,
   type StoredType,
 } from "./assets-shared";
 
 // ---------------------------------------------------------------------------------------------
 // Views
 
-/** Shapes stored assets into API records; groups metadata and properties once per answer. */
+/** Shapes stored assets into API records; each asset's metadata and properties are looked up by index. */
 function assetViewer(store: Store): (a: StoredAsset) => Asset {
-  let metadata: Map<string, StoredMetadata[]> | undefined;
-  let properties: Map<string, StoredProperty[]> | undefined;
-  return (a) => {
-    metadata ??= groupBy(assetMetadata.all(store), (r) => assetMetadata.ownerOf(r));
-    properties ??= groupBy(propertyTable(store).values(), (p) => p.asset_name);
-    return {
-      name: a.name,
-      title: a.title,
-      path: a.path,
-      asset_type_name: a.asset_type_name,
-      asset_type_title: a.asset_type_title,
-      asset_parent_name: a.asset_parent_name,
-      location: a.location,
-      metadata: assetMetadata.object(metadata.get(a.name)),
-      status: a.status,
-      properties: [...(properties.get(a.name) ?? [])].sort(byName).map((p) => ({ name: p.name, title: p.title, value: p.value })),
-      created: a.created,
-      updated: a.updated,
-    };
-  };
+  return (a) => ({
+    name: a.name,
+    title: a.title,
+    path: a.path,
+    asset_type_name: a.asset_type_name,
+    asset_type_title: a.asset_type_title,
+    asset_parent_name: a.asset_parent_name,
+    location: a.location,
+    metadata: assetMetadata.object(assetMetadata.of(store, a.name)),
+    status: a.status,
+    properties: propertiesOf(store, a.name).sort(byName).map((p) => ({ name: p.name, title: p.title, value: p.value })),
+    created: a.created,
+    updated: a.updated,
+  });
 }
 const viewAsset = (store: Store, a: StoredAsset): Asset => assetViewer(store)(a);
 
@@ -258,14 +250,14 @@ interface AssetFilters {
   status_state?: AssetState[];
 }
 
+/** Every sort value is a stored field, so the list walks an index of the table (see list.ts). */
 function listAssets(store: Store, f: AssetFilters, q: InventoryListQuery) {
-  const rows = assetTable(store).filter(
-    (a) =>
-      matchesSearch(f.search, a.name, a.title) &&
-      inFilter(f.names, a.name) &&
-      inFilter(f.asset_type_name, a.asset_type_name) &&
-      inFilter(f.status_state, a.status.state),
-  );
+  const accepts = (a: StoredAsset) =>
+    matchesSearch(f.search, a.name, a.title) &&
+    inFilter(f.names, a.name) &&
+    inFilter(f.asset_type_name, a.asset_type_name) &&
+    inFilter(f.status_state, a.status.state);
+  const rows = indexedRows(assetTable(store), "assets", (a) => (accepts(a) ? a : undefined), { only: { "asset.name": f.names } });
   return inventoryList(rows, q, {
     key: (a) => a.name,
     sort: ASSET_SORT,

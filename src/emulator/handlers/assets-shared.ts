@@ -72,6 +72,9 @@ export const ownedKey = (owner: string, name: string): string => `${owner}\u0000
 
 export const assetTable = (store: Store) => store.table<StoredAsset>(TABLES.assets);
 export const propertyTable = (store: Store) => store.table<StoredProperty>(TABLES.assetProperties);
+/** The asset's properties, by name; looked up in an index of the table, not by a scan of it. */
+export const propertiesOf = (store: Store, assetName: string): StoredProperty[] =>
+  propertyTable(store).lookup("asset_name", (p) => [p.asset_name], [assetName]);
 export const classTable = (store: Store) => store.table<StoredClass>(TABLES.assetClasses);
 export const typeTable = (store: Store) => store.table<StoredType>(TABLES.assetTypes);
 
@@ -144,8 +147,9 @@ export class MetadataRecords {
     return r[this.ownerField] ?? "";
   }
 
+  /** The owner's records (looked up in an index of the table, not by a scan of it). */
   of(store: Store, owner: string): StoredMetadata[] {
-    return this.table(store).filter((r) => this.ownerOf(r) === owner);
+    return this.table(store).lookup(this.ownerField, (r) => [this.ownerOf(r)], [owner]);
   }
 
   all(store: Store): IterableIterator<StoredMetadata> {

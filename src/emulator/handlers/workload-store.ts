@@ -22,7 +22,7 @@ import { createHash } from "node:crypto";
 import semver from "semver";
 import { ApiError, conflict, failedDependency, notFound, preconditionFailed } from "../../api/errors";
 import type { HandlerContext, Reply } from "../http";
-import { matchesSearch, type Sortable } from "../list";
+import { indexedRows, matchesSearch, type IndexedRows, type Sortable } from "../list";
 import type { Store } from "../store/store";
 import { TABLES, appVersionKey, refs } from "../store/tables";
 
@@ -199,7 +199,7 @@ const within = (filter: readonly string[] | undefined, value: string | null) => 
 
 export function matchesWorkloadFilter(w: StoredWorkload, f: WorkloadFilter): boolean {
   return (
-    matchesSearch(f.search, ...f.searchIn(w)) &&
+    (!f.search?.length || matchesSearch(f.search, ...f.searchIn(w))) &&
     within(f.app_names, w.app_name) &&
     within(f.app_versions, w.app_version) &&
     within(f.app_types, w.app_type) &&
@@ -237,6 +237,34 @@ export const WORKLOAD_SORT: Record<string, (w: StoredWorkload) => Sortable> = {
   updated_at: (w) => w.updated_at,
   updated_by: (w) => w.updated_by,
 };
+
+/**
+ * The workloads a list shows, as the list engine walks them: in an ordered index of the table, each
+ * visited record settled and then filtered. The sort values are stored fields that settling does not
+ * change (it moves download_status and staged.ready only), so the index's order is the list's order;
+ * the download_statuses filter sees the settled record. An `in` filter on a sort key lets a walk
+ * that leads with that key jump from value to value.
+ */
+export function workloadRows(store: Store, nowMs: number, f: WorkloadFilter): IndexedRows<StoredWorkload> {
+  return indexedRows(
+    workloadTable(store),
+    "workloads",
+    (stored) => {
+      const w = settle(stored, nowMs);
+      return matchesWorkloadFilter(w, f) ? w : undefined;
+    },
+    {
+      only: {
+        name: f.workload_names,
+        app_name: f.app_names,
+        app_version: f.app_versions?.map(semverSortKey),
+        cluster_name: f.cluster_names,
+        node_name: f.node_names,
+        status_state: f.statuses,
+      },
+    },
+  );
+}
 
 export const stagedSummary = (s: StagedVersion | null) => (s ? { ready: s.ready, app_version: s.app_version, status: s.status } : null);
 

@@ -39,7 +39,6 @@ import {
   downloadPackage,
   enableWorkload,
   insertWorkload,
-  matchesWorkloadFilter,
   removeWorkload,
   requireCluster,
   requireRunnableVersion,
@@ -51,6 +50,7 @@ import {
   stopWorkload,
   updateWorkload,
   workloadLogs,
+  workloadRows,
   workloadTable,
   type DeploymentType,
   type RuntimeResource,
@@ -187,8 +187,7 @@ export const area: AreaModule = {
       const q = ctx.query;
       // Built once per request, not once per row.
       const filter = { ...q, resource: q.resources, searchIn: (x: StoredWorkload) => [x.name, x.title, x.app_name, x.cluster_name] };
-      const rows = allWorkloads(ctx.store, ctx.nowMs).filter((w) => matchesWorkloadFilter(w, filter));
-      return part1List(rows, q, { key: (w) => w.name, sort: WORKLOAD_SORT, item: listItem });
+      return part1List(workloadRows(ctx.store, ctx.nowMs, filter), q, { key: (w) => w.name, sort: WORKLOAD_SORT, item: listItem });
     }),
 
     route(ep.apply, (ctx) =>

@@ -3,7 +3,13 @@
  * frozen plain JSON values; a handler changes a record by putting a new one. Every request runs
  * inside a transaction: a rejected request is rolled back whole, a successful one hands its changes
  * to the listeners (persistence) before the answer is sent.
+ *
+ * A table can also keep ordered indexes over its records (`table.index`), so that a list page is a
+ * seek and a short walk instead of a sort of the whole table. Every change to the rows goes through
+ * put/delete/restore/clear, and each of them updates the indexes, so an index always holds exactly
+ * the table's current rows: a rollback (which restores the previous values) restores the indexes too.
  */
+import BTree from "sorted-btree";
 
 export interface Change {
   table: string;
@@ -22,8 +28,147 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Ordered indexes
+
+/** A value an index orders by; `undefined` from a key function counts as null. */
+export type IndexValue = string | number | boolean | null | undefined;
+
+/**
+ * Placed in a probe, sorts after every value: `[v, ABOVE]` is just past the last entry whose first
+ * value is v. (A probe shorter than the entries, `[v]`, is just before the first of them.)
+ */
+export const ABOVE: unique symbol = Symbol("above");
+
+/** An index entry `[...values, key]`, or a probe to seek with (shorter, or holding ABOVE). */
+export type IndexTuple = ReadonlyArray<IndexValue | typeof ABOVE>;
+
+/**
+ * The order of non-null sort values, shared with the list engine's sort: strings by code unit,
+ * numbers numerically, anything else (mixed types, booleans) by its text.
+ */
+export function compareSortValues(a: NonNullable<IndexValue>, b: NonNullable<IndexValue>): number {
+  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  const as = String(a);
+  const bs = String(b);
+  return as < bs ? -1 : as > bs ? 1 : 0;
+}
+
+/** One position of a tuple: nulls before every value, ABOVE after every value. */
+function compareComponent(a: IndexValue | typeof ABOVE, b: IndexValue | typeof ABOVE): number {
+  if (a === b) return 0;
+  if (a === ABOVE) return 1;
+  if (b === ABOVE) return -1;
+  const an = a === null || a === undefined;
+  const bn = b === null || b === undefined;
+  if (an || bn) return an && bn ? 0 : an ? -1 : 1;
+  return compareSortValues(a as NonNullable<IndexValue>, b as NonNullable<IndexValue>);
+}
+
+/** Ascending order of tuples, position by position; a tuple that is a prefix of another comes first. */
+export function compareTuples(a: IndexTuple, b: IndexTuple): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const c = compareComponent(a[i], b[i]);
+    if (c !== 0) return c;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * The table's records in ascending order of `[...keyOf(row), key]` (nulls first at every position;
+ * the record key last makes every entry unique). Walks go either way from any position.
+ */
+export class OrderedIndex<T> {
+  private readonly tree = new BTree<IndexTuple, undefined>(undefined, compareTuples);
+  /** How many entries hold null at each value position. */
+  private readonly nullCounts: number[] = [];
+
+  constructor(private readonly keyOf: (row: T) => readonly IndexValue[]) {}
+
+  get size(): number {
+    return this.tree.size;
+  }
+
+  /** Whether any entry holds null at value position `i`. */
+  hasNullsAt(i: number): boolean {
+    return (this.nullCounts[i] ?? 0) > 0;
+  }
+
+  /** Entries from `from` (or the first) upwards; `from` itself is skipped when `exclusive`. */
+  *ascending(from?: IndexTuple, exclusive = false): IterableIterator<IndexTuple> {
+    let skip = exclusive && from !== undefined;
+    for (const k of this.tree.keys(from)) {
+      if (skip) {
+        // Only the first entry can equal `from`.
+        skip = false;
+        if (compareTuples(k, from!) === 0) continue;
+      }
+      yield k;
+    }
+  }
+
+  /** Entries from `from` (or the last) downwards; `from` itself is skipped when `exclusive`. */
+  *descending(from?: IndexTuple, exclusive = false): IterableIterator<IndexTuple> {
+    for (const [k] of this.tree.entriesReversed(from, undefined, exclusive)) yield k;
+  }
+
+  /** Keys of the records whose values begin with `prefix`, in the index's order. */
+  *keysWith(prefix: readonly IndexValue[]): IterableIterator<string> {
+    const probe = prefix.map((v) => (v === undefined ? null : v));
+    for (const tuple of this.ascending(probe)) {
+      for (let i = 0; i < probe.length; i++) if (compareComponent(tuple[i], probe[i]) !== 0) return;
+      yield tuple[tuple.length - 1] as string;
+    }
+  }
+
+  /** @internal kept current by the table */
+  update(key: string, before: T | undefined, after: T | undefined): void {
+    const old = before === undefined ? undefined : this.tupleOf(key, before);
+    const next = after === undefined ? undefined : this.tupleOf(key, after);
+    if (old && next && compareTuples(old, next) === 0) return;
+    if (old) {
+      this.tree.delete(old);
+      this.countNulls(old, -1);
+    }
+    if (next) {
+      this.tree.set(next, undefined);
+      this.countNulls(next, 1);
+    }
+  }
+
+  /** @internal */
+  clear(): void {
+    this.tree.clear();
+    this.nullCounts.length = 0;
+  }
+
+  private tupleOf(key: string, row: T): IndexTuple {
+    // undefined and null are the same position; store one of them so that entries compare equal.
+    return [...this.keyOf(row).map((v) => (v === undefined ? null : v)), key];
+  }
+
+  private countNulls(tuple: IndexTuple, delta: number): void {
+    for (let i = 0; i < tuple.length - 1; i++) {
+      if (tuple[i] === null) this.nullCounts[i] = (this.nullCounts[i] ?? 0) + delta;
+    }
+  }
+}
+
+/**
+ * How many indexes a table keeps. Sort orders are chosen by callers, so the least recently used
+ * index goes when another one is asked for: every put pays for each index the table keeps.
+ */
+const MAX_INDEXES_PER_TABLE = 8;
+
+// ---------------------------------------------------------------------------------------------
+// Tables
+
 export class Table<T> {
   private readonly rows = new Map<string, T>();
+  /** Named ordered indexes, least recently used first. */
+  private readonly indexes = new Map<string, OrderedIndex<T>>();
 
   constructor(
     readonly name: string,
@@ -52,28 +197,67 @@ export class Table<T> {
     return out;
   }
 
+  /**
+   * The ordered index `name` over `[...keyOf(row), key]`, built on first use and kept current from
+   * then on. The name stands for the key function: callers that order differently use other names.
+   * `keyOf` must read only the stored record (nothing that changes with time or other tables).
+   */
+  index(name: string, keyOf: (row: T) => readonly IndexValue[]): OrderedIndex<T> {
+    let ix = this.indexes.get(name);
+    if (ix) {
+      this.indexes.delete(name);
+    } else {
+      ix = new OrderedIndex(keyOf);
+      for (const [key, row] of this.rows) ix.update(key, undefined, row);
+      if (this.indexes.size >= MAX_INDEXES_PER_TABLE) this.indexes.delete(this.indexes.keys().next().value!);
+    }
+    this.indexes.set(name, ix);
+    return ix;
+  }
+
+  /** The records whose `keyOf` values begin with `prefix` (through the index `name`), in the index's order. */
+  lookup(name: string, keyOf: (row: T) => readonly IndexValue[], prefix: readonly IndexValue[]): T[] {
+    return [...this.index(name, keyOf).keysWith(prefix)].map((key) => this.rows.get(key)!);
+  }
+
   put(key: string, value: T): T {
     const frozen = deepFreeze(value);
-    this.store.record(this.name, key, this.rows.get(key));
+    const prev = this.rows.get(key);
+    this.store.record(this.name, key, prev);
     this.rows.set(key, frozen);
+    this.reindex(key, prev, frozen);
     return frozen;
   }
 
   delete(key: string): boolean {
     if (!this.rows.has(key)) return false;
-    this.store.record(this.name, key, this.rows.get(key));
+    const prev = this.rows.get(key);
+    this.store.record(this.name, key, prev);
     this.rows.delete(key);
+    this.reindex(key, prev, undefined);
     return true;
   }
 
-  /** Loads a row without journaling (restore from disk or fixtures outside a transaction). */
+  /** Loads a row without journaling (restore from disk or fixtures outside a transaction, rollback). */
   restore(key: string, value: T | undefined): void {
-    if (value === undefined) this.rows.delete(key);
-    else this.rows.set(key, deepFreeze(value));
+    const prev = this.rows.get(key);
+    if (value === undefined) {
+      if (!this.rows.delete(key)) return;
+      this.reindex(key, prev, undefined);
+    } else {
+      const frozen = deepFreeze(value);
+      this.rows.set(key, frozen);
+      this.reindex(key, prev, frozen);
+    }
   }
 
   clear(): void {
     this.rows.clear();
+    for (const ix of this.indexes.values()) ix.clear();
+  }
+
+  private reindex(key: string, before: T | undefined, after: T | undefined): void {
+    for (const ix of this.indexes.values()) ix.update(key, before, after);
   }
 }
 
