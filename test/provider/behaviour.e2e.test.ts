@@ -183,6 +183,53 @@ describe("check and errors", () => {
   });
 });
 
+describe("destroy order the platform needs but the program does not state", () => {
+  /** An app whose version runs as a workload made outside the stack; the stack holds only the App. */
+  const appOnly = async () => {
+    new svc.App("app", { name: "monitor", title: "Monitor" });
+  };
+  async function deployOutside(client: SvcClient): Promise<void> {
+    await client.apps.create({ body: { name: "monitor", title: "Monitor", description: "", type: "app", version: "1.0.0" } });
+    await client.clusters.create({ body: { name: "plant" } });
+    await client.workloads.create({ body: { name: "monitor-1", app_name: "monitor", app_version: "1.0.0", cluster_name: "plant" } });
+  }
+
+  test("an App's delete waits while its app still runs as a workload, and deletes it once the workload is gone", async () => {
+    const stack = await testing.stack(appOnly, { emulator: true });
+    const client = adminClient(stack.emulator!.baseUrl);
+    try {
+      await deployOutside(client);
+      await stack.up();
+      // The workload goes a second after the destroy starts, as a workload deleted in parallel would.
+      const removal = new Promise((r) => setTimeout(r, 1000)).then(() => client.workloads.delete({ body: { names: ["monitor-1"] } }));
+      const down = await stack.destroy();
+      await removal;
+      expect(down.operations.map((o) => `${o.op} ${o.name}`)).toEqual(["delete app"]);
+      expect(await client.apps.get({ params: { app_name: "monitor" } }).catch((e: { status: number }) => e.status)).toBe(404);
+    } finally {
+      await client.close();
+      await stack.close();
+    }
+  });
+
+  test("the wait ends at svc:operationTimeoutSeconds with a message naming the workload that keeps the app", async () => {
+    const stack = await testing.stack(appOnly, { emulator: true, config: { "svc:operationTimeoutSeconds": "1" } });
+    const client = adminClient(stack.emulator!.baseUrl);
+    try {
+      await deployOutside(client);
+      await stack.up();
+      const err = (await stack.destroy().catch((e: Error) => e)) as testing.RunError;
+      expect(err.providerMessage ?? err.message).toMatch(
+        /App 'monitor': delete failed: app 'monitor' still runs as workload\(s\) monitor-1 after 1 s: delete them first \(a workload outside this stack keeps the app\), or raise svc:operationTimeoutSeconds/,
+      );
+      expect(stack.resources().map((r) => r.name)).toEqual(["app"]);
+    } finally {
+      await client.close();
+      await stack.close();
+    }
+  });
+});
+
 describe("state", () => {
   test("holds no credential, and each resource's serialized providers (Pulumi keeps one in the inputs and one in the outputs) take under 200 bytes together", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-state-"));

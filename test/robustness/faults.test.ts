@@ -16,7 +16,7 @@ import type { Store } from "../../src/emulator/store/store";
 import { TABLES } from "../../src/emulator/store/tables";
 import { quickstart } from "../../examples/quickstart/program";
 import { Figures, report } from "./reliability";
-import { MODE } from "./helpers";
+import { MODE, SEED, SOAK } from "./helpers";
 
 testing.registerMatchers();
 jest.setTimeout(240_000);
@@ -50,11 +50,18 @@ function platform(store: Store): Record<string, string[]> {
   return out;
 }
 
-/** The Pulumi state's resources: URN, id and values, generated ids and times masked. */
-function pulumiState(stack: testing.TestStack) {
+/**
+ * Outputs that tell when a resource was read, not what it holds: the App's `latestVersion` is the
+ * newest version when the App was created, which with operations running at once may be either.
+ */
+const TIMING_OUTPUTS = ["latestVersion"];
+
+/** The Pulumi state's resources: URN, id and values, generated ids and times masked (and with `concurrent`, the timing outputs). */
+function pulumiState(stack: testing.TestStack, concurrent: boolean) {
+  const outputsOf = (o: Record<string, unknown>) => (concurrent ? Object.fromEntries(Object.entries(o).filter(([k]) => !TIMING_OUTPUTS.includes(k))) : o);
   return stack
     .resources()
-    .map((r) => stable({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: r.outputs, secret: r.secretOutputs }))
+    .map((r) => stable({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: outputsOf(r.outputs), secret: r.secretOutputs }))
     .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
 
@@ -84,14 +91,17 @@ interface Outcome {
 }
 
 /** Up, an up that must change nothing, a refresh without drift, destroy: the quickstart's whole life. */
-async function lifecycle(faults?: FaultConfigInput): Promise<Outcome> {
+async function lifecycle(faults?: FaultConfigInput, parallel = 1): Promise<Outcome> {
   // API v4 has no cluster delete: the quickstart's cluster stays on the platform after destroy.
-  const stack = await testing.stack(quickstart, { emulator: { faults }, parallel: 1, checkDestroy: false });
+  const stack = await testing.stack(quickstart, { emulator: { faults }, parallel, checkDestroy: false });
   try {
     const emulator = stack.emulator!;
     const up = await stack.up();
     expect(up.operations.filter((o) => o.op === "create")).toHaveLength(14);
-    const afterUp = { platform: platform(emulator.store), state: pulumiState(stack), outputs: stable(stack.outputs) as Record<string, unknown> };
+    const concurrent = parallel > 1;
+    const outputs = stable(stack.outputs) as Record<string, unknown>;
+    if (concurrent) delete outputs.latestVersion;
+    const afterUp = { platform: platform(emulator.store), state: pulumiState(stack, concurrent), outputs };
     const dup = duplicates(emulator.store);
     expect(await stack.up()).toHaveNoChanges();
     await stack.expectNoDrift();
@@ -111,17 +121,17 @@ beforeAll(async () => {
 });
 
 /** Compares a faulted run with the run without faults and counts what differs. */
-function expectSameAsBaseline(run: Outcome): void {
+function expectSameAsBaseline(run: Outcome, base: Outcome = baseline): void {
   figures.faultedRuns++;
   figures.faultsInjected += run.faults.total;
   figures.duplicateObjects += run.duplicates.length;
-  const lost = baseline.afterUp.state.filter((r) => !run.afterUp.state.some((s) => JSON.stringify(s) === JSON.stringify(r)));
+  const lost = base.afterUp.state.filter((r) => !run.afterUp.state.some((s) => JSON.stringify(s) === JSON.stringify(r)));
   figures.lostResources += lost.length;
   expect(run.duplicates).toEqual([]);
-  expect(run.afterUp.state).toEqual(baseline.afterUp.state);
-  expect(run.afterUp.platform).toEqual(baseline.afterUp.platform);
-  expect(run.afterUp.outputs).toEqual(baseline.afterUp.outputs);
-  expect(run.afterDestroy).toEqual(baseline.afterDestroy);
+  expect(run.afterUp.state).toEqual(base.afterUp.state);
+  expect(run.afterUp.platform).toEqual(base.afterUp.platform);
+  expect(run.afterUp.outputs).toEqual(base.afterUp.outputs);
+  expect(run.afterDestroy).toEqual(base.afterDestroy);
 }
 
 const FAULTS = { include_auth: true, latency_ms: 3, retry_after_s: 1 } as const;
@@ -151,6 +161,18 @@ describe("The quickstart under injected faults ends as it does without them", ()
     const run = await lifecycle({ ...FAULTS, seed: 19, rate: 0.2, mode: "after_apply", after_apply_action: "502" });
     expect(run.faults.by_kind.after_apply_502).toBeGreaterThan(5);
     expectSameAsBaseline(run);
+  });
+
+  // The soak (`npm run soak`) runs the lifecycle under more seeds, with the engine's usual 16
+  // operations at once (so the faults fall on requests in whatever order they arrive).
+  const soakSeeds = Array.from({ length: 6 }, (_, i) => (SEED + i * 7919) % 2 ** 31);
+  let concurrentBaseline: Promise<Outcome> | undefined;
+  (SOAK ? test.each(soakSeeds) : test.skip.each(soakSeeds))("soak: seed %i, 16 operations at once, 20% of requests failing either way, same records, same state", async (seed) => {
+    concurrentBaseline ??= lifecycle(undefined, 16);
+    const base = await concurrentBaseline;
+    const mode = seed % 2 === 0 ? "before" : "after_apply";
+    const run = await lifecycle({ ...FAULTS, seed, rate: 0.15, reset_rate: 0.05, mode, statuses: [429, 502, 503, 504] }, 16);
+    expectSameAsBaseline(run, base);
   });
 
   test("every create and deploy loses its answer: each resource adopts the object its create made, including the schedule the platform names", async () => {

@@ -1,10 +1,13 @@
 /**
  * App: the app-level fields (title, description, category) of an app that its versions create.
  * Declare it after the first version, e.g. `name: version.appName`, which also orders it after that
- * version. Creating it patches the app; destroying it deletes the app with all its versions.
+ * version. Creating it patches the app; destroying it waits until no workload runs the app, then
+ * deletes the app with all its versions.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { AppPatch, apps } from "../../api/apps";
+import { workloads } from "../../api/workloads";
+import type { SvcClient } from "../../client";
 import { name as nameSchema } from "../../api/common";
 import { defineKind, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
@@ -21,10 +24,28 @@ type Inputs = { name: string; title?: string; description?: string; category?: s
 
 const patchBody = (i: Inputs) => ({ title: i.title, description: i.description, category: i.category });
 
-async function patch(client: import("../../client").SvcClient, i: Inputs): Promise<WireRecord> {
+async function patch(client: SvcClient, i: Inputs): Promise<WireRecord> {
   const body = patchBody(i);
   if (Object.values(body).every((v) => v === undefined)) return (await client.call(apps.get, { params: { app_name: i.name } })) as WireRecord;
   return (await client.call(apps.patch, { params: { app_name: i.name }, body })) as WireRecord;
+}
+
+const POLL_MS = 500;
+
+/** Resolves once no workload runs the app; fails after `timeoutMs` naming the workloads that remain. */
+async function waitUntilUndeployed(client: SvcClient, app: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const page = await client.call(workloads.list, { query: { app_names: [app], page_size: 20 } });
+    if (page.data.length === 0) return;
+    if (Date.now() + POLL_MS > deadline) {
+      const names = page.data.map((w) => w.name).join(", ");
+      throw new Error(
+        `app '${app}' still runs as workload(s) ${names} after ${Math.round(timeoutMs / 1000)} s: delete them first (a workload outside this stack keeps the app), or raise svc:operationTimeoutSeconds`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
 }
 
 export const appKind = defineKind<Inputs>({
@@ -38,7 +59,10 @@ export const appKind = defineKind<Inputs>({
   create: ({ client }, i) => patch(client, i),
   read: async ({ client }, id) => (await client.call(apps.get, { params: { app_name: id } })) as WireRecord,
   update: ({ client }, _id, news) => patch(client, news),
-  async delete({ client }, id) {
+  async delete({ client, settings }, id) {
+    // The platform refuses to delete an app that still runs as workloads. Workloads of the same stack
+    // are deleted at the same time (nothing orders them before the app), so wait for them to go.
+    await waitUntilUndeployed(client, id, settings.operationTimeoutSeconds * 1000);
     await client.call(apps.delete, { params: { app_name: id } });
   },
   outputs: (r) => ({
