@@ -120,9 +120,14 @@ describe("Legacy apply (same validity as /apps/workloads/apply; 406 otherwise)",
 
 describe("Legacy list, get (spec query of GET /workloads/list)", () => {
   beforeEach(async () => {
+    // A few milliseconds apart, so that the sort on `created` has no ties (ties fall back to the name).
+    const tick = () => new Promise((r) => setTimeout(r, 3));
     await legacyDeploy({ name: "one", title: "Boiler", node_name: "n1" });
+    await tick();
     await legacyDeploy({ name: "two", app_version: "1.0.0", cluster_name: "plant-b" });
+    await tick();
     await legacyDeploy({ name: "three", app_name: "sim" });
+    await tick();
     await emu.post("/apps/workloads/create", { name: "four", app_name: "sim", app_version: "2.0.0", cluster_name: "plant-b", runtime: { resources: [{ resource: "krn:asset:pump-7" }] } });
     await emu.call("GET", "/workloads/three/stop");
   });
