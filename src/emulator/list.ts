@@ -413,9 +413,9 @@ export function matchesSearch(search: string[] | undefined, ...fields: Array<str
   });
 }
 
-/** Exact match against an array filter; an absent or empty filter matches everything. */
-export function inFilter<V>(filter: readonly V[] | undefined, value: V): boolean {
-  return !filter || filter.length === 0 || filter.includes(value);
+/** Exact match against an array filter; an absent or empty filter matches everything, a present one never matches null. */
+export function inFilter<V>(filter: readonly V[] | undefined, value: V | null): boolean {
+  return !filter || filter.length === 0 || (value !== null && filter.includes(value));
 }
 
 /**

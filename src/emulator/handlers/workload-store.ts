@@ -22,7 +22,7 @@ import { createHash } from "node:crypto";
 import semver from "semver";
 import { ApiError, conflict, failedDependency, notFound, preconditionFailed } from "../../api/errors";
 import type { HandlerContext, Reply } from "../http";
-import { indexedRows, matchesSearch, type IndexedRows, type Sortable } from "../list";
+import { indexedRows, inFilter, matchesSearch, type IndexedRows, type Sortable } from "../list";
 import type { Store } from "../store/store";
 import { TABLES, appVersionKey, refs } from "../store/tables";
 
@@ -195,19 +195,17 @@ export interface WorkloadFilter {
   download_statuses?: string[];
 }
 
-const within = (filter: readonly string[] | undefined, value: string | null) => !filter?.length || (value !== null && filter.includes(value));
-
 export function matchesWorkloadFilter(w: StoredWorkload, f: WorkloadFilter): boolean {
   return (
     (!f.search?.length || matchesSearch(f.search, ...f.searchIn(w))) &&
-    within(f.app_names, w.app_name) &&
-    within(f.app_versions, w.app_version) &&
-    within(f.app_types, w.app_type) &&
-    within(f.cluster_names, w.cluster_name) &&
-    within(f.node_names, w.node_name) &&
-    within(f.workload_names, w.name) &&
-    within(f.statuses, w.status.state) &&
-    within(f.download_statuses, w.download_status) &&
+    inFilter(f.app_names, w.app_name) &&
+    inFilter(f.app_versions, w.app_version) &&
+    inFilter(f.app_types, w.app_type) &&
+    inFilter(f.cluster_names, w.cluster_name) &&
+    inFilter(f.node_names, w.node_name) &&
+    inFilter(f.workload_names, w.name) &&
+    inFilter(f.statuses, w.status.state) &&
+    inFilter(f.download_statuses, w.download_status) &&
     (f.resource === undefined || resourceKrns(w).includes(f.resource)) &&
     (!f.staged || w.staged !== null) &&
     (f.enabled === undefined || w.enabled === f.enabled)
