@@ -72,9 +72,10 @@ function duplicates(store: Store): string[] {
   for (const [table, rows] of Object.entries(store.snapshot())) {
     if (LOGS.has(table) || table.startsWith("_")) continue;
     for (const [, value] of rows) {
-      const name = (value as { name?: unknown }).name;
-      if (typeof name !== "string") continue;
-      const id = `${table}/${JSON.stringify((value as { app_name?: unknown; asset_name?: unknown }).app_name ?? (value as { asset_name?: unknown }).asset_name ?? "")}/${name}/${JSON.stringify((value as { version?: unknown }).version ?? "")}`;
+      // A name is unique within its owner (an app's versions, an asset's properties).
+      const v = value as { name?: unknown; app_name?: unknown; asset_name?: unknown; version?: unknown };
+      if (typeof v.name !== "string") continue;
+      const id = JSON.stringify([table, v.app_name ?? v.asset_name ?? null, v.name, v.version ?? null]);
       if (seen.has(id)) dup.push(id);
       seen.add(id);
     }

@@ -121,7 +121,6 @@ export const parameterScheduleKind = defineKind<Inputs>({
     // created since the create was sent (a minute of clock skew allowed), that matches every input.
     const wanted = body(i);
     const krns = [...wanted.resources].sort();
-    let found: WireRecord | undefined;
     for await (const s of client.paginate(schedules.list, { query: { sort_by: ["created_at"], direction: "desc", page_size: 100 }, body: { apps: [{ name: i.appName, version: i.appVersion }], states: ["scheduled"] } })) {
       const r = s as WireRecord;
       if (Date.parse(r.created_at as string) < sinceMs - CLOCK_SKEW_MS) break;
@@ -131,12 +130,9 @@ export const parameterScheduleKind = defineKind<Inputs>({
         deepEqual(r.parameters, wanted.parameters) &&
         (r.comment ?? undefined) === wanted.comment &&
         sameRevert(wanted.revert, r.revert);
-      if (same) {
-        found = r;
-        break;
-      }
+      if (same) return r;
     }
-    return found;
+    return undefined;
   },
   read: async ({ client }, id) => (await client.call(schedules.get, { params: { schedule_id: id } })) as WireRecord,
   async delete({ client }, id) {
