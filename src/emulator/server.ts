@@ -262,7 +262,8 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
     }
   }
 
-  const openapi = JSON.stringify(openApiDocument());
+  // Built on the first request for it: rendering every schema is a third of the start-up otherwise.
+  let openapi: string | undefined;
 
   const toRouterPath = (ep: AnyEndpoint) =>
     (ep.path.startsWith("/auth/realms/") ? ep.path : API_PREFIX + ep.path).replace(/\{([a-z_]+)\}/g, ":$1");
@@ -309,7 +310,7 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
     const id = (found.store as { id: string }).id;
     if (id === "openapi") {
       req.resume();
-      send(res, { status: 200, headers: { "content-type": "application/json" }, raw: openapi });
+      send(res, { status: 200, headers: { "content-type": "application/json" }, raw: (openapi ??= JSON.stringify(openApiDocument())) });
       return;
     }
     const { endpoint: ep, handler } = routeByEndpoint.get(id)!;
