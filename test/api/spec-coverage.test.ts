@@ -1,7 +1,7 @@
 /**
  * The spec is the authority: every `| METHOD | /path | ... | permission |` row of both spec parts
- * must be in the endpoint table with the same permission, and the table must declare nothing of
- * spec origin that the spec lacks.
+ * (as checked in, spec-operations.json) must be in the endpoint table with the same permission, and
+ * the table must declare nothing of spec origin that the spec lacks.
  *
  * Rows that look odd but are followed as written: `force-update` of an ACP's edge apps needs only
  * acp.read; `/assets/hierarchy/tree/update` needs asset.create; `/instance/graph/dependencies/get`
@@ -10,33 +10,56 @@
 import fs from "node:fs";
 import path from "node:path";
 import { endpoints } from "../../src/api/endpoints";
+import checkedIn from "./spec-operations.json";
 
-const SPEC_DIR = path.resolve(__dirname, "../../../shared/spec");
-
+/**
+ * The spec's rows are kept in the repository (spec-operations.json beside this file), so a clone
+ * without the spec documents runs this test; `npm run spec:rows -- SPEC_DIR` regenerates them.
+ */
 interface Row {
   method: string;
   path: string;
   permission: string | null;
   file: string;
 }
-
-function specRows(): Row[] {
-  const rows: Row[] = [];
-  for (const file of ["platform-api-part-1.md", "platform-api-part-2.md"]) {
-    const text = fs.readFileSync(path.join(SPEC_DIR, file), "utf8");
-    for (const line of text.split("\n")) {
-      const m = /^\|\s*(GET|POST)\s*\|\s*(\/\S+)\s*\|.*\|\s*([^|]+?)\s*\|\s*$/.exec(line);
-      if (!m) continue;
-      const perm = m[3] === "none required" ? null : m[3];
-      rows.push({ method: m[1], path: m[2], permission: perm, file });
-    }
-  }
-  return rows;
+interface Extractor {
+  DEFAULT_SPEC_DIR: string;
+  SPEC_FILES: string[];
+  specPresent(dir: string): boolean;
+  extractRows(dir: string): Row[];
+  rowsDocument(rows: Row[]): unknown;
+  serialize(doc: unknown): string;
 }
+const extractor = require("../../scripts/extract-spec-rows.js") as Extractor;
+
+const rows: Row[] = checkedIn.rows;
+
+/** The spec documents, when they are beside the repository (or where SVC_SPEC_DIR points). */
+const SPEC_DIR = path.resolve(process.env.SVC_SPEC_DIR ?? extractor.DEFAULT_SPEC_DIR);
+const specPresent = extractor.specPresent(SPEC_DIR);
+
+describe("test/api/spec-operations.json, the checked-in rows of the spec", () => {
+  const title = "equals a fresh extraction from the spec documents (`npm run spec:rows` regenerates it)";
+  if (specPresent) {
+    test(`${title}: ${SPEC_DIR}`, () => {
+      const fresh = extractor.extractRows(SPEC_DIR);
+      expect(rows).toEqual(fresh);
+      // Byte for byte, so the file is exactly what the script writes.
+      const file = path.join(__dirname, "spec-operations.json");
+      expect(fs.readFileSync(file, "utf8")).toBe(extractor.serialize(extractor.rowsDocument(fresh)));
+    });
+  } else {
+    test.skip(`${title} — skipped: the spec documents (${extractor.SPEC_FILES.join(", ")}) are not in ${SPEC_DIR}; set SVC_SPEC_DIR to check against them`, () => undefined);
+  }
+
+  test("every row names its method, path, permission (or null) and source document", () => {
+    for (const r of rows) {
+      expect(r).toEqual({ method: expect.stringMatching(/^(GET|POST)$/), path: expect.stringMatching(/^\//), permission: r.permission === null ? null : expect.stringMatching(/^[a-z_]+\.[a-z_]+$/), file: expect.stringMatching(/^platform-api-part-[12]\.md$/) });
+    }
+  });
+});
 
 describe("the endpoint table against the spec", () => {
-  const rows = specRows();
-
   test("the spec has 158 operation rows", () => {
     expect(rows).toHaveLength(158);
   });
