@@ -84,7 +84,7 @@ program
   .option("--state <file>", "keep the state in this file (and FILE.log) across restarts; locked while running")
   .option("--lock-timeout-ms <ms>", "how long to wait for another emulator to release the state file", integer(0, 3_600_000, "milliseconds"), 10_000)
   .option("--compact-every <n>", "fold the state log into the snapshot after this many commits", integer(1, 100_000_000, "a count"), 10_000)
-  .option("--seed <file.yaml>", "load these fixtures into the empty emulator at start")
+  .option("--seed <file.yaml>", "load these fixtures into the empty emulator at start; skipped when the state file was seeded with the same content")
   .option("--fault-rate <r>", "share of requests answered with a fault status (0..1)", fraction)
   .option("--fault-statuses <list>", "statuses to inject, out of 429,500,502,503,504 (default 503)", statuses)
   .option("--fault-seed <n>", "seed of the fault PRNG, to reproduce a run", integer(0, 0xffffffff, "an integer"))

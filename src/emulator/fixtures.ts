@@ -20,8 +20,14 @@
  * Design choices: the whole document is one transaction (a bad entry leaves the emulator empty); it
  * runs as the system identity; fixtures are the starting state, not actions, so they leave no audit
  * log entries.
+ *
+ * Restarts: the transaction also records which fixture seeded the state (`_seed` table: the SHA-256
+ * of the document's canonical JSON, its source, when, and the counts). Seeding a state that the same
+ * fixture seeded is a no-op with a log line, whatever happened to the records since, so
+ * `serve --state X --seed Y` restarts with the same command. A different fixture into a non-empty
+ * state fails naming both. POST /emulator/reset clears the record with the rest of the state.
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import type { AnyEndpoint } from "../api/endpoint";
@@ -170,29 +176,87 @@ export interface SeedEnvironment {
   nowMs: number;
   /** Named in error messages: the file, or "seed" for a parsed document. */
   source?: string;
+  /** Where the line saying a seeding was skipped goes. */
+  log?: (line: string) => void;
+}
+
+/** Table and key of the record naming the fixture that seeded the state. */
+export const SEED_TABLE = "_seed";
+const SEED_KEY = "fixture";
+
+/** Which fixture seeded a state, kept in the state itself. */
+export interface SeedRecord {
+  /** SHA-256 of the document's canonical JSON (keys sorted): formatting and comments do not count. */
+  sha256: string;
+  /** The file (as given) or "seed". */
+  source: string;
+  seeded_at: string;
+  counts: Record<string, number>;
+}
+
+/** The same JSON for the same content, whatever the order of keys. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** The content hash a seeding records: SHA-256 of the document's canonical JSON. */
+export function fixtureHash(doc: FixtureDocument): string {
+  return createHash("sha256").update(canonicalJson(doc)).digest("hex");
+}
+
+/** The record of the fixture that seeded `store`, if one did (and no reset came since). */
+export function seedRecord(store: Store): SeedRecord | undefined {
+  return store.table<SeedRecord>(SEED_TABLE).get(SEED_KEY);
 }
 
 /** Strips the `body.` / `path.` / `query.` / `acp.` root of a validation message: in a fixture, they are all entry fields. */
 const asEntryField = (message: string) => message.replace(/^(body|path|query|acp)(\.|: )/, "");
 
-/** Whether the store holds any record (the signing key in `_meta` does not count). */
+/** Whether the store holds any record (the signing key in `_meta` and the seed record do not count). */
 export function storeIsEmpty(store: Store): boolean {
-  return store.tableNames().every((n) => n === "_meta" || store.table(n).size === 0);
+  return store.tableNames().every((n) => n === "_meta" || n === SEED_TABLE || store.table(n).size === 0);
 }
+
+const short = (sha256: string) => sha256.slice(0, 12);
 
 /**
  * Loads a fixture document into an empty store, as one transaction. Returns the changes (for
- * persistence) and how many records of each section were created.
+ * persistence) and how many records of each section were created. When the same fixture (by content
+ * hash) already seeded the store, loads nothing and returns `skipped` with the earlier seeding.
  */
-export function seedStore(doc: FixtureDocument, env: SeedEnvironment): { changes: Change[]; counts: Record<string, number> } {
+export function seedStore(
+  doc: FixtureDocument,
+  env: SeedEnvironment,
+): { changes: Change[]; counts: Record<string, number>; skipped?: SeedRecord } {
   const source = env.source ?? "seed";
   if (!isObject(doc)) throw new FixtureError(source, undefined, ["the document must be a mapping of sections (" + SECTIONS.map((s) => s.name).join(", ") + ")"]);
   const unknown = Object.keys(doc).filter((k) => !SECTIONS.some((s) => s.name === k));
   if (unknown.length > 0) {
     throw new FixtureError(source, undefined, [`unknown section(s) ${unknown.map((k) => `'${k}'`).join(", ")}; allowed: ${SECTIONS.map((s) => s.name).join(", ")}`]);
   }
+  const sha256 = fixtureHash(doc);
+  const previous = seedRecord(env.store);
+  if (previous?.sha256 === sha256) {
+    env.log?.(
+      `svc-emulator: the state already holds fixture ${source} (sha256 ${short(sha256)}, loaded from ${previous.source} at ${previous.seeded_at}); not loading it again`,
+    );
+    return { changes: [], counts: {}, skipped: previous };
+  }
   if (!storeIsEmpty(env.store)) {
-    throw new FixtureError(source, undefined, ["the emulator already holds records; fixtures load only into an empty emulator (start without the state file, or reset it first)"]);
+    const what = previous
+      ? `the state was seeded from ${previous.source} (sha256 ${short(previous.sha256)}, at ${previous.seeded_at}) and ${source} (sha256 ${short(sha256)}) is a different fixture; fixtures load only into an empty emulator`
+      : `the emulator already holds records that no fixture loaded; fixtures load only into an empty emulator`;
+    throw new FixtureError(source, undefined, [
+      `${what}. To load ${source}, start with a new state file (or move the state file and its .log away), ` +
+        `or POST /emulator/reset and start again; to keep the current state, start without the fixture (no --seed)`,
+    ]);
   }
   const routes = new Map<string, Route>(allRoutes().map((r) => [r.endpoint.id, r]));
   const counts: Record<string, number> = {};
@@ -226,6 +290,7 @@ export function seedStore(doc: FixtureDocument, env: SeedEnvironment): { changes
         counts[section.name] = (counts[section.name] ?? 0) + 1;
       }
     }
+    env.store.table<SeedRecord>(SEED_TABLE).put(SEED_KEY, { sha256, source, seeded_at: now, counts: { ...counts } });
   });
   return { changes, counts };
 

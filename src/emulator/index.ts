@@ -34,7 +34,10 @@ export interface EmulatorOptions {
   lockTimeoutMs?: number;
   /** Tuning of the state file (compaction thresholds, lock staleness). */
   persistence?: Omit<PersistenceOptions, "lockTimeoutMs" | "log">;
-  /** Fixtures loaded into the (empty) emulator at start: a YAML file path or a parsed document. */
+  /**
+   * Fixtures loaded into the (empty) emulator at start: a YAML file path or a parsed document. A
+   * state the same fixture seeded (same content) is left as it is, so a restart with it works.
+   */
   seed?: string | FixtureDocument;
   /** Fault injection from the start (see faults.ts); POST /emulator/faults changes it at run time. */
   faults?: FaultConfigInput;
@@ -102,6 +105,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         baseUrl: running.baseUrl,
         nowMs: (options.clock ?? Date.now)(),
         source: seed.source,
+        log,
       });
       await store.publish(changes);
     }

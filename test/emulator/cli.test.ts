@@ -152,6 +152,78 @@ describe("svc-emulator serve --state FILE", () => {
   });
 });
 
+describe("svc-emulator serve --state FILE --seed FIXTURE, restarted with the same command", () => {
+  const clusterNames = async (baseUrl: string): Promise<string[]> => {
+    const token = await adminToken(baseUrl);
+    const res = await fetch(`${baseUrl}/api/v4/orchestration/clusters/list?page_size=100`, { headers: { authorization: `Bearer ${token}` } });
+    return ((await res.json()) as { data: Array<{ name: string }> }).data.map((c) => c.name).sort();
+  };
+  const stop = async (c: Child) => {
+    c.proc.kill("SIGTERM");
+    expect(await c.exited).toEqual({ code: 0, signal: null });
+  };
+
+  test("starts again on the state the same fixture seeded, keeps what changed since, and loads nothing twice", async () => {
+    const state = join(dir, "state.json");
+    const seed = join(dir, "plant.yaml");
+    writeFileSync(seed, "clusters:\n  - name: line-1\n  - name: line-2\n");
+    const command = ["--state", state, "--seed", seed];
+
+    const first = await serve(command);
+    expect(await clusterNames(first.baseUrl)).toEqual(["line-1", "line-2"]);
+    expect((await createCluster(first.baseUrl, await adminToken(first.baseUrl), "added-later")).status).toBe(201);
+    await stop(first);
+
+    for (let restart = 0; restart < 2; restart++) {
+      const again = await serve(command);
+      expect(await clusterNames(again.baseUrl)).toEqual(["added-later", "line-1", "line-2"]);
+      await stop(again);
+      expect(again.output().stderr).toMatch(/the state already holds fixture \S+plant\.yaml \(sha256 [0-9a-f]{12}, loaded from \S+plant\.yaml at \S+\); not loading it again/);
+    }
+    // Formatting and comments are not content: the same fixture written differently is the same fixture.
+    writeFileSync(seed, "# the plant\nclusters: [{ name: line-1 }, { name: line-2 }]\n");
+    const reformatted = await serve(command);
+    expect(await clusterNames(reformatted.baseUrl)).toEqual(["added-later", "line-1", "line-2"]);
+    await stop(reformatted);
+  });
+
+  test("a different fixture into the seeded state fails naming both fixtures and what to do; after a reset it loads", async () => {
+    const state = join(dir, "state.json");
+    const seedA = join(dir, "a.yaml");
+    const seedB = join(dir, "b.yaml");
+    writeFileSync(seedA, "clusters:\n  - name: from-a\n");
+    writeFileSync(seedB, "clusters:\n  - name: from-b\n");
+    await stop(await serve(["--state", state, "--seed", seedA]));
+
+    const refused = await serveFails(["--state", state, "--seed", seedB]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`fixture ${seedB}: the state was seeded from ${seedA} (sha256 `);
+    expect(refused.stderr).toMatch(/and \S+b\.yaml \(sha256 [0-9a-f]{12}\) is a different fixture; fixtures load only into an empty emulator/);
+    expect(refused.stderr).toContain("start with a new state file");
+    expect(refused.stderr).toContain("POST /emulator/reset");
+
+    // The refused start changed nothing; a reset empties the state and forgets the fixture.
+    const kept = await serve(["--state", state]);
+    expect(await clusterNames(kept.baseUrl)).toEqual(["from-a"]);
+    expect((await fetch(`${kept.baseUrl}/emulator/reset`, { method: "POST" })).status).toBe(204);
+    await stop(kept);
+    const loaded = await serve(["--state", state, "--seed", seedB]);
+    expect(await clusterNames(loaded.baseUrl)).toEqual(["from-b"]);
+    await stop(loaded);
+  });
+
+  test("a state with records no fixture loaded refuses a fixture, saying so", async () => {
+    const state = join(dir, "state.json");
+    const seed = join(dir, "seed.yaml");
+    writeFileSync(seed, "clusters:\n  - name: seeded\n");
+    const plain = await serve(["--state", state]);
+    expect((await createCluster(plain.baseUrl, await adminToken(plain.baseUrl), "by-hand")).status).toBe(201);
+    await stop(plain);
+    const refused = await serveFails(["--state", state, "--seed", seed]);
+    expect(refused.stderr).toContain(`fixture ${seed}: the emulator already holds records that no fixture loaded; fixtures load only into an empty emulator`);
+  });
+});
+
 describe("Crash safety: SIGKILL during a burst of writes", () => {
   test("every write answered 2xx before the kill is in the reloaded state, over several crashes", async () => {
     const state = join(dir, "state.json");

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { fixtureHash } from "../../src/emulator/fixtures";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const PLANT = resolve(__dirname, "../../examples/fixtures/plant.yaml");
@@ -108,14 +109,41 @@ describe("A bad fixture fails naming the entry and the field", () => {
 });
 
 describe("Fixtures and persisted state", () => {
-  test("seeding a non-empty emulator fails clearly; a seeded state survives a restart", async () => {
+  test("seeding a state another fixture seeded fails naming both; a seeded state survives a restart", async () => {
     const state = join(dir, "state.json");
     await withEmulator({ statePath: state, seed: { clusters: [{ name: "seeded" }] } }, async () => undefined);
     await expect(startTestEmulator({ statePath: state, seed: { clusters: [{ name: "again" }] } })).rejects.toThrow(
-      /fixture seed: the emulator already holds records; fixtures load only into an empty emulator/,
+      /fixture seed: the state was seeded from seed \(sha256 [0-9a-f]{12}, at [^)]+\) and seed \(sha256 [0-9a-f]{12}\) is a different fixture; fixtures load only into an empty emulator/,
     );
     await withEmulator({ statePath: state }, async (emu) => {
       expect((await emu.get("/orchestration/clusters/list")).body.data.map((c: { name: string }) => c.name)).toEqual(["seeded"]);
+    });
+  });
+
+  test("the same fixture again is skipped with a log line, by content: key order and formatting do not count", async () => {
+    const state = join(dir, "state.json");
+    const doc = { clusters: [{ name: "line-1", title: "Line 1" }], labels: [{ name: "anomaly", title: "Anomaly" }] };
+    await withEmulator({ statePath: state, seed: doc }, async (emu) => {
+      expect(emu.store.table("_seed").get("fixture")).toMatchObject({ sha256: fixtureHash(doc), source: "seed", counts: { clusters: 1, labels: 1 } });
+    });
+    const lines: string[] = [];
+    const reordered = { labels: [{ name: "anomaly", title: "Anomaly" }], clusters: [{ title: "Line 1", name: "line-1" }] };
+    expect(fixtureHash(reordered)).toBe(fixtureHash(doc));
+    await withEmulator({ statePath: state, seed: reordered, log: (l: string) => lines.push(l) }, async (emu) => {
+      expect((await emu.get("/orchestration/clusters/list")).body.data).toHaveLength(1);
+      expect((await emu.get("/datalabels/labels/list")).body.data).toHaveLength(1);
+    });
+    expect(lines).toEqual([expect.stringMatching(/^svc-emulator: the state already holds fixture seed \(sha256 [0-9a-f]{12}, loaded from seed at .+\); not loading it again$/)]);
+    expect(fixtureHash({ ...doc, clusters: [{ name: "line-1", title: "Line one" }] })).not.toBe(fixtureHash(doc));
+  });
+
+  test("the seed record stays out of the exported state, and a reset forgets it", async () => {
+    await withEmulator({ seed: { clusters: [{ name: "a" }] } }, async (emu) => {
+      const state = (await fetch(`${emu.baseUrl}/emulator/state`).then((r) => r.json())) as Record<string, unknown>;
+      expect(Object.keys(state).filter((k) => k.startsWith("_"))).toEqual([]);
+      expect(emu.store.table("_seed").size).toBe(1);
+      expect((await fetch(`${emu.baseUrl}/emulator/reset`, { method: "POST" })).status).toBe(204);
+      expect(emu.store.table("_seed").size).toBe(0);
     });
   });
 });
