@@ -25,7 +25,8 @@ const statuses = (v: string) =>
 interface ServeOptions {
   host: string;
   port: number;
-  admin: boolean;
+  /** Undefined unless --admin or --no-admin: then served only when bound to loopback. */
+  admin?: boolean;
   state?: string;
   lockTimeoutMs: number;
   compactEvery: number;
@@ -80,6 +81,7 @@ program
   .description("serve the API over HTTP until interrupted")
   .option("--host <host>", "interface to bind", "127.0.0.1")
   .option("--port <port>", "port to listen on (0 picks a free port)", port, 4010)
+  .option("--admin", "serve /emulator/state, /emulator/reset and /emulator/faults (unauthenticated) on any --host; by default only on loopback")
   .option("--no-admin", "do not serve /emulator/state, /emulator/reset and /emulator/faults")
   .option("--state <file>", "keep the state in this file (and FILE.log) across restarts; locked while running")
   .option("--lock-timeout-ms <ms>", "how long to wait for another emulator to release the state file", integer(0, 3_600_000, "milliseconds"), 10_000)

@@ -104,6 +104,16 @@ describe("svc-emulator serve", () => {
     expect((await fetch(`${c.baseUrl}/emulator/reset`, { method: "POST" })).status).toBe(404);
   });
 
+  test("bound beyond loopback, the unauthenticated admin endpoints are off unless --admin asks for them", async () => {
+    const open = await serve(["--host", "0.0.0.0"]);
+    const port = new URL(open.baseUrl).port;
+    expect((await fetch(`http://127.0.0.1:${port}/emulator/state`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${port}/emulator/reset`, { method: "POST" })).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${port}/api/v4/openapi.json`)).status).toBe(200);
+    const asked = await serve(["--host", "0.0.0.0", "--admin"]);
+    expect((await fetch(`http://127.0.0.1:${new URL(asked.baseUrl).port}/emulator/state`)).status).toBe(200);
+  });
+
   test("fault flags configure injection from the start; a bad value fails naming the flag", async () => {
     const c = await serve(["--fault-rate", "1", "--fault-statuses", "502", "--fault-seed", "42", "--fault-paths", "/api/v4/orchestration/*"]);
     const token = await adminToken(c.baseUrl);
