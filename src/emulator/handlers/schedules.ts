@@ -26,7 +26,7 @@ import { ApiError, badRequest, conflict, notFound } from "../../api/errors";
 import { schedules as ep, type ParameterSchedule } from "../../api/schedules";
 import { krnOf, SYSTEM_IDENTITY } from "../auth";
 import { inFilter, part1List } from "../list";
-import { route, type AreaModule, type HandlerContext, type Ticker } from "../http";
+import { route, type AreaModule, type HandlerContext, type Ticker } from "../handler";
 import type { Store } from "../store/store";
 import { TABLES } from "../store/tables";
 import {
@@ -36,7 +36,7 @@ import {
   writeParameterValues,
   type ParameterValues,
   type WriteContext,
-} from "./parameter-store";
+} from "../domain/parameters";
 
 const table = (store: Store) => store.table<ParameterSchedule>(TABLES.schedules);
 
