@@ -46,7 +46,10 @@ export interface Endpoint<
   list?: ListConvention;
   /** True for operations that change data: each leaves one audit log entry. */
   mutates: boolean;
-  /** True when the operation is served only outside the spec tables (facts file, auth). */
+  /**
+   * The area's name as the one tag (set by `defineArea`): the OpenAPI document groups operations by
+   * it, and audit entries carry the namespace `svc-<tag>`.
+   */
   tags: string[];
 }
 

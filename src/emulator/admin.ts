@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { stringify as toYaml } from "yaml";
-import { ErrorCode } from "../api/errors";
+import { errors } from "../api/errors";
 import { FaultConfigError, type FaultInjector } from "./faults";
 import type { ExtraRoute } from "./server";
 import type { Store } from "./store/store";
@@ -32,9 +32,7 @@ export function exportState(store: Store): Record<string, unknown[]> {
   return out;
 }
 
-const errorBody = (status: number, code: number, messages: string[]) => ({ errors: [{ error_code: code, http_status_code: status, message: messages }] });
-const methodNotAllowed = (res: ServerResponse, allowed: string) =>
-  reply(res, 405, errorBody(405, ErrorCode.METHOD_NOT_ALLOWED, [`use ${allowed}`]));
+const methodNotAllowed = (res: ServerResponse, allowed: string) => reply(res, 405, errors.METHOD_NOT_ALLOWED(`use ${allowed}`).toBody());
 
 function parseJsonBody(body: Buffer): { ok: true; value: unknown } | { ok: false; message: string } {
   if (body.length === 0) return { ok: true, value: {} };
@@ -69,13 +67,13 @@ export function adminRoutes(store: Store, hooks: AdminHooks): Record<string, Ext
       if (req.method === "GET") return reply(res, 200, hooks.faults.status());
       if (req.method !== "POST") return methodNotAllowed(res, "GET or POST");
       const parsed = parseJsonBody(body);
-      if (!parsed.ok) return reply(res, 400, errorBody(400, ErrorCode.MALFORMED_BODY, [parsed.message]));
+      if (!parsed.ok) return reply(res, 400, errors.MALFORMED_BODY(parsed.message).toBody());
       try {
         hooks.faults.configure(parsed.value === null ? {} : parsed.value);
       } catch (err) {
         if (!(err instanceof FaultConfigError)) throw err;
         const messages = err.zodError ? issuesToMessages("body", err.zodError) : [`body.${err.field}: ${err.problem}`];
-        return reply(res, 400, errorBody(400, ErrorCode.VALIDATION_FAILED, messages));
+        return reply(res, 400, errors.VALIDATION_FAILED(...messages).toBody());
       }
       return reply(res, 200, hooks.faults.status());
     },

@@ -4,7 +4,7 @@
  */
 import { createSecretKey, randomBytes, randomUUID, type KeyObject } from "node:crypto";
 import jwt from "jsonwebtoken";
-import { ApiError, ErrorCode } from "../api/errors";
+import { errors } from "../api/errors";
 import type { Store } from "./store/store";
 
 export interface Identity {
@@ -100,7 +100,7 @@ interface Claims {
   sid: string;
 }
 
-const unauthorized = (msg: string, code: number = ErrorCode.UNAUTHORIZED) => new ApiError(401, code, [msg]);
+const unauthorized = (msg: string, kind: typeof errors.UNAUTHORIZED = errors.UNAUTHORIZED) => kind(msg);
 
 export class Auth {
   constructor(
@@ -176,7 +176,7 @@ export class Auth {
       }) as Claims;
     } catch (err) {
       if (err instanceof jwt.TokenExpiredError) {
-        throw unauthorized(typ === "Bearer" ? "access token expired: request a new one from the token endpoint" : "refresh token expired: log in again", ErrorCode.TOKEN_EXPIRED);
+        throw unauthorized(typ === "Bearer" ? "access token expired: request a new one from the token endpoint" : "refresh token expired: log in again", errors.TOKEN_EXPIRED);
       }
       throw unauthorized(typ === "Bearer" ? "access token is invalid (bad signature or malformed)" : "refresh token is invalid");
     }

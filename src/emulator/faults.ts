@@ -19,18 +19,18 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import { ApiError, ErrorCode } from "../api/errors";
+import { errors, type ErrorKind } from "../api/errors";
 import type { FaultHooks } from "./server";
 
 export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
 export type FaultStatus = (typeof FAULT_STATUSES)[number];
 
-const STATUS_CODE: Record<FaultStatus, { code: number; text: string }> = {
-  429: { code: ErrorCode.TOO_MANY_REQUESTS, text: "too many requests" },
-  500: { code: ErrorCode.INTERNAL, text: "internal server error" },
-  502: { code: ErrorCode.BAD_GATEWAY, text: "bad gateway" },
-  503: { code: ErrorCode.UNAVAILABLE, text: "service unavailable" },
-  504: { code: ErrorCode.GATEWAY_TIMEOUT, text: "gateway timeout" },
+const STATUS_ERROR: Record<FaultStatus, { kind: ErrorKind; text: string }> = {
+  429: { kind: errors.TOO_MANY_REQUESTS, text: "too many requests" },
+  500: { kind: errors.INTERNAL, text: "internal server error" },
+  502: { kind: errors.BAD_GATEWAY, text: "bad gateway" },
+  503: { kind: errors.UNAVAILABLE, text: "service unavailable" },
+  504: { kind: errors.GATEWAY_TIMEOUT, text: "gateway timeout" },
 };
 
 const rate = z.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1");
@@ -163,8 +163,8 @@ export class FaultInjector {
 
   private answer(req: IncomingMessage, res: ServerResponse, status: FaultStatus, config: FaultConfig, when: string): void {
     req.resume();
-    const { code, text } = STATUS_CODE[status];
-    const body = JSON.stringify(new ApiError(status, code, [`${text} (injected by the emulator's fault injection; ${when})`]).toBody());
+    const { kind, text } = STATUS_ERROR[status];
+    const body = JSON.stringify(kind(`${text} (injected by the emulator's fault injection; ${when})`).toBody());
     const headers: Record<string, string | number> = {
       "content-type": "application/json",
       "content-length": Buffer.byteLength(body),

@@ -37,7 +37,7 @@ import { formatTimestamp } from "../api/common";
 import { krnOf, SYSTEM_IDENTITY, type Auth } from "./auth";
 import { allRoutes } from "./handlers";
 import { registerAcp } from "./handlers/acps";
-import { isReply, type HandlerContext, type Route } from "./http";
+import { isReply, type HandlerContext, type Route } from "./handler";
 import type { Change, Store } from "./store/store";
 import { parseOrThrow } from "./validate";
 

@@ -11,9 +11,9 @@
  *   Orders the index cannot serve (a sort key that is not a stored field, `nulls` against the index's
  *   placement where a non-leading sort value is null) fall back to the sort.
  */
-import { ApiError, ErrorCode } from "../api/errors";
+import { errors } from "../api/errors";
 import { PART1_DEFAULT_PAGE_SIZE, type InventoryListQuery, type Part1ListQuery } from "../api/common";
-import type { Reply } from "./http";
+import type { Reply } from "./handler";
 import { ABOVE, compareSortValues, compareTuples, type IndexTuple, type OrderedIndex, type Table } from "./store/store";
 
 export type Sortable = string | number | boolean | null | undefined;
@@ -53,7 +53,7 @@ function decodeCursor(order: Order, token: string, param: string): Cursor {
   try {
     c = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as Cursor;
   } catch {
-    throw new ApiError(400, ErrorCode.VALIDATION_FAILED, [`query.${param}: not a cursor this API issued`]);
+    throw errors.VALIDATION_FAILED(`query.${param}: not a cursor this API issued`);
   }
   if (
     !c ||
@@ -64,12 +64,10 @@ function decodeCursor(order: Order, token: string, param: string): Cursor {
     typeof c.k !== "string" ||
     typeof c.o !== "string"
   ) {
-    throw new ApiError(400, ErrorCode.VALIDATION_FAILED, [`query.${param}: not a cursor this API issued`]);
+    throw errors.VALIDATION_FAILED(`query.${param}: not a cursor this API issued`);
   }
   if (c.o !== signature(order)) {
-    throw new ApiError(400, ErrorCode.VALIDATION_FAILED, [
-      `query.${param}: the cursor belongs to another sort order; repeat the request with the same sort_by and direction`,
-    ]);
+    throw errors.VALIDATION_FAILED(`query.${param}: the cursor belongs to another sort order; repeat the request with the same sort_by and direction`);
   }
   return c;
 }
@@ -194,7 +192,7 @@ export class IndexedRows<T> implements Iterable<T> {
     readonly table: Table<T>,
     /** Names this list's indexes on the table: lists whose getters differ for one sort key name need different names. */
     readonly name: string,
-    /** The row as the list shows it (time-dependent fields settled), or undefined when the filters reject it. */
+    /** The row as the list shows it (time-dependent fields brought up to the request's time), or undefined when the filters reject it. */
     readonly visit: (row: T) => T | undefined,
     readonly options: IndexedOptions = {},
   ) {}

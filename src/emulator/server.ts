@@ -1,26 +1,26 @@
 /**
  * The emulator's HTTP layer: routes, authenticates, validates and serializes, all from the endpoint
- * table. Business rules live in the handlers; persistence and faults wrap the store and the server.
+ * table. Business rules live in the handlers; bodies are read in body.ts, audit entries written in
+ * audit.ts; persistence and faults wrap the store and the server.
  */
 import { randomUUID } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import busboy from "busboy";
 import findMyWay from "find-my-way";
 import { endpoints } from "../api/endpoints";
-import type { AnyEndpoint } from "../api/endpoint";
-import { ApiError, ErrorCode } from "../api/errors";
+import { ApiError, errors } from "../api/errors";
 import { formatTimestamp } from "../api/common";
 import { openApiDocument } from "../api/openapi";
+import { appendAudit } from "./audit";
 import { Auth, holds, krnOf, SYSTEM_IDENTITY, type Identity, type TokenLifetimes } from "./auth";
+import { BodyTooLarge, JSON_LIMIT, MAX_BODY_DEPTH, bodyLimit, decodeBody, nestedDeeperThan, readBody } from "./body";
 import { allRoutes, allTickers } from "./handlers";
-import { isReply, type HandlerContext, type Reply, type Route, type UploadedFile } from "./http";
+import { RolledBack, isReply, type HandlerContext, type Reply, type Route } from "./handler";
+import { API_PREFIX, servedPath } from "./paths";
 import { Store, type Change } from "./store/store";
 import { parseOrThrow, queryObject } from "./validate";
 
-export const API_PREFIX = "/api/v4";
-const JSON_LIMIT = 1024 * 1024;
-const UPLOAD_LIMIT = 64 * 1024 * 1024;
+export { API_PREFIX };
 
 /** Hooks the fault injector sets on the server (see faults.ts). */
 export interface FaultHooks {
@@ -41,7 +41,7 @@ export interface ServerOptions {
   tickIntervalMs?: number;
   extraRoutes?: Record<string, ExtraRoute>;
   faults?: FaultHooks;
-  /** Serializes commits to disk; resolves when a request's changes are durable. */
+  /** Where the server reports what no request can be told: internal errors and failed background work. */
   log?: (line: string) => void;
 }
 
@@ -74,171 +74,11 @@ function sendError(res: ServerResponse, err: ApiError, extraHeaders?: Record<str
   send(res, { status: err.status, headers: extraHeaders, body: err.body ?? err.toBody() });
 }
 
-class BodyTooLarge extends Error {}
-
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"] ?? "0");
-    if (declared > limit) {
-      reject(new BodyTooLarge());
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    req.on("data", (c: Buffer) => {
-      if (done) return;
-      size += c.length;
-      if (size > limit) {
-        done = true;
-        reject(new BodyTooLarge());
-        req.resume();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on("end", () => {
-      if (!done) {
-        done = true;
-        resolve(Buffer.concat(chunks));
-      }
-    });
-    req.on("error", (e) => {
-      if (!done) {
-        done = true;
-        reject(e);
-      }
-    });
-  });
-}
-
-function mediaType(req: IncomingMessage): string {
-  return String(req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
-}
-
-/**
- * Deepest nesting of arrays and objects a request body may have. Every layer after validation
- * (freezing, the audit log, persistence, serialization) walks values recursively, so nesting is
- * bounded before any of them runs; the deepest legitimate body (an asset hierarchy of 64 levels,
- * which its schema bounds itself) needs ~130.
- */
-const MAX_BODY_DEPTH = 256;
-
-/** True when `value` nests arrays and objects deeper than `max` (iterative: no recursion to overflow). */
-function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== "object") continue;
-    if (depth + 1 > max) return true;
-    for (const x of Object.values(v)) if (x !== null && typeof x === "object") stack.push([x, depth + 1]);
-  }
-  return false;
-}
-
-function parseJson(raw: Buffer): unknown {
-  try {
-    return JSON.parse(raw.toString("utf8"));
-  } catch (e) {
-    throw new ApiError(400, ErrorCode.MALFORMED_BODY, [`body: malformed JSON (${(e as Error).message})`]);
-  }
-}
-
-function parseMultipart(req: IncomingMessage, raw: Buffer): Promise<{ files: UploadedFile[]; fields: Record<string, string> }> {
-  return new Promise((resolve, reject) => {
-    let bb: busboy.Busboy;
-    try {
-      bb = busboy({ headers: req.headers, limits: { files: 4, fileSize: UPLOAD_LIMIT, fields: 20 } });
-    } catch {
-      reject(new ApiError(400, ErrorCode.MALFORMED_BODY, ["body: malformed multipart/form-data (missing boundary)"]));
-      return;
-    }
-    const files: UploadedFile[] = [];
-    const fields: Record<string, string> = Object.create(null);
-    const malformed = () => reject(new ApiError(400, ErrorCode.MALFORMED_BODY, ["body: malformed multipart/form-data"]));
-    bb.on("file", (field, stream, info) => {
-      const chunks: Buffer[] = [];
-      // A form cut short fails the file's stream; unheard, that error would end the process.
-      stream.on("error", malformed);
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => files.push({ field, filename: info.filename ?? "upload", contentType: info.mimeType, data: Buffer.concat(chunks) }));
-    });
-    bb.on("field", (k, v) => {
-      fields[k] = v;
-    });
-    bb.on("error", malformed);
-    bb.on("close", () => resolve({ files, fields }));
-    bb.end(raw);
-  });
-}
-
-/** Decodes the request body by the endpoint's body kind; undefined when there is none. */
-async function decodeBody(req: IncomingMessage, ep: AnyEndpoint, raw: Buffer): Promise<{ body: unknown; files: UploadedFile[] }> {
-  const type = mediaType(req);
-  if (ep.bodyKind === "multipart") {
-    if (type !== "multipart/form-data") {
-      throw new ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, ["body: send the file as multipart/form-data"]);
-    }
-    const { files, fields } = await parseMultipart(req, raw);
-    return { body: { ...fields }, files };
-  }
-  if (raw.length === 0) return { body: undefined, files: [] };
-  if (ep.bodyKind === "form" && type === "application/x-www-form-urlencoded") {
-    const out: Record<string, string> = {};
-    for (const [k, v] of new URLSearchParams(raw.toString("utf8"))) {
-      if (k !== "__proto__" && k !== "constructor" && k !== "prototype") out[k] = v;
-    }
-    return { body: out, files: [] };
-  }
-  if (type && type !== "application/json" && !type.endsWith("+json")) {
-    throw new ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, [
-      `body: unsupported content type '${type}'; send application/json` + (ep.bodyKind === "form" ? " or application/x-www-form-urlencoded" : ""),
-    ]);
-  }
-  if (ep.bodyKind === "none") {
-    // Operations without a body tolerate an empty JSON object, as generic clients send one.
-    const v = parseJson(raw);
-    if (v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0) return { body: undefined, files: [] };
-    throw new ApiError(400, ErrorCode.VALIDATION_FAILED, ["body: this operation takes no body"]);
-  }
-  return { body: parseJson(raw), files: [] };
-}
-
-/**
- * The audit log's copy of a record: fields named like secrets become "[redacted]" at any depth, and
- * so does each of their values where another field repeats it (a script embedding a token); nesting
- * past the depth limit is cut, never copied raw. Keys are copied as data (`__proto__` included).
- */
-const REDACT = /password|secret|token|credential/i;
-const AUDIT_DEPTH = 8;
-/** Secret values shorter than this are not searched for in other fields (too likely to match by chance). */
-const MIN_REPEATED_SECRET = 8;
-
-function secretValues(v: unknown, out = new Set<string>(), underSecret = false): Set<string> {
-  if (typeof v === "string") {
-    if (underSecret && v.length >= MIN_REPEATED_SECRET) out.add(v);
-  } else if (v !== null && typeof v === "object") {
-    for (const [k, x] of Object.entries(v)) secretValues(x, out, underSecret || (!Array.isArray(v) && REDACT.test(k)));
-  }
-  return out;
-}
-
-function redact(record: unknown): unknown {
-  const secrets = [...secretValues(record)];
-  const copy = (v: unknown, depth: number): unknown => {
-    if (typeof v === "string") return secrets.reduce((s, secret) => s.split(secret).join("[redacted]"), v);
-    if (v === null || typeof v !== "object") return v;
-    if (depth >= AUDIT_DEPTH) return "[truncated]";
-    if (Array.isArray(v)) return v.slice(0, 50).map((x) => copy(x, depth + 1));
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, REDACT.test(k) ? "[redacted]" : copy(x, depth + 1)]));
-  };
-  return copy(record, 0);
-}
-
-function auditAction(ep: AnyEndpoint): string {
-  const [area, op] = ep.id.split(".");
-  const words = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, "$1-$2").replace(/[_.]/g, "-").toUpperCase();
-  return `${words(op)}-${words(area)}`;
+/** The answer to a request Node's HTTP parser refused before any handler ran. */
+function clientErrorOf(err: NodeJS.ErrnoException): ApiError {
+  if (err.code === "HPE_HEADER_OVERFLOW") return errors.HEADERS_TOO_LARGE(http.maxHeaderSize);
+  if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") return errors.REQUEST_TIMEOUT();
+  return errors.BAD_REQUEST(`malformed HTTP request (${err.code ?? "parse error"})`);
 }
 
 export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0): Promise<RunningServer> {
@@ -256,7 +96,7 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
       routeByEndpoint.set(e.id, {
         endpoint: e,
         handler: () => {
-          throw new ApiError(501, ErrorCode.NOT_IMPLEMENTED, [`${e.method} ${e.path} is not implemented by the emulator`]);
+          throw errors.NOT_IMPLEMENTED(`${e.method} ${e.path} is not implemented by the emulator`);
         },
       });
     }
@@ -265,10 +105,8 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
   // Built on the first request for it: rendering every schema is a third of the start-up otherwise.
   let openapi: string | undefined;
 
-  const toRouterPath = (ep: AnyEndpoint) =>
-    (ep.path.startsWith("/auth/realms/") ? ep.path : API_PREFIX + ep.path).replace(/\{([a-z_]+)\}/g, ":$1");
   for (const ep of endpoints) {
-    router.on(ep.method, toRouterPath(ep), () => undefined, { id: ep.id });
+    router.on(ep.method, servedPath(ep).replace(/\{([a-z_]+)\}/g, ":$1"), () => undefined, { id: ep.id });
   }
   router.on("GET", `${API_PREFIX}/openapi.json`, () => undefined, { id: "openapi" });
 
@@ -282,7 +120,7 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
     try {
       url = new URL(req.url ?? "/", "http://emulator");
     } catch {
-      sendError(res, new ApiError(400, ErrorCode.BAD_REQUEST, ["malformed request URL"]));
+      sendError(res, errors.BAD_REQUEST("malformed request URL"));
       return;
     }
     const path = url.pathname;
@@ -301,9 +139,9 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
       req.resume();
       const allowed = allowedMethods(path);
       if (allowed.length > 0) {
-        sendError(res, new ApiError(405, ErrorCode.METHOD_NOT_ALLOWED, [`${method} is not allowed on ${path}; use ${allowed.join(" or ")}`]), { allow: allowed.join(", ") });
+        sendError(res, errors.METHOD_NOT_ALLOWED(`${method} is not allowed on ${path}; use ${allowed.join(" or ")}`), { allow: allowed.join(", ") });
       } else {
-        sendError(res, new ApiError(404, ErrorCode.ROUTE_NOT_FOUND, [`no operation at ${method} ${path}; the API lives under ${API_PREFIX} (see ${API_PREFIX}/openapi.json)`]));
+        sendError(res, errors.ROUTE_NOT_FOUND(method, path, API_PREFIX));
       }
       return;
     }
@@ -321,20 +159,17 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
       identity = auth.authenticate(req.headers.authorization);
       if (!holds(identity, ep.permission)) {
         req.resume();
-        throw new ApiError(403, ErrorCode.FORBIDDEN, [
-          `${identity.username} lacks the permission svc.permission.${ep.permission} that ${ep.method} ${ep.path} requires`,
-        ]);
+        throw errors.FORBIDDEN(`${identity.username} lacks the permission svc.permission.${ep.permission} that ${ep.method} ${ep.path} requires`);
       }
     }
 
     let raw: Buffer;
     try {
-      raw = await readBody(req, ep.bodyKind === "multipart" ? UPLOAD_LIMIT : JSON_LIMIT);
+      raw = await readBody(req, bodyLimit(ep));
     } catch (e) {
       if (e instanceof BodyTooLarge) {
         res.setHeader("connection", "close");
-        const limit = ep.bodyKind === "multipart" ? UPLOAD_LIMIT : JSON_LIMIT;
-        throw new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, [`body: larger than the limit of ${limit} bytes`]);
+        throw errors.PAYLOAD_TOO_LARGE(bodyLimit(ep));
       }
       throw e;
     }
@@ -347,7 +182,7 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
       if (decoded.body === undefined && ep.bodyOptional) body = undefined;
       else body = parseOrThrow(ep.body, decoded.body === undefined ? undefined : decoded.body, "body");
       if (nestedDeeperThan(body, MAX_BODY_DEPTH)) {
-        throw new ApiError(400, ErrorCode.VALIDATION_FAILED, [`body: arrays and objects nested deeper than ${MAX_BODY_DEPTH} levels`]);
+        throw errors.VALIDATION_FAILED(`body: arrays and objects nested deeper than ${MAX_BODY_DEPTH} levels`);
       }
     }
 
@@ -367,11 +202,19 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
       auth,
     };
 
-    const { result, changes } = store.transaction(() => {
-      const out = handler(ctx as never);
-      if (ep.mutates) appendAudit(ep, ctx);
-      return out;
-    });
+    let done: { result: unknown; changes: Change[] };
+    try {
+      done = store.transaction(() => {
+        const out = handler(ctx as never);
+        if (ep.mutates) appendAudit(ep, ctx);
+        return out;
+      });
+    } catch (e) {
+      if (!(e instanceof RolledBack)) throw e;
+      send(res, e.reply);
+      return;
+    }
+    const { result, changes } = done;
     await store.publish(changes);
     if (options.faults?.afterApply(req, res, path)) return;
 
@@ -389,31 +232,6 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
     return { safeParse: (v: unknown) => ({ success: true as const, data: v }) } as never;
   }
 
-  /** One audit entry per successful mutating call, written in the same transaction as the change. */
-  function appendAudit(ep: AnyEndpoint, ctx: HandlerContext): void {
-    const journal = store.pendingChanges().filter((c) => !c.table.startsWith("_") && c.table !== "audit_log");
-    const params = ctx.params as Record<string, unknown>;
-    const firstParam = Object.values(params ?? {}).find((v) => typeof v === "string") as string | undefined;
-    const bodyName = (ctx.body as { name?: unknown } | undefined)?.name;
-    const identifier = ctx.auditIdentifier ?? firstParam ?? (typeof bodyName === "string" ? bodyName : undefined) ?? journal[0]?.key ?? "";
-    const id = store.nextSeq("audit_log");
-    store.table("audit_log").put(String(id), {
-      id,
-      action: auditAction(ep),
-      identifier,
-      namespace: `svc-${ep.tags[0]}`,
-      request_id: ctx.requestId,
-      request_uri: `${ep.method} ${ep.path}`,
-      user_id: ctx.identity.userId,
-      username: ctx.identity.username,
-      meta: {
-        changes: journal.slice(0, 5).map((c) => ({ table: c.table, key: c.key, from: redact(c.prev) ?? null, to: redact(c.value) ?? null })),
-        ...(journal.length > 5 ? { more_changes: journal.length - 5 } : {}),
-      },
-      created: ctx.now,
-    });
-  }
-
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       if (err instanceof ApiError) {
@@ -421,7 +239,7 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
         return;
       }
       options.log?.(`internal error on ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
-      sendError(res, new ApiError(500, ErrorCode.INTERNAL, ["internal error in the emulator; the request had no effect"]));
+      sendError(res, errors.INTERNAL("internal error in the emulator; the request had no effect"));
     });
   });
   // Requests Node's HTTP parser refuses before any handler runs (request line or headers past the
@@ -431,12 +249,7 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
       socket.destroy();
       return;
     }
-    const error =
-      err.code === "HPE_HEADER_OVERFLOW"
-        ? new ApiError(431, ErrorCode.HEADERS_TOO_LARGE, [`request line and headers are larger than the limit of ${http.maxHeaderSize} bytes; shorten the path or the query string`])
-        : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
-          ? new ApiError(408, ErrorCode.BAD_REQUEST, ["the request was not received in time"])
-          : new ApiError(400, ErrorCode.BAD_REQUEST, [`malformed HTTP request (${err.code ?? "parse error"})`]);
+    const error = clientErrorOf(err);
     const payload = JSON.stringify(error.toBody());
     socket.end(
       `HTTP/1.1 ${error.status} ${http.STATUS_CODES[error.status]}\r\ncontent-type: application/json\r\n` +

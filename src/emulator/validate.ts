@@ -1,7 +1,7 @@
 /** Turns query strings and bodies into validated values, and zod failures into 400s naming the field. */
 import { z } from "zod";
 import { renderPath } from "../api/common";
-import { ApiError, ErrorCode } from "../api/errors";
+import { errors } from "../api/errors";
 
 type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; shape?: Record<string, z.ZodType> };
 const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
@@ -45,7 +45,7 @@ export function issuesToMessages(root: string, error: z.ZodError): string[] {
 
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, root: string): z.output<S> {
   const r = schema.safeParse(value);
-  if (!r.success) throw new ApiError(400, ErrorCode.VALIDATION_FAILED, issuesToMessages(root, r.error));
+  if (!r.success) throw errors.VALIDATION_FAILED(...issuesToMessages(root, r.error));
   return r.data;
 }
 
@@ -67,14 +67,14 @@ export function queryObject(params: URLSearchParams, schema: z.ZodType | undefin
     const field = Object.prototype.hasOwnProperty.call(shape, key) ? shape[key] : undefined;
     if (!field) {
       const allowed = Object.keys(shape);
-      throw new ApiError(400, ErrorCode.VALIDATION_FAILED, [
+      throw errors.VALIDATION_FAILED(
         `query.${key}: unknown parameter` + (allowed.length ? ` (allowed: ${allowed.join(", ")})` : " (this operation takes no query parameters)"),
-      ]);
+      );
     }
     if (defOf(baseSchema(field)).type === "array") {
       out[key] = values;
     } else {
-      if (values.length > 1) throw new ApiError(400, ErrorCode.VALIDATION_FAILED, [`query.${key}: expected one value, got ${values.length}`]);
+      if (values.length > 1) throw errors.VALIDATION_FAILED(`query.${key}: expected one value, got ${values.length}`);
       out[key] = values[0];
     }
   }

@@ -26,8 +26,9 @@ import {
   acps as ep,
   type Acp,
 } from "../../api/acps";
-import { ApiError, conflict, notFound } from "../../api/errors";
-import { route, type AreaModule, type HandlerContext, type Reply } from "../http";
+import { conflict, errors, notFound } from "../../api/errors";
+import { attempt, failure, multiStatus, type MultiStatusOptions } from "../bulk";
+import { route, type AreaModule, type HandlerContext } from "../handler";
 import { inFilter, inventoryList, matchesMetadataFilter, matchesSearch } from "../list";
 import type { Store } from "../store/store";
 import { TABLES } from "../store/tables";
@@ -201,17 +202,9 @@ function generateMetrics(acp: StoredAcp) {
 // ---------------------------------------------------------------------------------------------
 // Metadata
 
-interface ItemResult {
-  name: string;
-  http_status_code: number;
-  message?: string[];
-}
-
-/** A bulk operation answers its success status when every item succeeded, else 207 with every result. */
-function bulkReply(results: ItemResult[], successStatus: number): Reply | undefined {
-  if (results.every((r) => r.http_status_code < 300)) return { status: successStatus };
-  return { status: 207, body: { results } };
-}
+/** Bulk metadata operations apply what they can and answer 207 with every result when any item fails. */
+const BULK_CREATE: MultiStatusOptions = { okStatus: 201, allFailed: "report" };
+const BULK_DELETE: MultiStatusOptions = { okStatus: 200, allFailed: "report" };
 
 function createMetadata(ctx: HandlerContext, acpName: string, name: string, payload: Record<string, unknown>): AcpMetadataRecord {
   requireAcp(ctx.store, acpName);
@@ -220,17 +213,6 @@ function createMetadata(ctx: HandlerContext, acpName: string, name: string, payl
     throw conflict(`ACP '${acpName}' already has metadata '${name}'; update it or choose another name`);
   }
   return metadataTable(ctx.store).put(key, { acp_name: acpName, name, payload, created: ctx.now, updated: ctx.now });
-}
-
-/** Runs one item of a bulk request; a rejected item becomes a result instead of failing the request. */
-function attempt(name: string, successStatus: number, fn: () => void): ItemResult {
-  try {
-    fn();
-    return { name, http_status_code: successStatus };
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    return { name, http_status_code: err.status, message: err.messages };
-  }
 }
 
 function deleteMetadata(store: Store, acpName: string, name: string): void {
@@ -295,11 +277,11 @@ export const area: AreaModule = {
     route(ep.metadataCreate, (ctx) => createMetadata(ctx, ctx.params.acp_name, ctx.body.name, ctx.body.payload)),
 
     route(ep.metadataBulkCreate, (ctx) =>
-      bulkReply(
+      multiStatus(
         ctx.body.map((item) =>
-          attempt(`${item.acp_name}/${item.name}`, 201, () => createMetadata(ctx, item.acp_name, item.name, item.payload)),
+          attempt(`${item.acp_name}/${item.name}`, BULK_CREATE.okStatus, () => createMetadata(ctx, item.acp_name, item.name, item.payload)),
         ),
-        201,
+        BULK_CREATE,
       ),
     ),
 
@@ -325,13 +307,13 @@ export const area: AreaModule = {
     }),
 
     route(ep.metadataBulkDelete, (ctx) =>
-      bulkReply(
+      multiStatus(
         bulkDeleteTargets(ctx.store, ctx.body.names, ctx.body.acp_names).map((t) =>
           t.acp === undefined
-            ? { name: t.name, http_status_code: 404, message: [`no ACP has metadata '${t.name}'`] }
-            : attempt(`${t.acp}/${t.name}`, 200, () => deleteMetadata(ctx.store, t.acp as string, t.name)),
+            ? failure(t.name, errors.NOT_FOUND(`no ACP has metadata '${t.name}'`))
+            : attempt(`${t.acp}/${t.name}`, BULK_DELETE.okStatus, () => deleteMetadata(ctx.store, t.acp as string, t.name)),
         ),
-        200,
+        BULK_DELETE,
       ),
     ),
 

@@ -20,10 +20,10 @@ import semver from "semver";
 import { apps as ep, type AppResource } from "../../api/apps";
 import { badRequest, notFound } from "../../api/errors";
 import { inFilter, matchesSearch, part1List } from "../list";
-import { route, type HandlerContext, type Route } from "../http";
+import { route, type HandlerContext, type Route } from "../handler";
 import type { Store } from "../store/store";
 import { TABLES, type WorkloadRef } from "../store/tables";
-import { removeValues } from "./parameter-store";
+import { removeValues } from "../domain/parameters";
 
 /** A row written by enable/disable. */
 export interface StoredAppResource {

@@ -18,8 +18,9 @@
 import { createHash } from "node:crypto";
 import semver from "semver";
 import { APP_TYPE_TO_REGISTRY, appregistry as ep, type RegistryAppType } from "../../api/appregistry";
-import { ApiError, ErrorCode, badRequest, conflict, notFound } from "../../api/errors";
-import { route, type AreaModule, type Handler, type HandlerContext } from "../http";
+import { badRequest, conflict, errors, invalidField, notFound } from "../../api/errors";
+import { route, type AreaModule, type Handler, type HandlerContext } from "../handler";
+import { versionSortKey } from "../version-order";
 import { inFilter, inventoryList, matchesSearch } from "../list";
 import type { Store } from "../store/store";
 import { TABLES, appVersionKey } from "../store/tables";
@@ -142,7 +143,7 @@ function create(ctx: Ctx<typeof ep.create>) {
 function upload(ctx: Ctx<typeof ep.versionUpload>): undefined {
   const v = requireVersion(ctx.store, ctx.params.app_name, ctx.params.app_version);
   if (ctx.files.length !== 1) {
-    throw new ApiError(400, ErrorCode.VALIDATION_FAILED, [`body: send exactly one package file (field 'file'); got ${ctx.files.length}`]);
+    throw invalidField("body", `send exactly one package file (field 'file'); got ${ctx.files.length}`);
   }
   const file = ctx.files[0];
   if (file.data.length === 0) throw badRequest(`body.${file.field}: the package file '${file.filename}' is empty`);
@@ -167,7 +168,7 @@ function upload(ctx: Ctx<typeof ep.versionUpload>): undefined {
 function download(ctx: Ctx<typeof ep.versionDownload>) {
   const v = requireVersion(ctx.store, ctx.params.app_name, ctx.params.app_version);
   const pkg = packages(ctx.store).get(appVersionKey(v.name, v.version));
-  if (!pkg) throw new ApiError(404, ErrorCode.NOT_FOUND, [`registry app version '${v.name}:${v.version}' has no package yet; upload one first`]);
+  if (!pkg) throw errors.NOT_FOUND(`registry app version '${v.name}:${v.version}' has no package yet; upload one first`);
   return {
     status: 200,
     headers: { "content-type": "application/octet-stream", "content-disposition": `attachment; filename="${pkg.filename.replace(/"/g, "")}"` },
@@ -184,17 +185,10 @@ function deleteVersionRecords(store: Store, appName: string, version: string): v
 // ---------------------------------------------------------------------------------------------
 // Lists
 
-/** Ranks versions by semver so that the list sorts 1.10.0 after 1.9.0. */
-function semverRanks(values: Array<string | null>): Map<string, number> {
-  const distinct = [...new Set(values.filter((v): v is string => v !== null))].sort(semver.compare);
-  return new Map(distinct.map((v, i) => [v, i]));
-}
-
 function list(ctx: Ctx<typeof ep.list>) {
   const q = ctx.query;
   const types = q.type?.map((t) => APP_TYPE_TO_REGISTRY[t]);
   const rows = apps(ctx.store).filter((a) => inFilter(types, a.type) && matchesSearch(q.search, a.name, a.title));
-  const ranks = semverRanks(rows.map((a) => a.latest_version));
   const latestStatus = (a: StoredApp) => (a.latest_version ? (versions(ctx.store).get(appVersionKey(a.name, a.latest_version))?.status ?? null) : null);
   return inventoryList(rows, q, {
     key: (a) => a.name,
@@ -202,7 +196,7 @@ function list(ctx: Ctx<typeof ep.list>) {
       "app.name": (a) => a.name,
       "app.title": (a) => a.title,
       "app.type": (a) => a.type,
-      "app.latest_version": (a) => (a.latest_version === null ? null : (ranks.get(a.latest_version) ?? null)),
+      "app.latest_version": (a) => versionSortKey(a.latest_version),
       "app.created": (a) => a.created,
       "app.updated": (a) => a.updated,
       status: latestStatus,

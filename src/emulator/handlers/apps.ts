@@ -32,11 +32,12 @@ import {
 } from "../../api/apps";
 import { badRequest, conflict, notFound } from "../../api/errors";
 import { inFilter, matchesSearch, part1List } from "../list";
-import { route, type AreaModule, type HandlerContext } from "../http";
+import { route, type AreaModule, type HandlerContext } from "../handler";
+import { versionSortKey } from "../version-order";
 import type { Store } from "../store/store";
 import { appVersionKey, TABLES } from "../store/tables";
 import { appResourceRows, dropAppResources, resourceCount, resourceRoutes, workloadsOf } from "./app-resources";
-import { dataTypeOf, dropParameterData, requireAppVersion, syncDefinitions, type WriteContext } from "./parameter-store";
+import { dataTypeOf, dropParameterData, requireAppVersion, syncDefinitions, type WriteContext } from "../domain/parameters";
 
 type StoredApp = AppListItem;
 
@@ -56,14 +57,6 @@ export function requireApp(store: Store, app: string): StoredApp {
 /** Drops keys whose value is undefined, so stored records hold only what is set. */
 function compact<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}
-
-/** Sorts versions by semver: numbers zero-padded, a release after its pre-releases. */
-export function semverSortKey(v: string | null): string | null {
-  const p = v ? semver.parse(v) : null;
-  if (!p) return v;
-  const pad = (n: number) => String(n).padStart(12, "0");
-  return `${pad(p.major)}.${pad(p.minor)}.${pad(p.patch)}${p.prerelease.length ? "-" + p.prerelease.join(".") : "~"}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -267,7 +260,7 @@ export const area: AreaModule = {
           name: (a) => a.name,
           title: (a) => a.title,
           type: (a) => a.type,
-          latest_version: (a) => semverSortKey(a.latest_version),
+          latest_version: (a) => versionSortKey(a.latest_version),
           created_at: (a) => a.created_at,
           created_by: (a) => a.created_by,
           updated_at: (a) => a.updated_at,

@@ -6,7 +6,7 @@
  */
 import { assets as ep, type AssetPropertyCreate } from "../../api/assets";
 import { conflict, invalidField } from "../../api/errors";
-import { route, type Route } from "../http";
+import { route, type Route } from "../handler";
 import { inventoryList, matchesSearch } from "../list";
 import type { Store } from "../store/store";
 import { ownedKey, propertiesOf, propertyTable, requireAsset, requireProperty, type StoredProperty } from "./assets-shared";

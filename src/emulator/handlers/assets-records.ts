@@ -12,8 +12,10 @@ import {
   type AssetState,
 } from "../../api/assets";
 import type { InventoryListQuery } from "../../api/common";
-import { ApiError, ErrorCode, badRequest, conflict, invalidField, notFound } from "../../api/errors";
-import { route, type Route } from "../http";
+import { badRequest, conflict, errors, invalidField, notFound } from "../../api/errors";
+import { attempt, failure, multiStatus, type ItemOutcome, type MultiStatusOptions } from "../bulk";
+import { RolledBack, route, type Route } from "../handler";
+import { operationName } from "../paths";
 import { inFilter, indexedRows, inventoryList, matchesSearch } from "../list";
 import type { Store } from "../store/store";
 import { deletePropertiesOf, planProperties, writeProperties } from "./assets-properties";
@@ -124,7 +126,7 @@ function parentsFromTree(nodes: AssetHierarchyInputNode[]): Map<string, string |
 /** The type a body field names, or 404 naming the field. */
 function requireTypeOf(store: Store, typeName: string, field: string): StoredType {
   const t = typeTable(store).get(typeName);
-  if (!t) throw missingRef(field, "asset type", typeName, "create it with POST /assets/types/create");
+  if (!t) throw missingRef(field, "asset type", typeName, `create it with ${operationName(ep.typeCreate)}`);
   return t;
 }
 
@@ -170,16 +172,16 @@ function removeAsset(store: Store, assetName: string): void {
 const parentConflict = (assetName: string, children: string[]) =>
   conflict(`asset '${assetName}' is the parent of ${nameList(children)}; delete or re-parent them first`);
 
-type ItemResult = { name: string; http_status_code: number; message?: string[] };
-
-const failure = (name: string, err: ApiError): ItemResult => ({ name, http_status_code: err.status, message: err.messages });
+/** Bulk create answers a result per asset even when all succeed; bulk delete only when some fail. */
+const BULK_CREATE: MultiStatusOptions = { okStatus: 201, allFailed: "report", resultsOnSuccess: true };
+const BULK_DELETE: MultiStatusOptions = { okStatus: 200, allFailed: "report" };
 
 /**
  * Creates the batch's assets, parents before the children that name them, so that a batch may hold
  * a whole subtree in any order. Items whose parents wait on each other in a loop fail with 400.
  */
-function createBatch(store: Store, items: AssetCreate[], now: string): ItemResult[] {
-  const results = new Map<number, ItemResult>();
+function createBatch(store: Store, items: AssetCreate[], now: string): ItemOutcome[] {
+  const results = new Map<number, ItemOutcome>();
   let pending = items.map((body, i) => ({ body, i }));
   for (;;) {
     const waitingNames = new Set(pending.map((p) => p.body.name));
@@ -188,13 +190,7 @@ function createBatch(store: Store, items: AssetCreate[], now: string): ItemResul
     // One item per round when names repeat, so that the first of two equal names is created first.
     const batch = ready.filter((p, k) => ready.findIndex((q) => q.body.name === p.body.name) === k);
     for (const { body, i } of batch) {
-      try {
-        createAsset(store, body, now, `body.assets[${i}]`);
-        results.set(i, { name: body.name, http_status_code: 201 });
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        results.set(i, failure(body.name, err));
-      }
+      results.set(i, attempt(body.name, BULK_CREATE.okStatus, () => createAsset(store, body, now, `body.assets[${i}]`)));
     }
     const done = new Set(batch.map((p) => p.i));
     pending = pending.filter((p) => !done.has(p.i));
@@ -209,7 +205,7 @@ function createBatch(store: Store, items: AssetCreate[], now: string): ItemResul
  * Deletes the named assets that can go: an asset stays (409) while a child outside the deletion
  * remains, so a parent and its children may be deleted together.
  */
-function deleteBatch(store: Store, names: string[]): ItemResult[] {
+function deleteBatch(store: Store, names: string[]): ItemOutcome[] {
   const unique = [...new Set(names)];
   const children = groupBy(assetTable(store).values(), (a) => a.asset_parent_name ?? "");
   const existing = new Set(unique.filter((n) => assetTable(store).has(n)));
@@ -224,20 +220,12 @@ function deleteBatch(store: Store, names: string[]): ItemResult[] {
       }
     }
   }
-  return unique.map((n): ItemResult => {
+  return unique.map((n): ItemOutcome => {
     if (!existing.has(n)) return failure(n, notFound("asset", n));
     if (!deletable.has(n)) return failure(n, parentConflict(n, blockers(n)));
     removeAsset(store, n);
-    return { name: n, http_status_code: 200 };
+    return { name: n, http_status_code: BULK_DELETE.okStatus };
   });
-}
-
-/**
- * Ends a dry run: the work was done inside the request's transaction to validate it exactly as a
- * real run would; throwing rolls all of it back while the answer still carries the per-item results.
- */
-function abandonWith(status: number, body: unknown): never {
-  throw new ApiError(status, ErrorCode.BAD_REQUEST, ["dry run: nothing was created"], body);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -317,24 +305,21 @@ export const assetRoutes: Route[] = [
   }),
 
   route(ep.bulkCreate, (ctx) => {
-    const results = createBatch(ctx.store, ctx.body.assets, ctx.now);
-    const status = results.every((r) => r.http_status_code === 201) ? 201 : 207;
-    if (ctx.query.dry_run) abandonWith(status, { results });
-    return { status, body: { results } };
+    const reply = multiStatus(createBatch(ctx.store, ctx.body.assets, ctx.now), BULK_CREATE);
+    // A dry run did the work inside the request's transaction, to validate it exactly as a real run
+    // would; it answers what that run would answer and keeps none of it.
+    if (ctx.query.dry_run) throw new RolledBack(reply);
+    return reply;
   }),
 
-  route(ep.bulkDelete, (ctx) => {
-    const results = deleteBatch(ctx.store, ctx.body.names);
-    if (results.every((r) => r.http_status_code === 200)) return { status: 200 };
-    return { status: 207, body: { results } };
-  }),
+  route(ep.bulkDelete, (ctx) => multiStatus(deleteBatch(ctx.store, ctx.body.names), BULK_DELETE)),
 
   route(ep.hierarchyGet, (ctx) => ({ data: hierarchyTree(ctx.store) })),
 
   route(ep.hierarchyUpdate, (ctx) => {
     const parents = parentsFromTree(ctx.body.data);
     const unknown = [...parents.keys()].filter((n) => !assetTable(ctx.store).has(n));
-    if (unknown.length > 0) throw new ApiError(404, ErrorCode.NOT_FOUND, [`body.data: no asset named ${nameList(unknown)}`]);
+    if (unknown.length > 0) throw errors.NOT_FOUND(`body.data: no asset named ${nameList(unknown)}`);
     const moved: string[] = [];
     for (const [name, parent] of parents) {
       const a = assetTable(ctx.store).get(name)!;

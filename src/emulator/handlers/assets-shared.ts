@@ -3,7 +3,7 @@
  * and the metadata records that assets and asset types both carry.
  */
 import type { AssetState } from "../../api/assets";
-import { ApiError, ErrorCode, conflict, notFound } from "../../api/errors";
+import { conflict, errors, notFound } from "../../api/errors";
 import type { Sortable } from "../list";
 import type { Store } from "../store/store";
 import { TABLES } from "../store/tables";
@@ -87,11 +87,11 @@ export function nameList(names: string[], max = 10): string {
 
 /** A record that belongs to another one (a property of an asset, a metadata record of a type). */
 export const notFoundOf = (kind: string, name: string, ownerKind: string, owner: string) =>
-  new ApiError(404, ErrorCode.NOT_FOUND, [`${kind} '${name}' of ${ownerKind} '${owner}' not found`]);
+  errors.NOT_FOUND(`${kind} '${name}' of ${ownerKind} '${owner}' not found`);
 
 /** A body field that names a record which does not exist. */
 export const missingRef = (field: string, kind: string, id: string, hint: string) =>
-  new ApiError(404, ErrorCode.NOT_FOUND, [`${field}: ${kind} '${id}' not found; ${hint}`]);
+  errors.NOT_FOUND(`${field}: ${kind} '${id}' not found; ${hint}`);
 
 export function requireAsset(store: Store, assetName: string): StoredAsset {
   const a = assetTable(store).get(assetName);

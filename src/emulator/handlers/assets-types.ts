@@ -2,7 +2,9 @@
 import { assets as ep, type AssetType } from "../../api/assets";
 import type { InventoryListQuery } from "../../api/common";
 import { conflict, notFound } from "../../api/errors";
-import { route, type Route } from "../http";
+import { failure, multiStatus, type ItemOutcome } from "../bulk";
+import { route, type Route } from "../handler";
+import { operationName } from "../paths";
 import { inFilter, inventoryList, matchesMetadataFilter, matchesSearch } from "../list";
 import type { Store } from "../store/store";
 import {
@@ -20,7 +22,7 @@ import {
 } from "./assets-shared";
 
 function requireClassOf(store: Store, className: string, field: string): string {
-  if (!classTable(store).has(className)) throw missingRef(field, "asset class", className, "create it with POST /assets/class/create");
+  if (!classTable(store).has(className)) throw missingRef(field, "asset class", className, `create it with ${operationName(ep.classCreate)}`);
   return className;
 }
 
@@ -177,15 +179,12 @@ export const typeRoutes: Route[] = [
       const users = usersOfType(ctx.store, n);
       if (users.length > 0) throw typeInUse(n, users);
     }
-    const results = names.map((n) => {
-      if (!typeTable(ctx.store).has(n)) {
-        return { name: n, http_status_code: 404, message: notFound("asset type", n).messages };
-      }
+    const results = names.map((n): ItemOutcome => {
+      if (!typeTable(ctx.store).has(n)) return failure(n, notFound("asset type", n));
       removeType(ctx.store, n);
       return { name: n, http_status_code: 200 };
     });
-    if (results.every((r) => r.http_status_code === 200)) return { status: 200 };
-    return { status: 207, body: { results } };
+    return multiStatus(results, { okStatus: 200, allFailed: "report" });
   }),
 
   // Metadata of a type

@@ -34,7 +34,7 @@
  *   the body (the GET form's filters plus `names`); paging and `metadata[]` stay in the query.
  * - Type bulk delete: any type in use refuses the whole request (409); unknown names give 207.
  */
-import type { AreaModule } from "../http";
+import type { AreaModule } from "../handler";
 import { propertyRoutes } from "./assets-properties";
 import { assetRoutes } from "./assets-records";
 import { typeRoutes } from "./assets-types";

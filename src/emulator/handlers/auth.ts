@@ -1,13 +1,16 @@
 /** Token endpoints: the OIDC grants and the edge API's token endpoint. */
 import { auth as ep } from "../../api/auth";
-import { ApiError, ErrorCode } from "../../api/errors";
+import { ApiError, errors } from "../../api/errors";
 import { BUILTIN_CLIENTS, BUILTIN_USERS, EDGE_USERS } from "../auth";
-import { route, type AreaModule } from "../http";
+import { route, type AreaModule } from "../handler";
 
-/** OIDC errors carry the spec's body plus the OAuth2 `error` fields generic OIDC clients read. */
-function oidcError(status: number, error: string, description: string): ApiError {
-  const err = new ApiError(status, status === 401 ? ErrorCode.INVALID_GRANT : ErrorCode.BAD_REQUEST, [description]);
-  return new ApiError(err.status, err.code, err.messages, { ...err.toBody(), error, error_description: description });
+/**
+ * OIDC errors carry the spec's body plus the OAuth2 `error` fields generic OIDC clients read:
+ * refused credentials are INVALID_GRANT (401), a refused refresh token BAD_REQUEST (400).
+ */
+function oidcError(kind: typeof errors.INVALID_GRANT | typeof errors.BAD_REQUEST, error: string, description: string): ApiError {
+  const err = kind(description);
+  return err.withBody({ ...err.toBody(), error, error_description: description });
 }
 
 export const area: AreaModule = {
@@ -16,26 +19,26 @@ export const area: AreaModule = {
       const b = ctx.body;
       if (b.grant_type === "password") {
         const user = Object.prototype.hasOwnProperty.call(BUILTIN_USERS, b.username) ? BUILTIN_USERS[b.username] : undefined;
-        if (!user || user.password !== b.password) throw oidcError(401, "invalid_grant", "invalid user credentials");
-        if (user.clientId && user.clientId !== b.client_id) throw oidcError(401, "unauthorized_client", `client '${b.client_id}' may not log in users; use client_id '${user.clientId}'`);
+        if (!user || user.password !== b.password) throw oidcError(errors.INVALID_GRANT, "invalid_grant", "invalid user credentials");
+        if (user.clientId && user.clientId !== b.client_id) throw oidcError(errors.INVALID_GRANT, "unauthorized_client", `client '${b.client_id}' may not log in users; use client_id '${user.clientId}'`);
         return ctx.auth.issue(user.identity, b.client_id);
       }
       if (b.grant_type === "client_credentials") {
         const client = Object.prototype.hasOwnProperty.call(BUILTIN_CLIENTS, b.client_id) ? BUILTIN_CLIENTS[b.client_id] : undefined;
-        if (!client || client.secret !== b.client_secret) throw oidcError(401, "invalid_client", "invalid client credentials");
+        if (!client || client.secret !== b.client_secret) throw oidcError(errors.INVALID_GRANT, "invalid_client", "invalid client credentials");
         return ctx.auth.issue(client.identity, b.client_id);
       }
       let identity;
       try {
         identity = ctx.auth.refresh(b.refresh_token);
       } catch (e) {
-        throw oidcError(400, "invalid_grant", e instanceof ApiError ? e.messages[0] : "refresh token is invalid");
+        throw oidcError(errors.BAD_REQUEST, "invalid_grant", e instanceof ApiError ? e.messages[0] : "refresh token is invalid");
       }
       return ctx.auth.issue(identity, b.client_id);
     }),
     route(ep.edgeToken, (ctx) => {
       const user = Object.prototype.hasOwnProperty.call(EDGE_USERS, ctx.body.username) ? EDGE_USERS[ctx.body.username] : undefined;
-      if (!user || user.password !== ctx.body.password) throw new ApiError(401, ErrorCode.INVALID_GRANT, ["invalid edge user credentials"]);
+      if (!user || user.password !== ctx.body.password) throw errors.INVALID_GRANT("invalid edge user credentials");
       return ctx.auth.issueEdge(user.identity);
     }),
   ],

@@ -1,6 +1,6 @@
 /**
- * Bridges. A deploy creates the bridge and its workload (through the shared workload store), and a
- * delete removes both.
+ * Bridges. A deploy creates the bridge and its workload (through the shared workload model,
+ * domain/workloads.ts), and a delete removes both.
  *
  * Design choices where the spec is silent:
  * - The workload is named like the bridge (workload_name = name) and runs on cluster_name;
@@ -19,12 +19,12 @@
  */
 import { bridges as ep, type Bridge } from "../../api/bridges";
 import { conflict, invalidField, notFound } from "../../api/errors";
-import { route, type AreaModule, type Handler, type HandlerContext } from "../http";
+import { route, type AreaModule, type Handler, type HandlerContext } from "../handler";
 import { inFilter, inventoryList, matchesSearch } from "../list";
 import type { Store } from "../store/store";
 import { TABLES, refs, type AssetRef } from "../store/tables";
 import { ASSET_SORT } from "./assets-shared";
-import { insertWorkload, removeWorkload, workloadTable } from "./workload-store";
+import { insertWorkload, removeWorkload, workloadTable } from "../domain/workloads";
 
 type Ctx<E extends (typeof ep)[keyof typeof ep]> = Parameters<Handler<E>>[0];
 

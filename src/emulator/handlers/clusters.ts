@@ -10,7 +10,8 @@ import { stringify as toYaml } from "yaml";
 import { CLUSTER_SETTING_DEFAULTS, clusters as ep, type Cluster } from "../../api/clusters";
 import { conflict, notFound } from "../../api/errors";
 import { inventoryList, matchesSearch } from "../list";
-import { route, type AreaModule } from "../http";
+import { route, type AreaModule } from "../handler";
+import { pathOf } from "../paths";
 import type { Store } from "../store/store";
 import { TABLES } from "../store/tables";
 
@@ -51,6 +52,7 @@ export const area: AreaModule = {
       if (table(ctx.store).has(name)) throw conflict(`cluster '${name}' already exists`);
       const n = ctx.store.nextSeq("cluster_cidr");
       const token = randomBytes(24).toString("base64url");
+      const script = `${ctx.baseUrl}${pathOf(ep.provisionScriptDownload)}`;
       const cluster: StoredCluster = {
         name,
         title: ctx.body.title ?? name,
@@ -64,8 +66,8 @@ export const area: AreaModule = {
         svc_info: { version: SVC_VERSION },
         network_info: {},
         system_info: {},
-        join_script: `curl -sfL ${ctx.baseUrl}/api/v4/orchestration/clusters/provision/script/download | sh -s -- join ${name}`,
-        provision_script: `curl -sfL ${ctx.baseUrl}/api/v4/orchestration/clusters/provision/script/download | SVC_TOKEN=${token} sh -s -- ${name}`,
+        join_script: `curl -sfL ${script} | sh -s -- join ${name}`,
+        provision_script: `curl -sfL ${script} | SVC_TOKEN=${token} sh -s -- ${name}`,
         service_account_token: token,
         ...CLUSTER_SETTING_DEFAULTS,
         upgrade_instantly_apply: false,

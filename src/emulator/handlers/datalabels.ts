@@ -30,9 +30,10 @@ import {
   type LabelMetadata,
   type MetricRef,
 } from "../../api/datalabels";
-import { ApiError, conflict, notFound } from "../../api/errors";
+import { conflict, notFound } from "../../api/errors";
+import { runBulk, type MultiStatusOptions } from "../bulk";
 import { inFilter, inventoryList, matchesMetadataFilter, matchesSearch } from "../list";
-import { route, type AreaModule } from "../http";
+import { route, type AreaModule } from "../handler";
 import type { Store } from "../store/store";
 import { TABLES } from "../store/tables";
 
@@ -84,38 +85,12 @@ function putLabelMetadata(store: Store, labelName: string, name: string, payload
   return labelMetadata(store).put(key, { label_name: labelName, name, payload, created: now, updated: now });
 }
 
-// ---------------------------------------------------------------------------------------------
-// Bulk operations: apply what can be applied, report per item
-
-interface ItemResult {
-  name: string;
-  http_status_code: number;
-  message?: string[];
-}
-
 /**
- * Runs `apply` for each item. All succeed: the success status with no body. Some fail: 207 with a
- * result per item (the successful ones stay applied). All fail: the first error, nothing changed.
+ * Bulk metadata operations: all succeed, the success status with no body; some fail, 207 with a
+ * result per item (the successful ones stay applied); all fail, the first error, nothing changed.
  */
-function bulk<T>(items: T[], nameOf: (item: T) => string, okStatus: number, apply: (item: T) => void) {
-  const results: ItemResult[] = [];
-  let firstError: ApiError | undefined;
-  for (const item of items) {
-    try {
-      apply(item);
-      results.push({ name: nameOf(item), http_status_code: okStatus });
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      firstError ??= err;
-      results.push({ name: nameOf(item), http_status_code: err.status, message: err.messages });
-    }
-  }
-  if (!firstError) return { status: okStatus };
-  if (results.every((r) => r.http_status_code !== okStatus)) {
-    throw new ApiError(firstError.status, firstError.code, results.flatMap((r) => r.message ?? []));
-  }
-  return { status: 207, body: { results } };
-}
+const BULK_CREATE: MultiStatusOptions = { okStatus: 201, allFailed: "reject" };
+const BULK_DELETE: MultiStatusOptions = { okStatus: 200, allFailed: "reject" };
 
 // ---------------------------------------------------------------------------------------------
 // Data labels
@@ -307,10 +282,15 @@ export const area: AreaModule = {
 
     route(ep.labelMetadataBulkCreate, (ctx) => {
       ctx.auditIdentifier = [...new Set(ctx.body.map((i) => i.label_name))].join(",");
-      return bulk(ctx.body, (i) => metadataId(i.label_name, i.name), 201, (i) => {
-        requireLabel(ctx.store, i.label_name);
-        putLabelMetadata(ctx.store, i.label_name, i.name, i.payload, ctx.now);
-      });
+      return runBulk(
+        ctx.body,
+        (i) => metadataId(i.label_name, i.name),
+        (i) => {
+          requireLabel(ctx.store, i.label_name);
+          putLabelMetadata(ctx.store, i.label_name, i.name, i.payload, ctx.now);
+        },
+        BULK_CREATE,
+      );
     }),
 
     route(ep.labelMetadataList, (ctx) => {
@@ -343,10 +323,15 @@ export const area: AreaModule = {
       const { label_name, names } = ctx.body;
       requireLabel(ctx.store, label_name);
       ctx.auditIdentifier = label_name;
-      return bulk([...new Set(names)], (n) => n, 200, (n) => {
-        requireLabelMetadata(ctx.store, label_name, n);
-        labelMetadata(ctx.store).delete(metadataKey(label_name, n));
-      });
+      return runBulk(
+        [...new Set(names)],
+        (n) => n,
+        (n) => {
+          requireLabelMetadata(ctx.store, label_name, n);
+          labelMetadata(ctx.store).delete(metadataKey(label_name, n));
+        },
+        BULK_DELETE,
+      );
     }),
   ],
 };

@@ -28,7 +28,8 @@ import {
 } from "../../api/datatypes";
 import { conflict, notFound } from "../../api/errors";
 import { inventoryList, matchesSearch } from "../list";
-import { route, type AreaModule } from "../http";
+import { route, type AreaModule } from "../handler";
+import { versionSortKey } from "../version-order";
 import type { Store } from "../store/store";
 import { TABLES } from "../store/tables";
 
@@ -149,18 +150,6 @@ function schemaOf(store: Store, t: StoredDataType): JsonSchema {
 const view = (store: Store, t: StoredDataType): DataType => ({ ...t, schema: schemaOf(store, t) });
 
 // ---------------------------------------------------------------------------------------------
-
-/**
- * A sort key in semver precedence: numbers zero-padded, a release after its pre-releases, numeric
- * pre-release identifiers before alphanumeric ones.
- */
-function versionSortKey(version: string): string {
-  const v = semver.parse(version);
-  if (!v) return version;
-  const pad = (n: number | string) => String(n).padStart(12, "0");
-  const pre = v.prerelease.map((id) => (typeof id === "number" ? `0${pad(id)}` : `1${id}`)).join(".");
-  return `${pad(v.major)}.${pad(v.minor)}.${pad(v.patch)}${pre ? `-0${pre}` : "-1"}`;
-}
 
 export const area: AreaModule = {
   routes: [

@@ -1,5 +1,5 @@
 /** Every area's handlers, gathered for the router. */
-import type { AreaModule, Route, Ticker } from "../http";
+import type { AreaModule, Route, Ticker } from "../handler";
 import { area as acps } from "./acps";
 import { area as appregistry } from "./appregistry";
 import { area as apps } from "./apps";

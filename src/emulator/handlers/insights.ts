@@ -26,13 +26,13 @@
 import { assetKrnOf } from "../../api/common";
 import { invalidField } from "../../api/errors";
 import { insights as ep, type AssetInsightsRequest, type ColumnSpec, type InsightsOperator } from "../../api/insights";
-import { route, type AreaModule } from "../http";
+import { route, type AreaModule } from "../handler";
 import { inFilter, matchesSearch } from "../list";
 import type { Store } from "../store/store";
 import { TABLES, type AssetRef } from "../store/tables";
 import { propertyTable } from "./assets-shared";
-import { valuesTable, type ParameterValue } from "./parameter-store";
-import { workloadTable, type StoredWorkload } from "./workload-store";
+import { valuesTable, type ParameterValue } from "../domain/parameters";
+import { workloadTable, type StoredWorkload } from "../domain/workloads";
 
 type Columns = NonNullable<AssetInsightsRequest["extra_fields"]>;
 type ColumnName = keyof Columns;

@@ -18,7 +18,7 @@ import { ACP_SETTING_KEYS, GRAPH_COLLECTIONS, instance as ep, type AuditLogEntry
 import { microsOf } from "../../api/datalabels";
 import { badRequest, notFound } from "../../api/errors";
 import { inFilter, inventoryList, matchesSearch } from "../list";
-import { route, type AreaModule } from "../http";
+import { route, type AreaModule } from "../handler";
 import type { Store } from "../store/store";
 import { TABLES } from "../store/tables";
 

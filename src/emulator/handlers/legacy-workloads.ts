@@ -1,5 +1,5 @@
 /**
- * Legacy workload operations (/workloads): the workload records of workload-store.ts in the legacy
+ * Legacy workload operations (/workloads): the workload records of domain/workloads.ts in the legacy
  * shape (facts §4.4), moved through the same lifecycle as /apps/workloads.
  *
  * Design choices where the spec is silent:
@@ -20,7 +20,7 @@
 import { assetKrnOf } from "../../api/common";
 import { conflict, invalidField, notAcceptable, notFound, notImplemented } from "../../api/errors";
 import { legacyWorkloads as ep, type LegacyWorkload, type LegacyWorkloadDeploy } from "../../api/legacy-workloads";
-import { route, type AreaModule, type HandlerContext } from "../http";
+import { route, type AreaModule, type HandlerContext } from "../handler";
 import { part1List } from "../list";
 import type { Store } from "../store/store";
 import { refs } from "../store/tables";
@@ -30,7 +30,6 @@ import {
   applyProblem,
   applyStaged,
   deleteStaged,
-  downloadPackage,
   insertWorkload,
   matchesWorkloadFilter,
   removeWorkload,
@@ -40,10 +39,12 @@ import {
   startWorkload,
   stopWorkload,
   updateWorkload,
-  workloadLogs,
   workloadTable,
   type StoredWorkload,
-} from "./workload-store";
+} from "../domain/workloads";
+import { workloadLogs } from "../domain/workload-logs";
+import { downloadPackage } from "../domain/workload-packages";
+import { pathOf } from "../paths";
 
 // ---------------------------------------------------------------------------------------------
 // Views
@@ -187,7 +188,7 @@ export const area: AreaModule = {
       return downloadPackage(ctx, requireWorkload(ctx.store, name), {
         address: ctx.query.address,
         expires: ctx.query.expires,
-        path: `/workloads/${encodeURIComponent(name)}/download`,
+        path: pathOf(ep.download, { workload_name: name }),
         addressBody: (url) => url,
       });
     }),

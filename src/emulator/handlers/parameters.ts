@@ -1,6 +1,6 @@
 /**
  * App parameters (spec Part 1 "App parameters"; facts §3.3, §4.2, §6.2). Values, history and
- * definitions are kept by parameter-store.ts; this file answers the endpoints.
+ * definitions are kept by domain/parameters.ts; this file answers the endpoints.
  *
  * Design choices where the spec is silent:
  * - The list filters never answer 404: an unknown app simply matches nothing. unique-values and
@@ -19,7 +19,7 @@ import { parameters as ep } from "../../api/parameters";
 import type { AppVersion } from "../../api/apps";
 import { badRequest, forbidden } from "../../api/errors";
 import { inFilter, matchesSearch, part1List, type ListSpec } from "../list";
-import { route, type AreaModule, type HandlerContext } from "../http";
+import { route, type AreaModule, type HandlerContext } from "../handler";
 import type { Store } from "../store/store";
 import { appVersionKey, TABLES } from "../store/tables";
 import { appResourceRows } from "./app-resources";
@@ -38,7 +38,7 @@ import {
   type ParameterValue,
   type ParameterValues,
   type Scalar,
-} from "./parameter-store";
+} from "../domain/parameters";
 import { requireApp } from "./apps";
 
 interface AppFilter {

@@ -4,7 +4,7 @@
  * A schedule sets `parameters` on every listed resource at `scheduled_for`; with a revert it sets the
  * revert's per-resource values at `revert.scheduled_for`. Both steps run either through the apply
  * call or by themselves when their time comes (the ticker below). Values are written in patch mode
- * through parameter-store.ts, so each replaced value lands in the history.
+ * through domain/parameters.ts, so each replaced value lands in the history.
  *
  * Design choices where the spec is silent:
  * - Applying a type in a state that does not match answers 400 (the code the spec lists for apply);
@@ -26,7 +26,7 @@ import { ApiError, badRequest, conflict, notFound } from "../../api/errors";
 import { schedules as ep, type ParameterSchedule } from "../../api/schedules";
 import { krnOf, SYSTEM_IDENTITY } from "../auth";
 import { inFilter, part1List } from "../list";
-import { route, type AreaModule, type HandlerContext, type Ticker } from "../http";
+import { route, type AreaModule, type HandlerContext, type Ticker } from "../handler";
 import type { Store } from "../store/store";
 import { TABLES } from "../store/tables";
 import {
@@ -36,7 +36,7 @@ import {
   writeParameterValues,
   type ParameterValues,
   type WriteContext,
-} from "./parameter-store";
+} from "../domain/parameters";
 
 const table = (store: Store) => store.table<ParameterSchedule>(TABLES.schedules);
 

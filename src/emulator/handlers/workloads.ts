@@ -1,6 +1,6 @@
 /**
  * Workloads (/apps/workloads) and app version deploy. The record and its lifecycle live in
- * workload-store.ts, shared with the legacy /workloads view and bridges.
+ * domain/workloads.ts, shared with the legacy /workloads view and bridges.
  *
  * Design choices where the spec is silent:
  * - Start and stop without a body (or without `names`) select every workload that can make the move:
@@ -25,10 +25,10 @@
 import { apps } from "../../api/apps";
 import { conflict, invalidField, notFound } from "../../api/errors";
 import { workloads as ep, type Workload } from "../../api/workloads";
-import { route, type AreaModule, type HandlerContext } from "../http";
+import { route, type AreaModule, type HandlerContext } from "../handler";
 import { part1List } from "../list";
 import { refs } from "../store/tables";
-import { currentParameterValues, requireAppVersion, writeValueEntries } from "./parameter-store";
+import { currentParameterValues, requireAppVersion, writeValueEntries } from "../domain/parameters";
 import {
   WORKLOAD_SORT,
   allWorkloads,
@@ -36,7 +36,6 @@ import {
   applyProblem,
   applyStaged,
   deleteStaged,
-  downloadPackage,
   enableWorkload,
   insertWorkload,
   removeWorkload,
@@ -44,19 +43,21 @@ import {
   requireRunnableVersion,
   requireWorkload,
   resourceKrns,
-  runBulk,
   stagedSummary,
   startWorkload,
   stopWorkload,
   updateWorkload,
-  workloadLogs,
   workloadRows,
   workloadTable,
   type DeploymentType,
   type RuntimeResource,
   type StoredWorkload,
   type WorkloadChanges,
-} from "./workload-store";
+} from "../domain/workloads";
+import { workloadLogs } from "../domain/workload-logs";
+import { downloadPackage } from "../domain/workload-packages";
+import { runBulk, type MultiStatusOptions } from "../bulk";
+import { pathOf } from "../paths";
 
 // ---------------------------------------------------------------------------------------------
 // Views
@@ -98,6 +99,13 @@ function resolveParameters(ctx: HandlerContext, app: string, version: string, r:
   }
   return { ...r, parameters: currentParameterValues(ctx.store, app, version, r.resource) };
 }
+
+/**
+ * The bulk actions (apply, enable, start, stop, delete) run per named workload, each name once: 204
+ * when all succeed, 207 with a result per name when some fail, the error itself when all fail.
+ */
+const BULK: MultiStatusOptions = { okStatus: 204, allFailed: "reject" };
+const eachWorkload = (names: string[], op: (name: string) => void) => runBulk([...new Set(names)], (n) => n, op, BULK);
 
 /** Selects the named workloads for start/stop, or every workload in `fromState` when none are named. */
 function selected(ctx: HandlerContext, names: string[] | undefined, fromState: string): string[] {
@@ -191,7 +199,7 @@ export const area: AreaModule = {
     }),
 
     route(ep.apply, (ctx) =>
-      runBulk(ctx.body.names, (name) => {
+      eachWorkload(ctx.body.names, (name) => {
         const w = load(ctx, name);
         const problem = applyProblem(w);
         if (problem) throw conflict(problem);
@@ -199,14 +207,14 @@ export const area: AreaModule = {
       }),
     ),
 
-    route(ep.enable, (ctx) => runBulk(ctx.body.names, (name) => enableWorkload(ctx, load(ctx, name)))),
+    route(ep.enable, (ctx) => eachWorkload(ctx.body.names, (name) => enableWorkload(ctx, load(ctx, name)))),
 
-    route(ep.start, (ctx) => runBulk(selected(ctx, ctx.body?.names, "stopped"), (name) => startWorkload(ctx, load(ctx, name)))),
+    route(ep.start, (ctx) => eachWorkload(selected(ctx, ctx.body?.names, "stopped"), (name) => startWorkload(ctx, load(ctx, name)))),
 
-    route(ep.stop, (ctx) => runBulk(selected(ctx, ctx.body?.names, "running"), (name) => stopWorkload(ctx, load(ctx, name)))),
+    route(ep.stop, (ctx) => eachWorkload(selected(ctx, ctx.body?.names, "running"), (name) => stopWorkload(ctx, load(ctx, name)))),
 
     route(ep.delete, (ctx) =>
-      runBulk(ctx.body.names, (name) => {
+      eachWorkload(ctx.body.names, (name) => {
         if (ctx.query.staged) deleteStaged(ctx, load(ctx, name));
         else removeWorkload(ctx, name);
       }),
@@ -217,7 +225,7 @@ export const area: AreaModule = {
       return downloadPackage(ctx, requireWorkload(ctx.store, name), {
         address: ctx.query.address,
         expires: ctx.query.expires,
-        path: `/apps/workloads/${encodeURIComponent(name)}/download`,
+        path: pathOf(ep.download, { workload_name: name }),
       });
     }),
 

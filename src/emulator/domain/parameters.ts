@@ -17,7 +17,7 @@
 import semver from "semver";
 import type { AppVersion, ParameterType } from "../../api/apps";
 import { badRequest, notFound } from "../../api/errors";
-import type { HandlerContext } from "../http";
+import type { HandlerContext } from "../handler";
 import type { Store } from "../store/store";
 import { appVersionKey, TABLES } from "../store/tables";
 

@@ -1,4 +1,8 @@
-/** What a handler receives and returns. Handlers hold the business rules; they never touch sockets. */
+/**
+ * Handlers: what one receives (the request's validated parts and context), what it answers, and how
+ * an area pairs its handlers with the endpoint table. Handlers hold the business rules; they never
+ * touch sockets.
+ */
 import type { z } from "zod";
 import type { AnyEndpoint, Endpoint } from "../api/endpoint";
 import type { Auth, Identity } from "./auth";
@@ -59,6 +63,17 @@ export interface Route {
 /** Pairs an endpoint with its handler; the context is typed from the endpoint's schemas. */
 export function route<E extends AnyEndpoint>(endpoint: E, handler: Handler<E>): Route {
   return { endpoint, handler: handler as Handler };
+}
+
+/**
+ * Thrown by a handler to answer `reply` while every change the request made is rolled back (a dry
+ * run does the work to know its answer, then keeps none of it).
+ */
+export class RolledBack extends Error {
+  constructor(readonly reply: Reply) {
+    super("the request's changes were rolled back");
+    this.name = "RolledBack";
+  }
 }
 
 export function isReply(v: unknown): v is Reply {

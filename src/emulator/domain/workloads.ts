@@ -2,7 +2,8 @@
  * The workload records shared by the workloads area (/apps/workloads), the legacy view (/workloads),
  * app deploy and bridges. One table (TABLES.workloads, keyed by name) holds every workload; each area
  * shapes the same record into its own wire form, and both workload APIs move it through the same
- * lifecycle functions below.
+ * lifecycle functions below. Their packages are in workload-packages.ts, their logs in
+ * workload-logs.ts.
  *
  * Design choices where the spec is silent:
  * - Status moves (facts §6.4 item 18) are immediate: start answers with the workload `running`, stop
@@ -17,14 +18,17 @@
  *   the workload runs (or a new staged version) needs a new package: download_status returns to pending.
  *   `staged.ready` is true when the staged version's package is ready.
  * - Logs: every lifecycle move writes a line to the workload's log, served from one pod `<name>-0`.
+ *
+ * Stored records do not change as time passes; `asOf` shows one as it stands at a given time (a due
+ * package build has finished), and every read goes through it.
  */
-import { createHash } from "node:crypto";
-import semver from "semver";
-import { ApiError, conflict, failedDependency, notFound, preconditionFailed } from "../../api/errors";
-import type { HandlerContext, Reply } from "../http";
+import { conflict, notFound } from "../../api/errors";
+import type { HandlerContext } from "../handler";
 import { indexedRows, inFilter, matchesSearch, type IndexedRows, type Sortable } from "../list";
+import { versionSortKey } from "../version-order";
 import type { Store } from "../store/store";
 import { TABLES, appVersionKey, refs } from "../store/tables";
+import { appendLog, type LogLine } from "./workload-logs";
 
 export type DeploymentType = "standard" | "staged+instant-apply" | "staged-only";
 export type DownloadStatus = "pending" | "scheduled" | "processing" | "downloading" | "ready" | "failed";
@@ -62,10 +66,6 @@ export interface StagedVersion {
   payload: WorkloadChanges & Record<string, unknown>;
   instantly_apply: boolean;
   status: { message: string; state: string; warnings: string[] };
-}
-interface LogLine {
-  at: string;
-  text: string;
 }
 
 export interface StoredWorkload {
@@ -121,9 +121,6 @@ export interface NewWorkload {
 
 /** How long a package takes to build. */
 export const BUILD_MS = 1000;
-/** Lifetime of a download link (seconds). */
-export const LINK_TTL_S = 300;
-const LOG_LIMIT = 200;
 
 export const workloadTable = (store: Store) => store.table<StoredWorkload>(TABLES.workloads);
 
@@ -131,7 +128,7 @@ export const workloadTable = (store: Store) => store.table<StoredWorkload>(TABLE
 // Reading
 
 /** The record as it stands at `nowMs`: a package build that is due has finished. */
-export function settle(w: StoredWorkload, nowMs: number): StoredWorkload {
+export function asOf(w: StoredWorkload, nowMs: number): StoredWorkload {
   if (w.download_status !== "processing" || w.build_started_ms === null || nowMs - w.build_started_ms < BUILD_MS) return w;
   return { ...w, download_status: "ready", staged: w.staged ? { ...w.staged, ready: true } : null };
 }
@@ -140,12 +137,12 @@ export function settle(w: StoredWorkload, nowMs: number): StoredWorkload {
 export function requireWorkload(store: Store, name: string, nowMs?: number): StoredWorkload {
   const w = workloadTable(store).get(name);
   if (!w) throw notFound("workload", name);
-  return nowMs === undefined ? w : settle(w, nowMs);
+  return nowMs === undefined ? w : asOf(w, nowMs);
 }
 
 /** Every workload as it stands now. */
 export function allWorkloads(store: Store, nowMs: number): StoredWorkload[] {
-  return [...workloadTable(store).values()].map((w) => settle(w, nowMs));
+  return [...workloadTable(store).values()].map((w) => asOf(w, nowMs));
 }
 
 /**
@@ -212,20 +209,12 @@ export function matchesWorkloadFilter(w: StoredWorkload, f: WorkloadFilter): boo
   );
 }
 
-/** Orders versions numerically (1.10.0 after 1.9.0); a pre-release sorts before its release. */
-function semverSortKey(v: string): string {
-  const parsed = semver.parse(v);
-  if (!parsed) return v;
-  const pad = (n: number) => String(n).padStart(10, "0");
-  return `${pad(parsed.major)}.${pad(parsed.minor)}.${pad(parsed.patch)}${parsed.prerelease.length ? `-${parsed.prerelease.join(".")}` : "~"}`;
-}
-
 /** Sort keys of the workload lists (the legacy list adds its created/updated names). */
 export const WORKLOAD_SORT: Record<string, (w: StoredWorkload) => Sortable> = {
   name: (w) => w.name,
   title: (w) => w.title,
   app_name: (w) => w.app_name,
-  app_version: (w) => semverSortKey(w.app_version),
+  app_version: (w) => versionSortKey(w.app_version),
   cluster_name: (w) => w.cluster_name,
   node_name: (w) => w.node_name,
   status_last_seen: (w) => w.status.last_seen,
@@ -238,24 +227,24 @@ export const WORKLOAD_SORT: Record<string, (w: StoredWorkload) => Sortable> = {
 
 /**
  * The workloads a list shows, as the list engine walks them: in an ordered index of the table, each
- * visited record settled and then filtered. The sort values are stored fields that settling does not
- * change (it moves download_status and staged.ready only), so the index's order is the list's order;
- * the download_statuses filter sees the settled record. An `in` filter on a sort key lets a walk
- * that leads with that key jump from value to value.
+ * visited record brought to `nowMs` (asOf) and then filtered. The sort values are stored fields that
+ * asOf does not change (it moves download_status and staged.ready only), so the index's order is the
+ * list's order; the download_statuses filter sees the record as of now. An `in` filter on a sort key
+ * lets a walk that leads with that key jump from value to value.
  */
 export function workloadRows(store: Store, nowMs: number, f: WorkloadFilter): IndexedRows<StoredWorkload> {
   return indexedRows(
     workloadTable(store),
     "workloads",
     (stored) => {
-      const w = settle(stored, nowMs);
+      const w = asOf(stored, nowMs);
       return matchesWorkloadFilter(w, f) ? w : undefined;
     },
     {
       only: {
         name: f.workload_names,
         app_name: f.app_names,
-        app_version: f.app_versions?.map(semverSortKey),
+        app_version: f.app_versions?.map(versionSortKey),
         cluster_name: f.cluster_names,
         node_name: f.node_names,
         status_state: f.statuses,
@@ -288,8 +277,6 @@ function normalizeRuntime(rt: NewWorkload["runtime"] | undefined): WorkloadRunti
   if (rt?.datastreams) out.datastreams = [...rt.datastreams];
   return out;
 }
-
-const appendLog = (log: LogLine[], at: string, text: string): LogLine[] => [...log, { at, text }].slice(-LOG_LIMIT);
 
 function stagedVersion(appVersion: string, payload: StagedVersion["payload"], instantlyApply: boolean): StagedVersion {
   return { ready: false, app_version: appVersion, payload, instantly_apply: instantlyApply, status: { message: "", state: "staged", warnings: [] } };
@@ -361,7 +348,7 @@ export function removeWorkload(ctx: HandlerContext, name: string): void {
 // Updates and staged versions
 
 /** The record fields the changes set: each sent key replaces its value; runtime per sub-key. */
-function mergeChanges(w: StoredWorkload, c: WorkloadChanges): Partial<StoredWorkload> {
+export function mergeChanges(w: StoredWorkload, c: WorkloadChanges): Partial<StoredWorkload> {
   const out: Partial<StoredWorkload> = {};
   if (c.title !== undefined) out.title = c.title;
   if (c.app_version !== undefined) out.app_version = c.app_version;
@@ -464,158 +451,4 @@ export function enableWorkload(ctx: HandlerContext, w: StoredWorkload): StoredWo
     throw conflict(`workload '${w.name}' is not pending (state ${w.status.state}); only workloads created with enabled=false can be enabled`);
   }
   return saveWorkload(ctx, w, { enabled: true, status: statusOf("running", ctx.now) }, "enabled");
-}
-
-// ---------------------------------------------------------------------------------------------
-// Bulk operations
-
-/**
- * Runs `op` for each name: undefined (204) when all succeed, a 207 with a result per name when some
- * fail, and the error itself when all fail (the transaction then rolls back nothing but reads).
- */
-export function runBulk(names: string[], op: (name: string) => void): Reply | undefined {
-  const results = [...new Set(names)].map((name) => {
-    try {
-      op(name);
-      return { name, http_status_code: 204 };
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      return { name, http_status_code: e.status, message: e.messages, error: e };
-    }
-  });
-  const failures = results.filter((r) => "error" in r);
-  if (failures.length === 0) return undefined;
-  if (failures.length === results.length) {
-    const first = failures[0].error!;
-    throw new ApiError(first.status, first.code, failures.flatMap((f) => f.message ?? []));
-  }
-  return { status: 207, body: { results: results.map(({ name, http_status_code, message }) => ({ name, http_status_code, ...(message ? { message } : {}) })) } };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Packages and logs
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(data: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of data) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-/** A zip archive of stored (uncompressed) files. */
-export function zipOf(files: Array<{ name: string; data: Buffer }>): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const f of files) {
-    const nameBuf = Buffer.from(f.name, "utf8");
-    const crc = crc32(f.data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(f.data.length, 18);
-    local.writeUInt32LE(f.data.length, 22);
-    local.writeUInt16LE(nameBuf.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(f.data.length, 20);
-    central.writeUInt32LE(f.data.length, 24);
-    central.writeUInt16LE(nameBuf.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBuf, f.data);
-    centrals.push(central, nameBuf);
-    offset += 30 + nameBuf.length + f.data.length;
-  }
-  const centralSize = centrals.reduce((n, b) => n + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(files.length, 8);
-  end.writeUInt16LE(files.length, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, ...centrals, end]);
-}
-
-/** The package: the manifest the edge runs (the staged version's when one exists). */
-function packageOf(w: StoredWorkload): Buffer {
-  const target = w.staged ? { ...w, ...mergeChanges(w, w.staged.payload), app_version: w.staged.app_version } : w;
-  const manifest = {
-    name: target.name,
-    app_name: target.app_name,
-    app_version: target.app_version,
-    app_type: target.app_type,
-    cluster_name: target.cluster_name,
-    node_name: target.node_name,
-    runtime: target.runtime,
-    system: target.system,
-  };
-  const data = Buffer.from(JSON.stringify(manifest, null, 2) + "\n");
-  return zipOf([{ name: "workload.json", data }]);
-}
-
-export interface DownloadRequest {
-  address: boolean;
-  expires?: number;
-  /** The path (under /api/v4) the link points back to. */
-  path: string;
-  /** Shapes the address answer (the legacy view answers the URL alone). */
-  addressBody?: (url: string, expiresIn: number) => unknown;
-}
-
-/**
- * Download: the first request starts the build (202); once it is done the package (200 zip) or, with
- * address=true, a link valid LINK_TTL_S seconds. The link carries its expiry; an expired one answers 412.
- */
-export function downloadPackage(ctx: HandlerContext, stored: StoredWorkload, req: DownloadRequest): Reply {
-  if (req.expires !== undefined && req.expires * 1000 < ctx.nowMs) {
-    throw preconditionFailed(`the download link of workload '${stored.name}' expired; request a new one with address=true`);
-  }
-  const w = settle(stored, ctx.nowMs);
-  const table = workloadTable(ctx.store);
-  if (w.download_status !== "ready") {
-    if (w.download_status !== "processing") {
-      table.put(w.name, { ...w, download_status: "processing", download_error: null, build_started_ms: ctx.nowMs });
-    }
-    const retry = Math.max(1, Math.ceil(BUILD_MS / 1000));
-    return { status: 202, headers: { "retry-after": String(retry) }, body: { download_status: "processing", message: `the package of workload '${w.name}' is being built; ask again in ${retry} s` } };
-  }
-  if (w !== stored) table.put(w.name, w);
-  if (req.address) {
-    const expiresAt = Math.floor(ctx.nowMs / 1000) + LINK_TTL_S;
-    const url = `${ctx.baseUrl}/api/v4${req.path}?expires=${expiresAt}`;
-    return { status: 200, body: req.addressBody ? req.addressBody(url, LINK_TTL_S) : { url, expires_in: LINK_TTL_S } };
-  }
-  const digest = createHash("sha256").update(w.name).digest("hex").slice(0, 8);
-  return {
-    status: 200,
-    headers: { "content-type": "application/octet-stream", "content-disposition": `attachment; filename="${w.name}-${digest}.zip"` },
-    raw: packageOf(w),
-  };
-}
-
-export interface LogsRequest {
-  tail_lines?: number;
-  since_time?: string;
-}
-
-/**
- * The workload's logs per pod. A workload that was never deployed has no pod: `notDeployed` makes the
- * error (424 on /apps/workloads; the legacy view, which lists no 424, answers 409).
- */
-export function workloadLogs(w: StoredWorkload, q: LogsRequest, notDeployed: (msg: string) => ApiError = failedDependency): { logs: Record<string, string[]> } {
-  if (w.status.state === "pending_deploy") {
-    throw notDeployed(`workload '${w.name}' is pending (not deployed), so it has no pod to read logs from; enable it first`);
-  }
-  const since = q.since_time ? Date.parse(q.since_time) : undefined;
-  let lines = w.log.filter((l) => since === undefined || Date.parse(l.at) >= since).map((l) => `${l.at} ${l.text}`);
-  if (q.tail_lines !== undefined) lines = lines.slice(-q.tail_lines);
-  return { logs: { [`${w.name}-0`]: lines } };
 }
