@@ -4,6 +4,8 @@
  * its check after destroy expects them there, and the next create takes them over. Provider-side args
  * (`adopt`) never reach the platform.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { clusters } from "../../src/api/clusters";
 import { datatypes } from "../../src/api/datatypes";
 import { SvcClient } from "../../src/client";
@@ -145,8 +147,16 @@ describe("provider-side args", () => {
     expect(adopted.outs).toMatchObject({ adopt: true });
   });
 
-  test("kinds that release or reset declare it, and only those", () => {
-    const effects = Object.fromEntries(Object.values(kinds).filter((k) => k.onDestroy).map((k) => [k.name, k.onDestroy]));
-    expect(effects).toEqual({ Cluster: "release", DataType: "release", InstanceSettings: "reset" });
+  test("the README's resource table says what destroy does as each kind declares it", () => {
+    const readme = fs.readFileSync(path.join(__dirname, "../../README.md"), "utf8");
+    const rowOf = (name: string) => readme.split("\n").find((l) => l.startsWith("| ") && l.split("|")[1].includes(`\`${name}\``));
+    const says = { release: /destroy releases it/, reset: /destroy restores the defaults/ };
+    const declared = Object.values(kinds).map((k) => [k.name, k.onDestroy ?? "delete"] as const);
+    expect(declared.filter(([, e]) => e !== "delete").length).toBeGreaterThan(0);
+    for (const [name, effect] of declared) {
+      const row = rowOf(name);
+      expect(row).toBeDefined();
+      for (const [e, pattern] of Object.entries(says)) expect([name, pattern.test(row!)]).toEqual([name, e === effect]);
+    }
   });
 });

@@ -21,6 +21,7 @@ export interface DataTypeArgs {
   }>;
   /** `connect` makes it a connect type; default `user`. */
   source?: pulumi.Input<string>;
+  /** Take over the version if it exists (a DataType always does, with the same definition: versions cannot be deleted). */
   adopt?: pulumi.Input<boolean>;
 }
 
