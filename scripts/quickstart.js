@@ -2,7 +2,8 @@
 // The main job without the Pulumi CLI: runs the quickstart program (examples/quickstart) through the
 // engine kit and the real dynamic-provider host, against the provider's embedded emulator, and prints
 // what it did. State persists in .svc-emulator/, so a second run plans no changes;
-// `npm run quickstart -- --destroy` removes everything again.
+// `npm run quickstart -- --destroy` removes everything again, except what API v4 cannot delete (the
+// cluster): destroy releases it, and the next run takes it over again.
 const path = require("node:path");
 const testing = require("pulumi-svc/testing");
 const { quickstart } = require("../.build/examples/quickstart/program.js");
@@ -23,15 +24,18 @@ async function main() {
     config: { "svc:emulator": path.join(dir, "quickstart-emulator.json") },
     statePath: path.join(dir, "quickstart-stack.json"),
     cwd: root,
-    // API v4 has no cluster delete: destroy releases the cluster and leaves it on the platform.
-    checkDestroy: false,
   });
   try {
     const result = destroy ? await stack.destroy() : await stack.up();
-    const rows = [["operation", "type", "name"], ...result.operations.map((o) => [o.op, o.type.replace("pulumi-nodejs:dynamic/svc:", "svc:"), o.name])];
+    // A delete that released its object (API v4 cannot delete it: it stays on the platform) says so.
+    const verb = (o) => (o.released ? "release" : o.op);
+    const rows = [["operation", "type", "name"], ...result.operations.map((o) => [verb(o), o.type.replace("pulumi-nodejs:dynamic/svc:", "svc:"), o.name])];
     console.log(table(rows));
     const changed = result.operations.filter((o) => o.op !== "same" && o.op !== "read").length;
-    console.log(`\n${destroy ? "destroy" : "up"}: ${changed} change(s), ${result.operations.length - changed} unchanged`);
+    const released = result.operations.filter((o) => o.released).length;
+    const it = released === 1 ? "it" : "them";
+    const kept = released ? ` (${released} released: API v4 cannot delete ${it}, so ${it} stay${released === 1 ? "s" : ""} on the platform and the next up takes ${it} over)` : "";
+    console.log(`\n${destroy ? "destroy" : "up"}: ${changed} change(s)${kept}, ${result.operations.length - changed} unchanged`);
     if (!destroy) {
       console.log("\noutputs:");
       for (const [k, v] of Object.entries(stack.outputs)) console.log(`  ${k}: ${JSON.stringify(v)}`);

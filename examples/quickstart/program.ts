@@ -62,7 +62,8 @@ export function quickstart() {
     cluster: cluster.name,
     clusterStatus: cluster.status,
     app: app.name,
-    latestVersion: app.latestVersion,
+    // The newest version the program publishes (the App keeps only the app's own fields; getApp reads the rest).
+    latestVersion: v2.version,
     workload: workload.name,
     workloadState: workload.state,
     assetPaths: assets.map((a) => a.path),

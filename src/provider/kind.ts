@@ -6,6 +6,12 @@
 import type { z } from "zod";
 import type { SvcClient } from "../client";
 
+/**
+ * The type token prefix of every resource: `pulumi-nodejs:dynamic/svc:<Kind>`, the token
+ * `pulumi.dynamic.Resource` gives, so that the engine hands the resources to the dynamic-provider host.
+ */
+export const TYPE_TOKEN_PREFIX = "pulumi-nodejs:dynamic/svc:";
+
 export interface ArgSpec {
   /** Wire name (snake_case); default: the arg name in snake_case. */
   wire?: string;
@@ -22,9 +28,18 @@ export interface ArgSpec {
   freeForm?: string[];
   /** Not readable back from the platform: refresh keeps the user's value. */
   writeOnly?: boolean;
-  /** Not sent to the platform at all (provider-side settings such as `adopt`). */
+  /** Not sent to the platform at all (provider-side settings such as `adopt`); kinds' calls never see it. */
   local?: boolean;
 }
+
+/**
+ * What destroying a resource does to its object on the platform:
+ * - `delete` (the default): the object is deleted;
+ * - `release`: the API cannot delete it, so it stays on the platform and only leaves the stack; the
+ *   next create finds it and takes it over again (bringing it to the declared state);
+ * - `reset`: the object always exists (a singleton); destroy restores its defaults.
+ */
+export type DestroyEffect = "delete" | "release" | "reset";
 
 export interface ProviderSettings {
   /** How long operations that wait (downloads, deploys, schedule application) may take, seconds. */
@@ -44,8 +59,8 @@ export interface CheckFailure {
   reason: string;
 }
 
-export interface Kind<I extends Record<string, unknown> = Record<string, any>> {
-  /** Class name and type token suffix, e.g. `Workload` → `pulumi-svc:index:Workload`. */
+interface KindBase<I extends Record<string, unknown>> {
+  /** Class name and type token suffix, e.g. `Workload` → `pulumi-nodejs:dynamic/svc:Workload`. */
   name: string;
   /** What the platform calls it, for messages: `workload`. */
   noun: string;
@@ -72,7 +87,6 @@ export interface Kind<I extends Record<string, unknown> = Record<string, any>> {
   read(ctx: KindContext, id: string, inputs: I): Promise<WireRecord | undefined>;
   /** Brings an existing object to the declared inputs (used by update and by adoption). */
   update?(ctx: KindContext, id: string, news: I, olds: I | undefined, changed: string[]): Promise<WireRecord>;
-  delete(ctx: KindContext, id: string, inputs: I): Promise<void>;
   /** Computed outputs (camelCase) from the platform's record; never secrets, never arg names. */
   outputs(record: WireRecord): Record<string, unknown>;
   /**
@@ -86,5 +100,23 @@ export interface Kind<I extends Record<string, unknown> = Record<string, any>> {
    */
   skipAdoptUpdate?: boolean;
 }
+
+/** A kind whose destroy deletes the object, or restores the defaults of a singleton. */
+interface DeletingKind<I extends Record<string, unknown>> extends KindBase<I> {
+  /** What destroy does on the platform (default `delete`); the provider, the engine kit and the docs derive from it. */
+  onDestroy?: "delete" | "reset";
+  /** Deletes the object (`delete`) or restores its defaults (`reset`). */
+  delete(ctx: KindContext, id: string, inputs: I): Promise<void>;
+}
+
+/** A kind the API cannot delete: destroy releases the object, and a create takes an existing one over. */
+interface ReleasingKind<I extends Record<string, unknown>> extends KindBase<I> {
+  onDestroy: "release";
+  delete?: never;
+}
+
+export type Kind<I extends Record<string, unknown> = Record<string, any>> = DeletingKind<I> | ReleasingKind<I>;
+
+export const destroyEffectOf = (kind: Kind): DestroyEffect => kind.onDestroy ?? "delete";
 
 export const defineKind = <I extends Record<string, unknown>>(kind: Kind<I>): Kind<I> => kind;

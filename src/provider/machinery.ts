@@ -3,7 +3,7 @@
  * calls), so a preview costs nothing; create, read, update and delete go through the client.
  */
 import { SvcApiError } from "../client";
-import type { CheckFailure, Kind, KindContext, WireRecord } from "./kind";
+import { destroyEffectOf, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
 import { camel, containedIn, containsUnknown, convertKeys, deepEqual, scrub, snake } from "./values";
 import { renderPath } from "../api/common";
 
@@ -138,20 +138,54 @@ function settlingLostAnswers(kind: Kind, ctx: KindContext, args: Props, naturalI
   return check ? { ...ctx, client: ctx.client.withDefaults({ ambiguityCheck: check }) } : ctx;
 }
 
+/** The args a kind's calls see: the user's, without the provider-side (`local`) ones, which never reach the platform. */
+function platformArgs(kind: Kind, props: Props): Props {
+  const args = argsOf(kind, props);
+  for (const [name, spec] of Object.entries(kind.args)) if (spec.local) delete args[name];
+  return args;
+}
+
+/** Each readable arg as the platform's record states it (the kind's own mapping first), in the user's naming. */
+function recordArgs(kind: Kind, record: WireRecord, olds: Props): (name: string) => unknown {
+  const fromRecord = kind.argsFromRecord?.(record, olds as never) as Props | undefined;
+  return (name) => (fromRecord && name in fromRecord ? fromRecord[name] : argFromWire(kind, name, record));
+}
+
+/** Whether the platform's value states the user's (`exact` args equal, others contain it). */
+const sameArg = (kind: Kind, name: string, user: unknown, server: unknown) =>
+  kind.args[name].compare === "exact" ? deepEqual(user, server) : containedIn(user, server);
+
+/**
+ * Takes over an object that exists with the declared identity: the args that cannot change in place
+ * must already be the declared ones; the others are brought to the declared state.
+ */
+async function takeOver(kind: Kind, ctx: KindContext, id: string, args: Props, found: WireRecord): Promise<WireRecord> {
+  const server = recordArgs(kind, found, args);
+  const fixed = Object.keys(args).filter((name) => kind.args[name].replaces && !kind.args[name].writeOnly && !sameArg(kind, name, args[name], server(name)));
+  if (fixed.length > 0) {
+    const which = fixed.map((name) => `${name} ${JSON.stringify(server(name) ?? null)} where the program declares ${JSON.stringify(args[name])}`).join("; ");
+    throw new Error(
+      `the ${kind.noun} exists on the platform with ${which}. ${fixed.join(", ")} cannot change in place, so it cannot be taken over: declare the platform's value, or give the resource another identity`,
+    );
+  }
+  if (!kind.update || kind.skipAdoptUpdate) return found;
+  return kind.update(ctx, id, args as never, undefined, Object.keys(args));
+}
+
 export async function create(kind: Kind, ctx: KindContext, inputs: Props): Promise<{ id: string; outs: Props }> {
-  const args = argsOf(kind, inputs);
+  const declared = argsOf(kind, inputs);
+  const args = platformArgs(kind, inputs);
   const naturalId = safeId(kind, args);
+  // A kind that destroy only releases takes over the object an earlier destroy left; others when asked.
+  const mayTakeOver = naturalId !== undefined && (declared.adopt === true || destroyEffectOf(kind) === "release");
   try {
-    if (args.adopt === true && naturalId) {
+    if (mayTakeOver) {
       const found = await existing(kind, ctx, naturalId, args);
-      if (found) {
-        const record = kind.update && !kind.skipAdoptUpdate ? await kind.update(ctx, naturalId, args as never, undefined, Object.keys(args)) : found;
-        return { id: naturalId, outs: outputsOf(kind, args, record) };
-      }
+      if (found) return { id: naturalId, outs: outputsOf(kind, declared, await takeOver(kind, ctx, naturalId, args, found)) };
     }
     const record = await kind.create(settlingLostAnswers(kind, ctx, args, naturalId), args as never);
     const id = naturalId ?? String(record.id);
-    return { id, outs: outputsOf(kind, args, record) };
+    return { id, outs: outputsOf(kind, declared, record) };
   } catch (e) {
     if (e instanceof SvcApiError && e.status === 409 && "adopt" in kind.args) {
       throw new Error(
@@ -174,41 +208,42 @@ export async function read(kind: Kind, ctx: KindContext, id: string, props: Prop
   const refreshed: Props = {};
   // A read by id alone (an import) has no prior args: every readable arg comes from the record.
   const importing = Object.keys(olds).length === 0;
-  const fromRecord = kind.argsFromRecord?.(record, olds as never) as Props | undefined;
+  const server = recordArgs(kind, record, olds);
   for (const [name, spec] of Object.entries(kind.args)) {
     const old = olds[name];
     if (spec.local || spec.writeOnly || (old === undefined && !importing)) {
       if (old !== undefined) refreshed[name] = old;
       continue;
     }
-    const server = fromRecord && name in fromRecord ? fromRecord[name] : argFromWire(kind, name, record);
+    const value = server(name);
     if (importing) {
-      if (server !== undefined) refreshed[name] = server;
+      if (value !== undefined) refreshed[name] = value;
       continue;
     }
-    const same = spec.compare === "exact" ? deepEqual(old, server) : containedIn(old, server);
-    refreshed[name] = same ? old : server;
+    refreshed[name] = sameArg(kind, name, old, value) ? old : value;
   }
   const inputs = scrub(refreshed);
   return { id, props: outputsOf(kind, inputs, record), inputs };
 }
 
 export async function update(kind: Kind, ctx: KindContext, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
-  const args = argsOf(kind, news);
-  const before = argsOf(kind, olds);
+  const args = platformArgs(kind, news);
+  const before = platformArgs(kind, olds);
   const changed = Object.keys(kind.args).filter((n) => !kind.args[n].local && !deepEqual(before[n], args[n]));
   if (!kind.update) throw new Error(`${label(kind, id)}: the platform cannot update a ${kind.noun} in place`);
   try {
     const record = await kind.update(ctx, id, args as never, before as never, changed);
-    return { outs: outputsOf(kind, args, record) };
+    return { outs: outputsOf(kind, argsOf(kind, news), record) };
   } catch (e) {
     throw describeFailure(kind, id, "update", e);
   }
 }
 
+/** Destroy: deletes the object, restores a singleton's defaults, or (a kind the API cannot delete) only lets it go. */
 export async function remove(kind: Kind, ctx: KindContext, id: string, props: Props): Promise<void> {
+  if (kind.onDestroy === "release") return;
   try {
-    await kind.delete(ctx, id, argsOf(kind, props) as never);
+    await kind.delete(ctx, id, platformArgs(kind, props) as never);
   } catch (e) {
     // Deleting something already gone succeeds.
     if (e instanceof SvcApiError && e.status === 404) return;

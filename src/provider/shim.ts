@@ -8,9 +8,9 @@
  * state written on one machine works on another.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { TYPE_TOKEN_PREFIX } from "./kind";
 
-/** The dynamic-provider host's package and the property it reads the provider from. */
-const DYNAMIC_TYPE_PREFIX = "pulumi-nodejs:dynamic/svc:";
+/** The property the dynamic-provider host reads the provider from. */
 const PROVIDER_KEY = "__provider";
 
 /** The `__provider` module text of a kind. */
@@ -26,6 +26,6 @@ export function providerModule(kind: string): string {
 export abstract class SvcResource extends pulumi.CustomResource {
   protected constructor(kind: string, name: string, args: object, outputs: readonly string[], opts?: pulumi.CustomResourceOptions) {
     const props = { ...Object.fromEntries(outputs.map((o) => [o, undefined])), ...args, [PROVIDER_KEY]: providerModule(kind) };
-    super(DYNAMIC_TYPE_PREFIX + kind, name, props, opts);
+    super(TYPE_TOKEN_PREFIX + kind, name, props, opts);
   }
 }

@@ -4,6 +4,7 @@
  * yields the state a fresh create produces.
  */
 import { providerStep, type EngineContext } from "./context";
+import { destroyEffects } from "./effects";
 import { describeOperations, isChange, type RunResult } from "./report";
 import type { ResourceState } from "./state";
 import { deepEqual, forProviderMap, omitPaths, PROVIDER_KEY, type PropertyValue } from "./values";
@@ -30,10 +31,15 @@ export function assertNoDrift(refreshed: RunResult, planned: RunResult): void {
   throw new Error(`drift detected: ${parts.join("\n")}`);
 }
 
-/** Reads every object the stack created (and did not retain) and fails for each one that still exists. */
+/**
+ * Reads every object the stack created and fails for each one that still exists, except those destroy
+ * leaves by design: released ones (`retainOnDelete`, kinds the API cannot delete) and reset ones (a
+ * singleton whose destroy restores its defaults).
+ */
 export async function checkDestroyed(ctx: EngineContext, objects: readonly ResourceState[]): Promise<void> {
+  const effectOf = await destroyEffects(objects);
   const unique = new Map<string, ResourceState>();
-  for (const e of objects) if (e.custom && e.id && !e.external && !e.retainOnDelete) unique.set(`${e.urn}#${e.id}`, e);
+  for (const e of objects) if (e.custom && e.id && !e.external && effectOf(e) === "delete") unique.set(`${e.urn}#${e.id}`, e);
   const left: string[] = [];
   await Promise.all(
     [...unique.values()].map((e) =>

@@ -2,8 +2,11 @@
  * Deleting resources in reverse dependency order: a resource goes only after everything that depends
  * on it (or is its child) among those being deleted, with the parallelism limit. Objects read with
  * `get` are only forgotten; `retainOnDelete` and `deletedWith` skip the provider call as the engine does.
+ * The report of an object that stays on the platform (`retainOnDelete`, or a kind whose destroy only
+ * releases) says `released`.
  */
 import { EngineError, providerStep, type EngineContext } from "./context";
+import { destroyEffects } from "./effects";
 import type { OperationReport } from "./report";
 import { runOrdered } from "./scheduler";
 import { prerequisites, type ResourceState } from "./state";
@@ -21,6 +24,7 @@ export async function deleteResources(ctx: EngineContext, plan: DeletionPlan, re
   if (!plan.preview) for (const e of plan.entries) if (e.external) ctx.state.remove(e);
   const doomed = new Set(managed.map((e) => e.urn));
   const dependents = (e: ResourceState) => managed.filter((d) => d !== e && prerequisites(d).includes(e.urn));
+  const effectOf = await destroyEffects(managed);
   await runOrdered(managed, dependents, ctx.semaphore, async (e) => {
     const ref = { urn: e.urn, type: e.type, name: e.name };
     if (e.protect) throw new EngineError(ref, "delete", "the resource is protected; set `protect: false` and run up before deleting it");
@@ -31,6 +35,6 @@ export async function deleteResources(ctx: EngineContext, plan: DeletionPlan, re
       }
       ctx.state.remove(e);
     }
-    report({ ...ref, op: "delete" }, e);
+    report(effectOf(e) === "release" ? { ...ref, op: "delete", released: true } : { ...ref, op: "delete" }, e);
   });
 }

@@ -13,6 +13,11 @@ export interface OperationReport {
   replaces?: string[];
   /** For refresh: the inputs (what the program writes) that the platform now states differently. */
   inputDiffs?: string[];
+  /**
+   * For a delete: the object was released, not deleted. It stays on the platform and only left the
+   * stack (a kind the API cannot delete, such as a cluster, or `retainOnDelete`).
+   */
+  released?: boolean;
 }
 
 export type RunKind = "up" | "preview" | "refresh" | "destroy";
@@ -36,12 +41,15 @@ export function runResult(kind: RunKind, operations: OperationReport[], outputs:
   return { kind, operations, totals, changes: operations.filter((o) => isChange(o.op)).length, outputs };
 }
 
+/** The operation's verb for people: `release` for a delete that released the object. */
+export const verb = (o: OperationReport): string => (o.released ? "release" : o.op);
+
 /** One line per operation, e.g. `update fixture:Record "b" (value)`. */
 export function describeOperations(operations: readonly OperationReport[]): string {
   return operations
     .map((o) => {
       const detail = o.replaces?.length ? ` (replaces: ${o.replaces.join(", ")})` : o.diffs?.length ? ` (${o.diffs.join(", ")})` : "";
-      return `  ${o.op} ${o.type} "${o.name}"${detail}`;
+      return `  ${verb(o)} ${o.type} "${o.name}"${detail}`;
     })
     .join("\n");
 }

@@ -36,7 +36,11 @@ export interface StackOptions {
   parallel?: number;
   /** After every up, a preview must plan no changes (default true). */
   expectEmptyPlanAfterUp?: boolean;
-  /** After destroy, Read every object the stack created and fail if one still exists (default true). */
+  /**
+   * After destroy, Read every object the stack created and fail if one still exists (default true).
+   * Objects destroy leaves by design are not checked: released ones (`retainOnDelete`; a Cluster or a
+   * DataType, which API v4 cannot delete) and the InstanceSettings, whose destroy restores the defaults.
+   */
   checkDestroy?: boolean;
   /** Passphrase of the state's secrets key (default: PULUMI_CONFIG_PASSPHRASE, else a fixed test passphrase). */
   secretsPassphrase?: string;
@@ -187,7 +191,10 @@ export class TestStack {
     });
   }
 
-  /** Deletes every resource in reverse dependency order, then checks through Read that the objects are gone. */
+  /**
+   * Deletes every resource in reverse dependency order, then checks through Read that the objects are
+   * gone. An object that stays on the platform by design is reported as a delete with `released: true`.
+   */
   destroy(): Promise<RunResult> {
     return this.exclusive(async () => {
       const operations: OperationReport[] = [];

@@ -1,7 +1,9 @@
 /**
  * Refresh reads every object back through the provider: changes made behind the stack's back are
  * recorded, a vanished object leaves the state; `expectNoDrift()` is refresh followed by a preview.
+ * A resource's state holds nothing that other resources of the stack move (an App and its versions).
  */
+import * as svc from "../../src";
 import * as testing from "../../src/testing";
 import { Record } from "./fixtures/record";
 import { backend, closeStacks, fixtureStack } from "./fixtures/harness";
@@ -54,5 +56,31 @@ describe("refresh", () => {
     expect(f.stack.resources().map((r) => r.name)).toEqual(["a"]);
     expect(await f.stack.up()).toHaveActions({ a: "same", b: "create" });
     expect(f.stack.resource("b").id).not.toBe(gone);
+  });
+});
+
+describe("refresh of an App whose versions change", () => {
+  const manifest = { parameters: [{ name: "threshold", data_type: "number" as const, default: 80 }] };
+  const app = (versions: string[]) => async () => {
+    const [first, ...later] = versions.map((version) => new svc.AppVersion(`monitor-${version}`, { appName: "monitor", version, type: "app", manifest }));
+    new svc.App("monitor", { name: first.appName, title: "Monitor" });
+    return { later: later.map((v) => v.version) };
+  };
+
+  test("publishing or removing a version (another resource) leaves the App's state true: the refresh right after is empty", async () => {
+    const stack = await testing.stack(app(["1.0.0"]), { emulator: true });
+    try {
+      await stack.up();
+      expect(await stack.refresh()).toHaveNoChanges();
+      // The app's latest version and update time move with the new version; the App's state does not hold them.
+      expect(await stack.up(app(["1.0.0", "1.1.0"]))).toHaveActions({ monitor: "same", "monitor-1.1.0": "create" });
+      expect(await stack.refresh()).toHaveNoChanges();
+      expect(await stack.up(app(["1.0.0"]))).toHaveActions({ monitor: "same", "monitor-1.1.0": "delete" });
+      expect(await stack.refresh()).toHaveNoChanges();
+      expect(Object.keys(stack.resource("monitor").outputs).sort()).toEqual(["createdAt", "createdBy", "name", "title", "type"]);
+      await stack.destroy();
+    } finally {
+      await stack.close();
+    }
   });
 });

@@ -3,6 +3,11 @@
  * Declare it after the first version, e.g. `name: version.appName`, which also orders it after that
  * version. Creating it patches the app; destroying it waits until no workload runs the app, then
  * deletes the app with all its versions.
+ *
+ * Its outputs are the app's own, fixed fields (type, creation). The app's latest version, status and
+ * update time move whenever its versions or workloads change, which are other resources of the stack:
+ * kept in this resource's state they would be stale after every such change (and every refresh would
+ * report them), so the App does not report them; `getApp` reads them.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { AppPatch, apps } from "../../api/apps";
@@ -19,7 +24,7 @@ export interface AppArgs {
   category?: pulumi.Input<string>;
 }
 
-const OUTPUTS = ["type", "latestVersion", "status", "createdAt", "createdBy", "updatedAt", "updatedBy"] as const;
+const OUTPUTS = ["type", "createdAt", "createdBy"] as const;
 type Inputs = { name: string; title?: string; description?: string; category?: string };
 
 const patchBody = (i: Inputs) => ({ title: i.title, description: i.description, category: i.category });
@@ -65,24 +70,14 @@ export const appKind = defineKind<Inputs>({
     await waitUntilUndeployed(client, id, settings.operationTimeoutSeconds * 1000);
     await client.call(apps.delete, { params: { app_name: id } });
   },
-  outputs: (r) => ({
-    type: r.type,
-    latestVersion: r.latest_version,
-    status: r.status,
-    createdAt: r.created_at,
-    createdBy: r.created_by,
-    updatedAt: r.updated_at,
-    updatedBy: r.updated_by,
-  }),
+  outputs: (r) => ({ type: r.type, createdAt: r.created_at, createdBy: r.created_by }),
 });
 
 export class App extends SvcResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly type: pulumi.Output<string>;
-  declare readonly latestVersion: pulumi.Output<string>;
-  declare readonly status: pulumi.Output<string | undefined>;
   declare readonly createdAt: pulumi.Output<string>;
-  declare readonly updatedAt: pulumi.Output<string>;
+  declare readonly createdBy: pulumi.Output<string>;
 
   constructor(name: string, args: AppArgs, opts?: pulumi.CustomResourceOptions) {
     super("App", name, args, OUTPUTS, opts);

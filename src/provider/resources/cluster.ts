@@ -1,7 +1,7 @@
 /**
  * Cluster. API v4 has no cluster delete: destroying a Cluster resource releases it from the stack
- * and leaves it on the platform (said in the log line of the delete). The edge API credentials are
- * write-only secrets and are not managed here, so no password ever enters the state.
+ * and leaves it on the platform, and creating one whose cluster exists takes it over again. The edge
+ * API credentials are write-only secrets and are not managed here, so no password ever enters the state.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ClusterCreate, clusters } from "../../api/clusters";
@@ -25,7 +25,10 @@ export interface ClusterArgs {
   telemetryScrapeInterval?: pulumi.Input<number>;
   telemetryAlertsEnabled?: pulumi.Input<boolean>;
   edgeOptions?: pulumi.Input<{ imagePullPolicy?: pulumi.Input<"Always" | "IfNotPresent"> }>;
-  /** Take over a cluster that already exists with this name instead of failing (the import route). */
+  /**
+   * Take over a cluster that already exists with this name (the import route). A Cluster always
+   * does: clusters cannot be deleted, so a create finds the cluster an earlier destroy released.
+   */
   adopt?: pulumi.Input<boolean>;
 }
 
@@ -68,6 +71,8 @@ export const clusterKind = defineKind<Inputs>({
   required: ["name"],
   id: (i) => i.name,
   schema: ClusterCreate.pick({ name: true, title: true, type: true }),
+  // The platform offers no cluster delete: the cluster stays and leaves the stack.
+  onDestroy: "release",
   async create({ client }, i) {
     let record = (await client.call(clusters.create, { body: { name: i.name, title: i.title, type: i.type } })) as WireRecord;
     const settings = updateBody(i, [...SETTINGS, "edgeOptions"]);
@@ -81,9 +86,6 @@ export const clusterKind = defineKind<Inputs>({
     const body = updateBody(news, changed.filter((c) => c !== "name" && c !== "type"));
     if (Object.keys(body).length === 0) return (await client.call(clusters.get, { params: { cluster_name: id } })) as WireRecord;
     return (await client.call(clusters.update, { params: { cluster_name: id }, body: body as never })) as WireRecord;
-  },
-  async delete() {
-    // The platform offers no cluster delete; the cluster stays and leaves the stack.
   },
   outputs: (r) => {
     const cidr = (r.cidr ?? {}) as { pod_cidr?: string; service_cidr?: string };

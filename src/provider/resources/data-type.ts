@@ -1,7 +1,8 @@
 /**
  * DataType: one version of a data type definition (its ICD). A published version is immutable and
  * API v4 offers no delete: publishing a new definition means a new `icd.version`, and destroying the
- * resource releases the version from the stack while it stays on the platform.
+ * resource releases the version from the stack while it stays on the platform. Creating one whose
+ * version exists with the same definition takes it over again.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { DataTypeCreate, datatypes } from "../../api/datatypes";
@@ -20,6 +21,7 @@ export interface DataTypeArgs {
   }>;
   /** `connect` makes it a connect type; default `user`. */
   source?: pulumi.Input<string>;
+  /** Take over the version if it exists (a DataType always does, with the same definition: versions cannot be deleted). */
   adopt?: pulumi.Input<boolean>;
 }
 
@@ -35,6 +37,8 @@ export const dataTypeKind = defineKind<Inputs>({
   required: ["icd"],
   id: (i) => `${i.icd.name}:${versionOf(i.icd)}`,
   schema: DataTypeCreate,
+  // API v4 has no data type delete: the version stays on the platform and leaves the stack.
+  onDestroy: "release",
   check(i, _now, olds): CheckFailure[] {
     if (olds && olds.icd.name === i.icd.name && versionOf(olds.icd) === versionOf(i.icd) && (!deepEqual(olds.icd, i.icd) || olds.source !== i.source)) {
       return [{ property: "icd", reason: `icd: data type ${i.icd.name}:${versionOf(i.icd)} is published and immutable; change icd.version to publish the new definition` }];
@@ -48,9 +52,6 @@ export const dataTypeKind = defineKind<Inputs>({
   read: async ({ client }, id) => {
     const at = id.lastIndexOf(":");
     return (await client.call(datatypes.get, { params: { data_type_name: id.slice(0, at), data_type_version: id.slice(at + 1) } })) as WireRecord;
-  },
-  async delete() {
-    // API v4 has no data type delete: the version stays on the platform and leaves the stack.
   },
   outputs: (r) => ({ type: r.type, connect: r.connect, jsonSchema: r.schema, created: r.created, updated: r.updated }),
 });

@@ -33,6 +33,8 @@ export const instanceSettingsKind = defineKind<Inputs>({
   required: ["acp"],
   id: () => "instance-settings",
   schema: InstanceSettingsUpdate,
+  // The settings always exist: create applies the declared values, destroy restores the defaults.
+  onDestroy: "reset",
   create: ({ client }, i) => apply(client, i),
   read: async ({ client }) => (await client.call(instance.settingsGet, {})) as WireRecord,
   update: ({ client }, _id, i) => apply(client, i),
