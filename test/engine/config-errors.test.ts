@@ -14,7 +14,7 @@ testing.registerMatchers();
 
 /** Requests the servers of this process receive (the kit's emulator runs here): token requests and the rest. */
 const counts = { token: 0, api: 0 };
-const emit = http.Server.prototype.emit;
+const emit = http.Server.prototype.emit as (this: http.Server, event: string, ...args: unknown[]) => boolean;
 beforeAll(() => {
   http.Server.prototype.emit = function (this: http.Server, event: string, ...args: unknown[]) {
     if (event === "request") {
@@ -22,11 +22,11 @@ beforeAll(() => {
       if (url.startsWith("/auth/") || url.startsWith("/api/v4/auth/token")) counts.token++;
       else if (url.startsWith("/api/v4/")) counts.api++;
     }
-    return emit.call(this, event, ...(args as [])) as boolean;
-  } as typeof emit;
+    return emit.call(this, event, ...args);
+  } as typeof http.Server.prototype.emit;
 });
 afterAll(() => {
-  http.Server.prototype.emit = emit;
+  http.Server.prototype.emit = emit as typeof http.Server.prototype.emit;
 });
 const resetCounts = () => Object.assign(counts, { token: 0, api: 0 });
 
