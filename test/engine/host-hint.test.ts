@@ -1,4 +1,5 @@
 /** The kit run from a directory where the provider's package is not installed: the failure says why and what to do. */
+import fs from "node:fs";
 import * as svc from "../../src";
 import { NamedRecord, PACKAGE } from "./fixtures/by-name";
 import { closeStacks, fixtureStack, tempDir } from "./fixtures/harness";
@@ -13,6 +14,7 @@ describe("a provider package missing where the host runs", () => {
     const dir = tempDir("elsewhere-");
     const f = await fixtureStack(program, { cwd: dir, config: { "svc:emulator": "true" } });
     const err = (await f.stack.up().catch((e: Error) => e)) as Error;
+    fs.rmSync(dir, { recursive: true, force: true });
     expect(err).toBeInstanceOf(Error);
     expect(err.message).toContain(
       `Cannot find module '${request}': the provider host resolves '${request}' from its working directory ${dir} ` +
