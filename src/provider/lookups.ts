@@ -1,6 +1,8 @@
 /**
  * Lookups for programs: typed records read through the same client and configuration as the
- * provider (stack config `svc:*`, else SVC_* variables). They run in the program's process.
+ * provider (stack config `svc:*`, else SVC_* variables). They run in the program's process, the
+ * resources in the provider host's: with `svc:emulator` both use the one embedded emulator of the
+ * state file, whichever process serves it (see embedded.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { apps } from "../api/apps";
@@ -9,18 +11,26 @@ import { clusters } from "../api/clusters";
 import { workloads } from "../api/workloads";
 import type { CallOutput, ListItem, SvcClient } from "../client";
 
-let shared: Promise<SvcClient> | undefined;
+let configuredWith: string | undefined;
 
-/** The client of the program's lookups, built from the stack config once. */
+/**
+ * The client of the program's lookups: the provider runtime's, configured from the stack config once
+ * per process, and again when the configuration changed (a test running several stacks in one process).
+ */
 async function client(): Promise<SvcClient> {
-  shared ??= (async () => {
-    const { configure, client: runtimeClient } = await import("./runtime");
-    const cfg = new pulumi.Config("svc");
-    // configure keeps a configuration error; the client call below reports it.
-    await configure({ config: { get: (key: string) => cfg.get(key.replace(/^svc:/, "")) } });
-    return runtimeClient();
-  })();
-  return shared;
+  const { configure, shutdown, client: runtimeClient } = await import("./runtime");
+  const all = pulumi.runtime.allConfig();
+  const fingerprint = JSON.stringify(Object.entries(all).filter(([k]) => k.startsWith("svc:")).sort());
+  const changed = configuredWith !== undefined && configuredWith !== fingerprint;
+  configuredWith = fingerprint;
+  if (changed) await shutdown();
+  const cfg = new pulumi.Config("svc");
+  await configure({
+    config: { get: (key: string) => cfg.get(key.replace(/^svc:/, "")), keys: () => Object.keys(all) },
+    warn: (message) => void pulumi.log.warn(message),
+  });
+  // A configuration or credentials error is reported by the call.
+  return runtimeClient();
 }
 
 export async function getApp(name: string): Promise<CallOutput<typeof apps.get>> {

@@ -4,12 +4,14 @@
  * any other change replaces the version, because the platform cannot patch the rest of a manifest.
  */
 import fs from "node:fs";
+import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { parse as parseYaml } from "yaml";
 import { AppVersionCreate, apps } from "../../api/apps";
+import { renderPath } from "../../api/common";
 import { defineKind, type CheckFailure, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
-import { camel, containedIn, convertKeys, snake } from "../values";
+import { camel, containedIn, convertKeys, describeIssue, snake } from "../values";
 
 type Json = Record<string, unknown>;
 
@@ -28,7 +30,11 @@ export interface AppVersionArgs {
   schemas?: pulumi.Input<Json>;
   /**
    * The rest of the app manifest in the platform's shape (snake_case: io, parameters, flags, ...):
-   * an object, or the path of a YAML file read when the program runs. Explicit args win over it.
+   * an object, or the path of a YAML file read when the program runs. A relative path is relative to
+   * the program's working directory (`process.cwd()` of the program: with the Pulumi CLI, the project
+   * directory that holds Pulumi.yaml, or `main` when that names a directory). A file that cannot be
+   * read or is not a YAML mapping fails the resource's check, naming the path and that directory.
+   * Explicit args win over the manifest.
    */
   manifest?: pulumi.Input<Json | string>;
   adopt?: pulumi.Input<boolean>;
@@ -83,15 +89,19 @@ export const appVersionKind = defineKind<Json>({
   required: ["appName", "version", "type"],
   id: (i) => `${i.appName}@${i.version}`,
   check(i): CheckFailure[] {
+    const unreadable = manifestProblem(i.manifest);
+    if (unreadable) return [{ property: "manifest", reason: unreadable }];
     const manifest = (i.manifest ?? {}) as Json;
     const clash = MANIFEST_OWN.filter((k) => k !== "title" && k !== "description" && k !== "image" && k in manifest && k !== "defaults" && k !== "schemas");
-    const failures: CheckFailure[] = clash.map((k) => ({ property: "manifest", reason: `manifest.${k}: set it with the ${camel(k === "name" ? "app_name" : k)} arg instead` }));
-    const parsed = AppVersionCreate.safeParse(createBody(i));
+    const failures: CheckFailure[] = clash.map((k) => ({ property: "manifest", reason: `${k}: set it with the ${camel(k === "name" ? "app_name" : k)} arg instead` }));
+    const parsed = AppVersionCreate.safeParse(createBody(i), { reportInput: true });
     if (!parsed.success) {
-      for (const issue of parsed.error.issues.slice(0, 10)) {
+      for (const issue of parsed.error.issues.slice(0, 20)) {
         const head = String(issue.path[0] ?? "");
-        const property = head === "name" ? "appName" : MANIFEST_OWN.includes(head) ? camel(head) : "manifest";
-        failures.push({ property, reason: `${property === "manifest" ? "manifest." : ""}${issue.path.join(".")}: ${issue.message}` });
+        const property = head === "name" ? "appName" : head === "version" || head === "type" || MANIFEST_OWN.includes(head) ? camel(head) : "manifest";
+        // Inside an arg the path below it; inside the manifest the manifest's own path.
+        const where = property === "manifest" ? renderPath("", issue.path).slice(1) : renderPath("", issue.path.slice(1)).replace(/^\./, "");
+        failures.push({ property, reason: `${where ? `${where}: ` : ""}${describeIssue(issue, property === "manifest" ? (k) => k : camel)}` });
       }
     }
     return failures;
@@ -132,17 +142,49 @@ export const appVersionKind = defineKind<Json>({
   }),
 });
 
-/** Reads a manifest YAML file when the program runs, so its content (not its path) is what diffs compare. */
-export function loadManifest(file: string): Json {
+/** The key of the value a manifest file that could not be used is replaced with; check reports it. */
+const UNUSABLE_MANIFEST = "__unusableManifest";
+
+/** What check says about a manifest file that could not be used, when that is what `manifest` holds. */
+function manifestProblem(manifest: unknown): string | undefined {
+  const m = manifest as Record<string, unknown> | undefined;
+  const problem = m && typeof m === "object" && !Array.isArray(m) ? m[UNUSABLE_MANIFEST] : undefined;
+  return typeof problem === "string" ? problem : undefined;
+}
+
+/**
+ * Reads a manifest YAML file, relative paths against `cwd` (the program's working directory): the
+ * mapping it holds, or why it cannot be used (naming the path given, the directory and the file).
+ */
+export function readManifestFile(file: string, cwd = process.cwd()): { manifest: Json } | { problem: string } {
+  const resolved = path.resolve(cwd, file);
+  const where = path.isAbsolute(file) ? `manifest file '${file}'` : `manifest file '${file}' (relative to the program's working directory ${cwd}: ${resolved})`;
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = fs.readFileSync(resolved, "utf8");
   } catch (e) {
-    throw new Error(`AppVersion manifest: cannot read '${file}': ${(e as Error).message}`);
+    const err = e as NodeJS.ErrnoException;
+    const why = err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "it is a directory" : err.code === "EACCES" ? "permission denied" : err.message;
+    return { problem: `cannot read the ${where}: ${why}${err.code && !why.includes(err.code) ? ` (${err.code})` : ""}` };
   }
-  const doc = parseYaml(text) as unknown;
-  if (!doc || typeof doc !== "object" || Array.isArray(doc)) throw new Error(`AppVersion manifest: '${file}' must hold a YAML mapping (the app manifest)`);
-  return doc as Json;
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (e) {
+    return { problem: `the ${where} is not valid YAML: ${(e as Error).message.split("\n")[0]}` };
+  }
+  if (!doc || typeof doc !== "object" || Array.isArray(doc)) {
+    const holds = doc === null || doc === undefined ? "nothing" : Array.isArray(doc) ? "a list" : `a ${typeof doc}`;
+    return { problem: `the ${where} must hold a YAML mapping (the app manifest); it holds ${holds}` };
+  }
+  return { manifest: doc as Json };
+}
+
+/** Reads a manifest YAML file (relative paths against the working directory); throws when it cannot be used. */
+export function loadManifest(file: string): Json {
+  const read = readManifestFile(file);
+  if ("problem" in read) throw new Error(`AppVersion: ${read.problem}`);
+  return read.manifest;
 }
 
 export class AppVersion extends SvcResource {
@@ -157,7 +199,12 @@ export class AppVersion extends SvcResource {
   declare readonly flags: pulumi.Output<Json>;
 
   constructor(name: string, args: AppVersionArgs, opts?: pulumi.CustomResourceOptions) {
-    const manifest = args.manifest === undefined ? undefined : pulumi.output(args.manifest).apply((m) => (typeof m === "string" ? loadManifest(m) : m));
+    // A file that cannot be used becomes a value check refuses: the resource fails, the program does not crash.
+    const fromFile = (file: string) => {
+      const read = readManifestFile(file);
+      return "problem" in read ? { [UNUSABLE_MANIFEST]: read.problem } : read.manifest;
+    };
+    const manifest = args.manifest === undefined ? undefined : pulumi.output(args.manifest).apply((m) => (typeof m === "string" ? fromFile(m) : m));
     super("AppVersion", name, { ...args, manifest }, OUTPUTS, opts);
   }
 }

@@ -1,5 +1,7 @@
 /** Label (a data label's name, with a title) and DataLabel (a labelled time range over asset metrics). */
 import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { showValue } from "../../api/common";
 import { DataLabelCreate, LabelCreate, datalabels } from "../../api/datalabels";
 import { defineKind, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
@@ -18,6 +20,7 @@ export interface DataLabelArgs {
   metrics?: pulumi.Input<pulumi.Input<{ assetName: pulumi.Input<string>; name: pulumi.Input<string> }>[]>;
   source?: pulumi.Input<{ type: pulumi.Input<"workload" | "user">; info?: pulumi.Input<Record<string, unknown>> }>;
   description?: pulumi.Input<string>;
+  /** How sure the label is: an integer from 0 to 100 (the platform's default is 0). */
   confidence?: pulumi.Input<number>;
   validation?: pulumi.Input<boolean>;
   info?: pulumi.Input<Record<string, unknown>>;
@@ -54,6 +57,15 @@ const dataLabelArgs = {
   info: { compare: "exact" as const },
 };
 
+/**
+ * The API's rule for `confidence` (an integer from 0 to 100), stated whole in one message: the API
+ * schema reports a fraction and a value out of range one after the other.
+ */
+const confidenceRule = (v: unknown) => `must be an integer from 0 to 100, got ${showValue(v)}`;
+const confidence = z
+  .number({ error: (issue) => confidenceRule(issue.input) })
+  .refine((v) => Number.isInteger(v) && v >= 0 && v <= 100, { error: (issue) => confidenceRule(issue.input) });
+
 const dataLabelBody = (i: DataLabelInputs) => ({
   label_name: i.labelName,
   start_date: i.startDate,
@@ -74,7 +86,7 @@ export const dataLabelKind = defineKind<DataLabelInputs>({
   noun: "data label",
   args: dataLabelArgs,
   required: ["labelName", "startDate", "endDate"],
-  schema: DataLabelCreate,
+  schema: DataLabelCreate.safeExtend({ confidence: confidence.nullish() }),
   create: async ({ client }, i) => (await client.call(datalabels.create, { body: dataLabelBody(i) as never })) as WireRecord,
   read: async ({ client }, id) => (await client.call(datalabels.get, { params: { datalabel_id: id } })) as WireRecord,
   update: async ({ client }, id, i) => (await client.call(datalabels.update, { params: { datalabel_id: id }, body: dataLabelBody(i) as never })) as WireRecord,
