@@ -3,7 +3,8 @@
  * table. Business rules live in the handlers; persistence and faults wrap the store and the server.
  */
 import { randomUUID } from "node:crypto";
-import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import * as http from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import busboy from "busboy";
 import findMyWay from "find-my-way";
