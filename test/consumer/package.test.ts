@@ -46,6 +46,18 @@ describe.each(PULUMI_LINES)("@pulumi/pulumi %s", (line) => {
     expect(result.code).toBe(0);
   }, RUN_MS);
 
+  test("pulumi up's own compiler (the ts-node and TypeScript @pulumi/pulumi vendors for projects without one) type-checks and loads the program", async () => {
+    const vendor = path.join(project.dir, "node_modules", "@pulumi", "pulumi", "vendor");
+    const tsNode = fs.readdirSync(vendor).find((d) => d.startsWith("ts-node@"));
+    const typescript = fs.readdirSync(vendor).find((d) => d.startsWith("typescript@"));
+    expect({ tsNode, typescript }).toEqual({ tsNode: expect.any(String), typescript: expect.any(String) });
+    // As cmd/run of @pulumi/pulumi registers ts-node (type checking on), then requires the program.
+    const script = `require(${JSON.stringify(path.join(vendor, tsNode!))}).register({ compiler: ${JSON.stringify(path.join(vendor, typescript!, "typescript.js"))}, project: "tsconfig.json", compilerOptions: {} }); require("./index.ts"); console.log("loaded");`;
+    const out = await runNode(project, ["-e", script]);
+    expect(out.stderr).toBe("");
+    expect(out.stdout.trim()).toBe("loaded");
+  }, RUN_MS);
+
   test("a stack trace (--enable-source-maps) names the package's source files, and their text is installed", async () => {
     const script = 'try { new (require("pulumi-svc/client").SvcClient)({ baseUrl: "not a url", token: "t" }); } catch (e) { console.log(e.stack); }';
     const out = await runNode(project, ["--enable-source-maps", "-e", script]);
