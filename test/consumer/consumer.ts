@@ -92,10 +92,10 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-let packed: Promise<{ file: string; sha: string }> | undefined;
+let packed: Promise<{ tarball: Buffer; sha: string }> | undefined;
 
-/** Packs the built package once per test file (`npm pack`, as publishing would). */
-export function packTarball(): Promise<{ file: string; sha: string }> {
+/** Packs the built package once per test file (`npm pack`, as publishing would): the tarball and its SHA-256. */
+export function packTarball(): Promise<{ tarball: Buffer; sha: string }> {
   packed ??= (async () => {
     const built = path.join(repo, "dist", "index.js");
     if (!fs.existsSync(built) || !fs.existsSync(path.join(repo, "dist", "node10", "index.d.ts"))) {
@@ -107,8 +107,9 @@ export function packTarball(): Promise<{ file: string; sha: string }> {
     const dest = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-svc-pack-"));
     const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dest], { cwd: repo, maxBuffer: 64 << 20 });
     const [info] = JSON.parse(stdout) as Array<{ filename: string }>;
-    const file = path.join(dest, info.filename);
-    return { file, sha: sha256(fs.readFileSync(file)) };
+    const tarball = fs.readFileSync(path.join(dest, info.filename));
+    fs.rmSync(dest, { recursive: true, force: true });
+    return { tarball, sha: sha256(tarball) };
   })();
   return packed;
 }
@@ -181,7 +182,7 @@ async function prepare(line: PulumiLine): Promise<ConsumerProject> {
     if (!fs.existsSync(ready)) {
       fs.rmSync(dir, { recursive: true, force: true });
       fs.mkdirSync(dir);
-      fs.copyFileSync(tarball.file, path.join(dir, "pulumi-svc.tgz"));
+      fs.writeFileSync(path.join(dir, "pulumi-svc.tgz"), tarball.tarball);
       for (const f of sources) fs.copyFileSync(path.join(fixtures, f), path.join(dir, f));
       const manifest = {
         name: "svc-consumer",
