@@ -4,7 +4,8 @@
  * audit.ts; persistence and faults wrap the store and the server.
  */
 import { randomUUID } from "node:crypto";
-import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import * as http from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import findMyWay from "find-my-way";
 import { endpoints } from "../api/endpoints";
