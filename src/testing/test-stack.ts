@@ -229,7 +229,10 @@ export class TestStack {
       const record = options.record ?? true;
       if (record && this.ctx.state.get(urn)) throw new Error(`the stack already has a resource ${urn}`);
       const ref = { urn, type, name: args.name };
-      const read = await this.ctx.client.read(ref, args.id, {}, { [PROVIDER_KEY]: provider }).catch((e: Error) => {
+      // The serialized provider goes in both the properties and the inputs: hosts before 3.268 look for it
+      // only in the properties, later ones also in the inputs (as the engine's own Get sends them).
+      const known = { [PROVIDER_KEY]: provider };
+      const read = await this.ctx.client.read(ref, args.id, known, known).catch((e: Error) => {
         throw new EngineError(ref, "import", this.ctx.redactor.mask(e.message));
       });
       if (!read.id) throw new EngineError(ref, "import", `there is no object with id "${args.id}"`);

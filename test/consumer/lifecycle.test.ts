@@ -20,7 +20,7 @@ const PLANT = ["anomaly", "centrifugal-pump", "line-1", "monitor-1.0.0", "pump-1
     const run = await runKit(project, "life");
     expect(run.pulumi).toBe(project.pulumiVersion);
     expect(stepValue<RunSummary>(run, "up").ops).toEqual(PLANT.map((n) => `create ${n}`));
-    expect(stepValue(run, "outputs")).toMatchObject({ pumpPath: "line-1/pump-1", latestVersion: "1.0.0", storedPower: "7.5" });
+    expect(stepValue(run, "outputs")).toMatchObject({ pumpPath: "line-1/pump-1", appType: "app", storedPower: "7.5" });
     expect(stepValue<RunSummary>(run, "re-run")).toMatchObject({ changes: 0, totals: { same: PLANT.length } });
     const edit = ["update line-1 (title)", "update pump-1-power (value)"];
     expect(stepValue<RunSummary>(run, "preview of the edit").ops).toEqual(edit);

@@ -83,7 +83,7 @@ describe.each(PULUMI_LINES)("@pulumi/pulumi %s", (line) => {
     expect(run.node).toBe(process.version);
     const up = stepValue<RunSummary>(run, "up");
     expect(up.ops).toEqual(PLANT.map((n) => `create ${n}`));
-    expect(stepValue(run, "outputs")).toMatchObject({ pumpPath: "line-1/pump-1", latestVersion: "1.0.0", storedPower: "7.5", assetTypeTitle: "Centrifugal pump" });
+    expect(stepValue(run, "outputs")).toMatchObject({ pumpPath: "line-1/pump-1", appType: "app", storedPower: "7.5", assetTypeTitle: "Centrifugal pump" });
     expect(stepValue(run, "exists after up")).toBe(true);
     expect(stepValue<RunSummary>(run, "re-run")).toMatchObject({ changes: 0, totals: { same: PLANT.length } });
     expect(stepValue<RunSummary>(run, "destroy").ops).toEqual(PLANT.map((n) => `delete ${n}`));

@@ -4,5 +4,5 @@ import { plant } from "./plant";
 const out = plant();
 
 export const pumpPath = out.pumpPath;
-export const latestVersion = out.latestVersion;
+export const appType = out.appType;
 export const storedPower = out.storedPower;

@@ -29,7 +29,7 @@ export function plant(options: PlantOptions = {}) {
 
   // Outputs read from the classes, with the types the declarations give them.
   const pumpPath: pulumi.Output<string> = pump.path;
-  const latestVersion: pulumi.Output<string> = app.latestVersion;
+  const appType: pulumi.Output<string> = app.type;
   const storedPower = power.storedValue;
-  return { pumpPath, latestVersion, storedPower, assetTypeTitle: pump.assetTypeTitle, labelCreated: label.created };
+  return { pumpPath, appType, storedPower, assetTypeTitle: pump.assetTypeTitle, labelCreated: label.created };
 }
