@@ -15,3 +15,4 @@ export {
   type SnapshotSection,
 } from "./snapshot";
 export { fileSink, memorySink, type TextSink } from "./writer";
+export { parity, formatParity, type ParityOptions, type ParityReport, type OperationParity, type FieldDifference, type ParityEvent } from "./parity";

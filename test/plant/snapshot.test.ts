@@ -10,7 +10,7 @@ import { fileWith, tables, take } from "./helpers";
 const PLANT = resolve(__dirname, "../../examples/fixtures/plant.yaml");
 
 const open: TestEmulator[] = [];
-async function emulator(seed?: Parameters<typeof startTestEmulator>[0]["seed"]): Promise<TestEmulator> {
+async function emulator(seed?: NonNullable<Parameters<typeof startTestEmulator>[0]>["seed"]): Promise<TestEmulator> {
   const emu = await startTestEmulator({ seed });
   open.push(emu);
   return emu;
