@@ -126,7 +126,7 @@ export function generatePlant(options: PlantOptions): Doc {
       type: "app",
       category: "analytics",
       versions: [
-        { version: "1.0.0", image: "registry.example.com/oee:1.0.0", parameters: [{ name: "cycle_ms", data_type: "number", default: 450 }, { name: "shift", default: "3x8" }] },
+        { version: "1.0.0", title: "OEE (first engine)", image: "registry.example.com/oee:1.0.0", parameters: [{ name: "cycle_ms", data_type: "number", default: 450 }, { name: "shift", default: "3x8" }] },
         {
           version: "1.1.0",
           title: "OEE monitor (new engine)",
