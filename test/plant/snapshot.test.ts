@@ -71,7 +71,7 @@ describe("The generated plant", () => {
     expect(set.status).toBe(200);
     // Smaller pages make more requests, so more of them fail; the page size does not change the file either.
     const faulted = await take(a, { pageSize: 40 });
-    const counters = (await (await fetch(`${a.baseUrl}/emulator/faults`)).json()).counters;
+    const counters = ((await (await fetch(`${a.baseUrl}/emulator/faults`)).json()) as { counters: { total: number; by_kind: Record<string, number> } }).counters;
     expect(counters.by_kind.status_429).toBeGreaterThan(0);
     expect(counters.by_kind.status_502).toBeGreaterThan(0);
     expect(counters.by_kind.status_503).toBeGreaterThan(0);
