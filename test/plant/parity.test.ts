@@ -3,9 +3,11 @@
  * proxy alters on purpose stands in for the platform; the report names exactly the altered operation
  * and field, and against an unaltered one it is empty.
  */
+import { execFile } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
+import { promisify } from "node:util";
 import { formatParity, parity } from "../../src/plant";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { fileWith, SERVICE, take } from "./helpers";
@@ -98,4 +100,37 @@ test("without a snapshot file, one is taken from the platform first", async () =
   expect(report.differing).toEqual([]);
   expect(report.snapshot).toBe("taken for the check");
   expect(report.operations.length).toBeGreaterThan(20);
+});
+
+test("against an unaltered emulator seeded with every area (the generated plant), the report is empty", async () => {
+  const { generatePlant } = await import("./generate");
+  const other = await startTestEmulator({ seed: generatePlant({ assets: 200 }) });
+  try {
+    const report = await parity(credentials(other.baseUrl), { env: {} });
+    expect(report.differing).toEqual([]);
+    expect(report.operations.map((o) => o.operation)).toEqual(
+      expect.arrayContaining(["bridges.get", "datalabels.list", "datatypes.list", "schedules.list", "apps.resourcesList", "acps.metadataList", "assets.typeMetadataList", "legacyWorkloads.list"]),
+    );
+  } finally {
+    await other.close();
+  }
+});
+
+describe("svc-emulator parity", () => {
+  const CLI = resolve(__dirname, "../../dist/emulator/cli.js");
+  const run = promisify(execFile);
+  const env = { ...process.env, SVC_BASE_URL: "", SVC_CLIENT_ID: SERVICE.clientId, SVC_CLIENT_SECRET: SERVICE.clientSecret };
+
+  test("exits 0 with an empty report, 1 naming the operation and field when the answers differ", async () => {
+    const same = await run(process.execPath, [CLI, "parity", "--against", platform.baseUrl, "--snapshot", snapshotFile], { env });
+    expect(same.stdout).toMatch(/operation\(s\) compared, 0 differ\.\n$/);
+    const altered = await proxy(platform.baseUrl, (path, body) => (/\/clusters\/[^/]+\/get$/.test(path) ? { ...body, ready: "yes" } : body));
+    try {
+      const failed = await run(process.execPath, [CLI, "parity", "--against", altered.url, "--snapshot", snapshotFile], { env }).catch((e) => e);
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toMatch(/1 differ\.\n\nclusters\.get \(2 answer\(s\) from the platform, 2 from the emulator\)\n {2}ready: platform string; emulator boolean\n$/);
+    } finally {
+      await altered.close();
+    }
+  });
 });
