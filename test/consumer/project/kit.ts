@@ -13,6 +13,7 @@ import * as svc from "pulumi-svc";
 import { areas } from "pulumi-svc/api";
 import { SvcApiError, SvcClient } from "pulumi-svc/client";
 import { startEmulator, type Emulator } from "pulumi-svc/emulator";
+import { snapshot } from "pulumi-svc/plant";
 import * as testing from "pulumi-svc/testing";
 import { plant } from "./plant";
 
@@ -23,6 +24,8 @@ export const missingTitle: svc.LabelArgs = { name: "x" };
 export const wrongOutput = (a: svc.Asset): pulumi.Output<number> => a.path;
 // @ts-expect-error a cluster record's name is a string
 export const wrongRecord = async (c: SvcClient): Promise<number> => (await c.clusters.get({ params: { cluster_name: "x" } })).name;
+// @ts-expect-error a snapshot reads through a client, not from a bare address
+export const wrongSnapshot = () => snapshot("http://127.0.0.1:4010", {});
 // @ts-expect-error a run's kind is one of the kit's kinds
 export const wrongKind: testing.RunResult["kind"] = "deploy";
 
