@@ -54,7 +54,7 @@ export const assetPropertyOutputs = defineOutputs({
   /** The value as the platform stores it: text (arrays as JSON). */
   storedValue: (r) => r.value as string,
   /** The title as the platform holds it (it keeps the title of a property name that existed already). */
-  storedTitle: (r) => r.title as string | null | undefined,
+  storedTitle: (r) => r.title as string,
   /** When the property was created on the platform (RFC 3339). */
   created: (r) => r.created as string,
   /** When the property was last changed on the platform (RFC 3339). */
