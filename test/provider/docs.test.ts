@@ -1,9 +1,15 @@
 /**
  * Everything a user touches is documented on hover: every public resource class, arg and output
  * property, lookup and interface property of the built `.d.ts` carries a doc comment, and each arg's
- * doc says what a change does as the kind declares it (replaces, or updates in place).
+ * doc says what a change does as the kind declares it (replaces, or updates in place) and states the
+ * limits the contract (the zod schemas of src/api) sets: lengths, the name rule, enum values, ranges
+ * and defaults.
  */
+import type { z } from "zod";
+import { CLUSTER_SETTING_DEFAULTS, clusterSettings } from "../../src/api/clusters";
+import { NAME_PATTERN } from "../../src/api/common";
 import { kinds } from "../../src/provider/resources";
+import { camel } from "../../src/provider/values";
 import { coverage, readPublicApi, type PublicApi } from "./dts";
 
 let api: PublicApi;
@@ -52,4 +58,68 @@ describe("each arg's doc says what a change does, as the kind declares it", () =
       expect(wrong).toEqual([]);
     });
   }
+});
+
+/** The rules a zod field sets that a doc must state: string lengths and pattern, enum values, number range. */
+function rulesOf(field: z.ZodType): { maxLength?: number; maxItems?: number; namePattern?: boolean; values?: string[]; min?: number; max?: number } {
+  let t = field as unknown as { _zod: { def: Record<string, any> } };
+  for (let i = 0; i < 10; i++) {
+    const d = t._zod.def;
+    if (["optional", "nullable", "default", "readonly"].includes(d.type)) t = d.innerType;
+    else if (d.type === "pipe") t = d.out._zod.def.type === "transform" ? d.in : d.out;
+    else break;
+  }
+  const d = t._zod.def;
+  const checks = ((d.checks ?? []) as Array<{ _zod: { def: Record<string, any> } }>).map((c) => c._zod.def);
+  const rules: ReturnType<typeof rulesOf> = {};
+  if (d.type === "enum") rules.values = Object.keys(d.entries);
+  for (const c of checks) {
+    if (c.check === "max_length") rules[d.type === "array" ? "maxItems" : "maxLength"] = c.maximum;
+    if (c.check === "string_format" && c.format === "regex" && String(c.pattern) === String(NAME_PATTERN)) rules.namePattern = true;
+    if (c.check === "greater_than") rules.min = c.value;
+    if (c.check === "less_than") rules.max = c.value;
+  }
+  return rules;
+}
+
+/** What a doc fails to state of the rules. */
+function missingRules(text: string, rules: ReturnType<typeof rulesOf>): string[] {
+  const doc = text.replace(/\s+/g, " ");
+  const missing: string[] = [];
+  if (rules.maxItems !== undefined && !doc.includes(`${rules.maxItems}`)) missing.push(`the most items (${rules.maxItems})`);
+  if (rules.maxLength !== undefined && !doc.includes(`${rules.maxLength} characters`)) missing.push(`the length limit (${rules.maxLength} characters)`);
+  if (rules.namePattern && !/lowercase letters, digits/.test(doc)) missing.push("the name rule (lowercase letters, digits, '.', '_', '-')");
+  for (const v of rules.values ?? []) if (!doc.includes(`\`${v}\``)) missing.push(`the allowed value \`${v}\``);
+  if (rules.min !== undefined && rules.max !== undefined && !doc.includes(`from ${rules.min} to ${rules.max}`)) missing.push(`the range (from ${rules.min} to ${rules.max})`);
+  return missing;
+}
+
+describe("each arg's doc states the limits of the contract", () => {
+  for (const kind of Object.values(kinds)) {
+    const shape = (kind.schema as unknown as { shape?: Record<string, z.ZodType> } | undefined)?.shape;
+    if (!shape) continue;
+    test(kind.name, () => {
+      const cls = classOf(kind.name)!;
+      const wrong: string[] = [];
+      for (const [arg, spec] of Object.entries(kind.args)) {
+        const field = shape[spec.wire ?? arg.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
+        if (!field) continue;
+        for (const m of missingRules(cls.args[arg] ?? "", rulesOf(field))) wrong.push(`${kind.name}Args.${arg}: the doc does not state ${m}`);
+      }
+      expect(wrong).toEqual([]);
+    });
+  }
+
+  test("Cluster settings: range and default from the contract", () => {
+    const cls = classOf("Cluster")!;
+    const wrong: string[] = [];
+    for (const [wire, field] of Object.entries(clusterSettings)) {
+      const arg = camel(wire);
+      const doc = cls.args[arg] ?? "";
+      for (const m of missingRules(doc, rulesOf(field))) wrong.push(`ClusterArgs.${arg}: the doc does not state ${m}`);
+      const def = CLUSTER_SETTING_DEFAULTS[wire as keyof typeof CLUSTER_SETTING_DEFAULTS];
+      if (!new RegExp(`default \`?${def}\`?`).test(doc)) wrong.push(`ClusterArgs.${arg}: the doc does not state the default ${def}`);
+    }
+    expect(wrong).toEqual([]);
+  });
 });

@@ -11,7 +11,7 @@ import { SvcResource } from "../shim";
 export interface AppArgs {
   /**
    * The app's name, as its first {@link AppVersion} created it (e.g. `version.appName`): lowercase
-   * letters, digits, '.', '_' and '-', 1–64 characters. Changing it replaces the App resource.
+   * letters, digits, '.', '_', '-'; 1–64 characters. Changing it replaces the App resource.
    */
   name: pulumi.Input<string>;
   /** The app's display title, 1–128 characters; default: left as the versions set it. Changes update in place. */

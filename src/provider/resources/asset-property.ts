@@ -9,7 +9,7 @@ type Value = string | number | boolean | string[] | number[] | boolean[];
 
 /** The arguments of an {@link AssetProperty}. */
 export interface AssetPropertyArgs {
-  /** The asset the property belongs to (an asset name, 1–64 characters). Changing it replaces the property. */
+  /** The asset the property belongs to: an asset name (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changing it replaces the property. */
   assetName: pulumi.Input<string>;
   /** The property's name: lowercase letters, digits, '.', '_' and '-', 1–64 characters. Changing it replaces the property. */
   name: pulumi.Input<string>;
@@ -28,7 +28,7 @@ export interface AssetPropertyArgs {
 }
 /** The arguments of an {@link AssetMetadata}. */
 export interface AssetMetadataArgs {
-  /** The asset the metadata belongs to (an asset name, 1–64 characters). Changing it replaces the metadata. */
+  /** The asset the metadata belongs to: an asset name (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changing it replaces the metadata. */
   assetName: pulumi.Input<string>;
   /** The metadata record's name: lowercase letters, digits, '.', '_' and '-', 1–64 characters. Changing it replaces the metadata. */
   name: pulumi.Input<string>;

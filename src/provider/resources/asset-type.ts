@@ -10,7 +10,7 @@ export interface AssetTypeArgs {
   name: pulumi.Input<string>;
   /** The type's display title, 1–64 characters. Changes update in place. */
   title: pulumi.Input<string>;
-  /** The class the type belongs to (the name of an {@link AssetClass}); default: none. Changes update in place. */
+  /** The class the type belongs to: the name of an {@link AssetClass} (lowercase letters, digits, '.', '_', '-'; 1–64 characters); default: none. Changes update in place. */
   assetClassName?: pulumi.Input<string>;
   /** Take over an asset type that already exists with this name instead of failing, and bring it to the declared arguments. Provider-side only (never sent); default `false`. */
   adopt?: pulumi.Input<boolean>;

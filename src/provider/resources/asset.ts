@@ -12,9 +12,9 @@ export interface AssetArgs {
   name: pulumi.Input<string>;
   /** The asset's display title, 1–64 characters. Changes update in place. */
   title: pulumi.Input<string>;
-  /** The asset's type (the name of an {@link AssetType}, 1–64 characters). Changes update in place. */
+  /** The asset's type: the name of an {@link AssetType} (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changes update in place. */
   assetTypeName: pulumi.Input<string>;
-  /** The name of the parent asset in the hierarchy; default: none (a top-level asset). Changes update in place. */
+  /** The name of the parent asset in the hierarchy (lowercase letters, digits, '.', '_', '-'; 1–64 characters); default: none (a top-level asset). Changes update in place. */
   parentName?: pulumi.Input<string>;
   /** Where the asset is: `lat` from -90 to 90 and `lon` from -180 to 180 (degrees); default: none. Changes update in place. */
   location?: pulumi.Input<{ lat: pulumi.Input<number>; lon: pulumi.Input<number> }>;

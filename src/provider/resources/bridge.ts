@@ -11,13 +11,13 @@ import { SvcResource } from "../shim";
 export interface BridgeArgs {
   /** The bridge's name, unique on the platform: lowercase letters, digits, '.', '_' and '-', 1–32 characters. Changing it replaces the bridge. */
   name: pulumi.Input<string>;
-  /** The cluster the bridge's workload runs on (a cluster name, 1–64 characters). Changing it replaces the bridge. */
+  /** The cluster the bridge's workload runs on: a cluster name (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changing it replaces the bridge. */
   clusterName: pulumi.Input<string>;
-  /** The bridge app to deploy (an app name, 1–64 characters). Changing it replaces the bridge. */
+  /** The bridge app to deploy: an app name (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changing it replaces the bridge. */
   appName: pulumi.Input<string>;
   /** The version of the bridge app, 1–64 characters; default: the app's latest. Changing it replaces the bridge. */
   appVersion?: pulumi.Input<string>;
-  /** The node of the cluster to run on (a node name, 1–64 characters); default: the platform picks one. Changing it replaces the bridge. */
+  /** The node of the cluster to run on: a node name (lowercase letters, digits, '.', '_', '-'; 1–64 characters); default: the platform picks one. Changing it replaces the bridge. */
   nodeName?: pulumi.Input<string>;
   /** A display title, 1–64 characters; default: none. Changing it replaces the bridge. */
   title?: pulumi.Input<string>;

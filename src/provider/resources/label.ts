@@ -18,13 +18,13 @@ export interface LabelArgs {
 
 /** The arguments of a {@link DataLabel}. Every argument updates in place (the platform assigns the data label's id). */
 export interface DataLabelArgs {
-  /** The label this range carries (the name of a {@link Label}, 1–64 characters). Changes update in place. */
+  /** The label this range carries: the name of a {@link Label} (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changes update in place. */
   labelName: pulumi.Input<string>;
   /** Where the range starts: an RFC 3339 time, microseconds allowed. Changes update in place. */
   startDate: pulumi.Input<string>;
   /** Where the range ends: an RFC 3339 time, microseconds allowed, not before `startDate`. Changes update in place. */
   endDate: pulumi.Input<string>;
-  /** The asset metrics the range covers, each `{ assetName, name }`; default: none (`[]`). Changes update in place. */
+  /** The asset metrics the range covers, at most 1000, each `{ assetName, name }`; default: none (`[]`). Changes update in place. */
   metrics?: pulumi.Input<pulumi.Input<{ assetName: pulumi.Input<string>; name: pulumi.Input<string> }>[]>;
   /** Who set the label: `type` `workload` or `user`, with free-form `info` (passed through untouched); default `{ type: "user", info: {} }`. Changes update in place. */
   source?: pulumi.Input<{ type: pulumi.Input<"workload" | "user">; info?: pulumi.Input<Record<string, unknown>> }>;

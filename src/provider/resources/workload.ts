@@ -17,16 +17,17 @@ export interface WorkloadArgs {
    * characters. Changing it replaces the workload.
    */
   name: pulumi.Input<string>;
-  /** The app the workload runs (the name of an app created by an {@link AppVersion}). Changing it replaces the workload. */
+  /** The app the workload runs: the name of an app created by an {@link AppVersion} (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changing it replaces the workload. */
   appName: pulumi.Input<string>;
   /**
-   * The version of the app to run, a semantic version such as `1.2.0` that exists for `appName`.
-   * Changes update in place (with a staged `deploymentType`, the new version is staged first).
+   * The version of the app to run: a semantic version such as `1.2.0` (at most 64 characters) that
+   * exists for `appName`. Changes update in place (with a staged `deploymentType`, the new version is
+   * staged first).
    */
   appVersion: pulumi.Input<string>;
   /** The cluster the workload runs on: a cluster name, 1–64 characters of lowercase letters, digits, '.', '_', '-'. Changes update in place (the workload moves). */
   clusterName: pulumi.Input<string>;
-  /** The node of the cluster to run on (same name rule as `clusterName`); default: the platform picks one. Changes update in place. */
+  /** The node of the cluster to run on: a node name (lowercase letters, digits, '.', '_', '-'; 1–64 characters); default: the platform picks one. Changes update in place. */
   nodeName?: pulumi.Input<string>;
   /** A display title, 1–128 characters; default: the platform's (the name). Changes update in place. */
   title?: pulumi.Input<string>;
