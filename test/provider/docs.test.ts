@@ -31,6 +31,12 @@ test("the public resource classes are exactly the provider's kinds", () => {
   expect(api.classes.map((c) => c.name).sort()).toEqual(Object.keys(kinds).sort());
 });
 
+test("every optional arg's doc states its default", () => {
+  const missing = api.classes.flatMap((c) => c.optionalArgs.filter((a) => !/default/i.test(c.args[a])).map((a) => `${c.name}Args.${a}`));
+  expect(missing).toEqual([]);
+  expect(api.classes.flatMap((c) => c.optionalArgs).length).toBeGreaterThan(40);
+});
+
 describe("each arg's doc says what a change does, as the kind declares it", () => {
   for (const kind of Object.values(kinds)) {
     test(kind.name, () => {

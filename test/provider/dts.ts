@@ -19,6 +19,8 @@ export interface PublicClass {
   doc: string;
   /** The constructor's args type: property → doc. */
   args: Record<string, string>;
+  /** The args a program may leave out. */
+  optionalArgs: string[];
   /** Readable properties the class adds to pulumi.CustomResource (its own and merged interfaces'): property → doc. */
   properties: Record<string, string>;
   /** Readable property → its type as the checker prints it. */
@@ -55,9 +57,13 @@ export function readPublicApi(entry = ENTRY): PublicApi {
       const ctor = ctorType.getConstructSignatures()[0];
       const argsParam = ctor?.getParameters()[1];
       const args: Record<string, string> = {};
+      const optionalArgs: string[] = [];
       if (argsParam) {
         const argsType = checker.getTypeOfSymbolAtLocation(argsParam, source);
-        for (const p of checker.getPropertiesOfType(argsType)) args[p.name] = docOf(p);
+        for (const p of checker.getPropertiesOfType(argsType)) {
+          args[p.name] = docOf(p);
+          if (p.flags & ts.SymbolFlags.Optional) optionalArgs.push(p.name);
+        }
       }
       const properties: Record<string, string> = {};
       const propertyTypes: Record<string, string> = {};
@@ -66,7 +72,7 @@ export function readPublicApi(entry = ENTRY): PublicApi {
         properties[p.name] = docOf(p);
         propertyTypes[p.name] = checker.typeToString(checker.getTypeOfSymbolAtLocation(p, source));
       }
-      const cls = { name, doc: docOf(symbol), args, properties, propertyTypes };
+      const cls = { name, doc: docOf(symbol), args, optionalArgs, properties, propertyTypes };
       classes.push(cls);
       items.push({ what: "class", name, doc: cls.doc });
       for (const [k, doc] of Object.entries(args)) items.push({ what: "arg", name: `${name}Args.${k}`, doc });

@@ -15,11 +15,11 @@ export interface BridgeArgs {
   clusterName: pulumi.Input<string>;
   /** The bridge app to deploy: an app name (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changing it replaces the bridge. */
   appName: pulumi.Input<string>;
-  /** The version of the bridge app, 1–64 characters; default: the app's latest. Changing it replaces the bridge. */
+  /** The version of the bridge app, 1–64 characters; default: the app's latest version (in the app registry, else in the apps). Changing it replaces the bridge. */
   appVersion?: pulumi.Input<string>;
   /** The node of the cluster to run on: a node name (lowercase letters, digits, '.', '_', '-'; 1–64 characters); default: the platform picks one. Changing it replaces the bridge. */
   nodeName?: pulumi.Input<string>;
-  /** A display title, 1–64 characters; default: none. Changing it replaces the bridge. */
+  /** A display title, 1–64 characters; default: the name. Changing it replaces the bridge. */
   title?: pulumi.Input<string>;
   /** The protocol the bridge speaks, 1–64 characters; default: none. Changing it replaces the bridge. */
   protocol?: pulumi.Input<string>;

@@ -11,11 +11,11 @@ import { snake } from "../values";
 export interface ClusterArgs {
   /** The cluster's name, unique on the platform: lowercase letters, digits, '.', '_' and '-', 1–64 characters. Changing it replaces the cluster. */
   name: pulumi.Input<string>;
-  /** A display title, 1–64 characters; default: none. Changes update in place. */
+  /** A display title, 1–64 characters; default: the name. Changes update in place. */
   title?: pulumi.Input<string>;
   /** The cluster's kind: `k3s` (the default), `kubernetes` or `docker`. Changing it replaces the cluster. */
   type?: pulumi.Input<"k3s" | "kubernetes" | "docker">;
-  /** Whether the cluster is marked ready for workloads; default: the platform's value. Changes update in place. */
+  /** Whether the cluster is marked ready (a new cluster is not; a ready cluster goes `online`); default: the platform's value. Changes update in place. */
   ready?: pulumi.Input<boolean>;
   /** Whether the nodes forward their logs to the platform; default `true`. Changes update in place. */
   forwardLogsEnabled?: pulumi.Input<boolean>;

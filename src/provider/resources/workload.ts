@@ -29,7 +29,7 @@ export interface WorkloadArgs {
   clusterName: pulumi.Input<string>;
   /** The node of the cluster to run on: a node name (lowercase letters, digits, '.', '_', '-'; 1–64 characters); default: the platform picks one. Changes update in place. */
   nodeName?: pulumi.Input<string>;
-  /** A display title, 1–128 characters; default: the platform's (the name). Changes update in place. */
+  /** A display title, 1–128 characters; default: the name. Changes update in place. */
   title?: pulumi.Input<string>;
   /**
    * The runtime settings: `resources` (one entry per asset: its resource KRN, parameters and
