@@ -24,7 +24,8 @@ export interface AssetArgs {
 
 type Inputs = { name: string; title: string; assetTypeName: string; parentName?: string; location?: { lat: number; lon: number }; [k: string]: unknown };
 
-const status = (r: WireRecord) => (r.status ?? {}) as { state?: z.infer<typeof assetState>; last_seen?: string | null };
+/** The record's status object (always present on the platform's records). */
+const status = (r: WireRecord) => (r.status ?? {}) as { state: z.infer<typeof assetState>; last_seen?: string | null };
 
 /** An asset's computed outputs, read from the platform's record. */
 export const assetOutputs = defineOutputs({
@@ -35,7 +36,7 @@ export const assetOutputs = defineOutputs({
   /** The asset's connection state: `online`, `offline`, `partially_online` or `unknown`. */
   state: (r) => status(r).state,
   /** When data of the asset was last seen (RFC 3339); unset until then. */
-  lastSeen: (r) => status(r).last_seen,
+  lastSeen: (r) => status(r).last_seen ?? undefined,
   /** When the asset was created on the platform (RFC 3339). */
   created: (r) => r.created as string,
   /** When the asset was last changed on the platform (RFC 3339). */

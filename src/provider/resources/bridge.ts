@@ -39,7 +39,7 @@ export const bridgeOutputs = defineOutputs({
   /** The compute node (ACP) of the bridge (the platform reports the cluster's name). */
   acpName: (r) => r.acp_name as string,
   /** The state of the bridge's workload, e.g. `running`, `stopped`, `failed` (the workload states). */
-  state: (r) => ((r.status ?? {}) as { state?: string }).state,
+  state: (r) => ((r.status ?? {}) as { state: string }).state,
   /** Whether the bridge is enabled on the platform (an enabled bridge runs, a disabled one is stopped). */
   enabled: (r) => r.enabled as boolean,
   /** When the bridge was created on the platform (RFC 3339). */

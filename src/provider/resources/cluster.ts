@@ -58,15 +58,16 @@ const SETTINGS = [
   "telemetryAlertsEnabled",
 ] as const;
 
-const cidr = (r: WireRecord) => (r.cidr ?? {}) as { pod_cidr?: string; service_cidr?: string };
-const version = (r: WireRecord) => (r.version ?? {}) as { k8s_version?: string; svc_version?: string };
+// The platform's records always carry cidr and version (the contract's Cluster record).
+const cidr = (r: WireRecord) => (r.cidr ?? {}) as { pod_cidr: string; service_cidr: string };
+const version = (r: WireRecord) => (r.version ?? {}) as { k8s_version: string; svc_version: string };
 
 /** A cluster's computed outputs, read from the platform's record. */
 export const clusterOutputs = defineOutputs({
   /** The cluster's status: `pending_provision`, `pending`, `online`, `unreachable` or `requires_attention`. */
   status: (r) => r.status as z.infer<typeof clusterStatus>,
   /** When the cluster last reported to the platform (RFC 3339); unset until it has. */
-  lastSeen: (r) => r.last_seen as string | null | undefined,
+  lastSeen: (r) => (r.last_seen ?? undefined) as string | undefined,
   /** The cluster's pod network (CIDR), once it reported it. */
   podCidr: (r) => cidr(r).pod_cidr,
   /** The cluster's service network (CIDR), once it reported it. */

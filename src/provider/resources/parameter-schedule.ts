@@ -62,17 +62,17 @@ export const parameterScheduleOutputs = defineOutputs({
   /** Where the schedule is: `scheduled` (waiting), `scheduled-revert` (applied, the revert waits), `completed` or `error`. */
   state: (r) => r.state as z.infer<typeof scheduleState>,
   /** The values the listed resources had before the schedule applied its own, per resource. */
-  originalResourceParameters: (r) => r.original_resource_parameters as Array<{ resource: string; parameters: Record<string, Scalar> }> | undefined,
+  originalResourceParameters: (r) => r.original_resource_parameters as Array<{ resource: string; parameters: Record<string, Scalar> }>,
   /** When the values were applied (RFC 3339); unset until then. */
-  appliedAt: (r) => r.applied_at as string | null | undefined,
+  appliedAt: (r) => (r.applied_at ?? undefined) as string | undefined,
   /** Who (or what) applied the values; unset until then. */
-  appliedBy: (r) => r.applied_by as string | null | undefined,
+  appliedBy: (r) => (r.applied_by ?? undefined) as string | undefined,
   /** When the revert restored the values (RFC 3339); unset until then, and without a revert. */
-  revertedAt: (r) => r.reverted_at as string | null | undefined,
+  revertedAt: (r) => (r.reverted_at ?? undefined) as string | undefined,
   /** Who (or what) reverted the values; unset until then. */
-  revertedBy: (r) => r.reverted_by as string | null | undefined,
+  revertedBy: (r) => (r.reverted_by ?? undefined) as string | undefined,
   /** Why applying or reverting failed, when the state is `error`. */
-  errorMsg: (r) => r.error_msg as string | null | undefined,
+  errorMsg: (r) => (r.error_msg ?? undefined) as string | undefined,
   /** When the schedule was created (RFC 3339). */
   createdAt: (r) => r.created_at as string,
   /** Who created the schedule. */

@@ -66,7 +66,8 @@ export interface WorkloadArgs {
 
 const RUNTIME_FREE = ["configuration", "resources.*.parameters", "resources.*.datastreams"];
 const PATCHABLE = ["title", "appVersion", "clusterName", "nodeName", "deploymentType", "runtime", "system", "apiPermissions"];
-type Status = { state?: z.infer<typeof workloadState>; message?: string; last_seen?: string | null };
+/** The record's status object (always present on the platform's records). */
+type Status = { state: z.infer<typeof workloadState>; message: string; last_seen?: string | null };
 const status = (r: WireRecord) => (r.status ?? {}) as Status;
 const stagedOf = (r: WireRecord) => r.staged as { app_version?: string } | null | undefined;
 
@@ -76,8 +77,8 @@ export const workloadOutputs = defineOutputs({
   state: (r) => status(r).state,
   /** The platform's message about the current state (empty when there is nothing to report). */
   statusMessage: (r) => status(r).message,
-  /** When the node last reported the workload (RFC 3339); unset (or null) until it has. */
-  lastSeen: (r) => status(r).last_seen,
+  /** When the node last reported the workload (RFC 3339); unset until it has. */
+  lastSeen: (r) => status(r).last_seen ?? undefined,
   /** Progress of the app package's download to the node: `pending`, `scheduled`, `processing`, `downloading`, `ready` or `failed`. */
   downloadStatus: (r) => r.download_status as z.infer<typeof downloadStatus>,
   /** Whether a staged version waits to be applied (staged deployment types). */
