@@ -1,32 +1,43 @@
-/**
- * AppVersion: one version of an app; the first version creates the app (POST /apps/create).
- * `image`, `defaults` and `schemas` change in place (the spec's patchable keys, patch semantics);
- * any other change replaces the version, because the platform cannot patch the rest of a manifest.
- */
+/** AppVersion: one version of an app; the first version creates the app. */
 import fs from "node:fs";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { parse as parseYaml } from "yaml";
 import { AppVersionCreate, apps } from "../../api/apps";
 import { renderPath } from "../../api/common";
-import { defineKind, type CheckFailure, type WireRecord } from "../kind";
+import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { camel, containedIn, convertKeys, describeIssue, snake } from "../values";
 
 type Json = Record<string, unknown>;
 
+/**
+ * The arguments of an {@link AppVersion}. `image`, `defaults` and `schemas` change in place; a
+ * change of any other argument replaces the version.
+ */
 export interface AppVersionArgs {
+  /** The app's name: lowercase letters, digits, '.', '_' and '-', 1–64 characters; the first version creates the app. Changing it replaces the version. */
   appName: pulumi.Input<string>;
+  /** The version, a semantic version such as `1.2.0` (at most 64 characters). Changing it replaces the version. */
   version: pulumi.Input<string>;
-  /** app, importer, exporter or docker. */
+  /** The app's type: `app`, `importer`, `exporter` or `docker`. Changing it replaces the version. */
   type: pulumi.Input<"app" | "importer" | "exporter" | "docker">;
-  /** Defaults to the app name. */
+  /** The display title, 1–128 characters; default: the manifest's, else the app name. Changing it replaces the version. */
   title?: pulumi.Input<string>;
+  /** The description, up to 4096 characters; default: the manifest's, else empty. Changing it replaces the version. */
   description?: pulumi.Input<string>;
+  /** The container image, up to 1024 characters; default: the manifest's, else none. Changes update in place. */
   image?: pulumi.Input<string>;
-  /** defaults.deployment, defaults.app (configuration passes through untouched), defaults.system, defaults.apiPermissions. */
+  /**
+   * The deployment defaults: `deployment`, `app` (its `configuration` passes through untouched),
+   * `system` and `apiPermissions` (untouched); camelCase here, snake_case on the platform. Default:
+   * the manifest's, else none. Changes update in place.
+   */
   defaults?: pulumi.Input<Json>;
-  /** schemas.parameters, schemas.configuration (JSON Schemas, untouched), schemas.ioConfiguration. */
+  /**
+   * The schemas: `parameters` and `configuration` (JSON Schemas, untouched) and `ioConfiguration`.
+   * Default: the manifest's, else none. Changes update in place.
+   */
   schemas?: pulumi.Input<Json>;
   /**
    * The rest of the app manifest in the platform's shape (snake_case: io, parameters, flags, ...):
@@ -34,9 +45,11 @@ export interface AppVersionArgs {
    * the program's working directory (`process.cwd()` of the program: with the Pulumi CLI, the project
    * directory that holds Pulumi.yaml, or `main` when that names a directory). A file that cannot be
    * read or is not a YAML mapping fails the resource's check, naming the path and that directory.
-   * Explicit args win over the manifest.
+   * Explicit args win over the manifest; `name`, `version` and `type` must be set with the args.
+   * Default: none. Changing it replaces the version.
    */
   manifest?: pulumi.Input<Json | string>;
+  /** Take over a version that already exists instead of failing, and bring it to the declared arguments. Provider-side only (never sent); default `false`. */
   adopt?: pulumi.Input<boolean>;
 }
 
@@ -69,7 +82,21 @@ const params = (id: string) => {
   return { app_name: id.slice(0, at), app_version: id.slice(at + 1) };
 };
 
-const OUTPUTS = ["createdAt", "createdBy", "updatedAt", "updatedBy", "parameterNames", "flags"] as const;
+/** An app version's computed outputs, read from the platform's record. */
+export const appVersionOutputs = defineOutputs({
+  /** When the version was created (RFC 3339). */
+  createdAt: (r) => r.created_at as string,
+  /** Who created the version. */
+  createdBy: (r) => r.created_by as string,
+  /** When the version was last changed (RFC 3339). */
+  updatedAt: (r) => r.updated_at as string,
+  /** Who changed the version last. */
+  updatedBy: (r) => r.updated_by as string,
+  /** The names of the parameters the version declares (its manifest's `parameters`), in order. */
+  parameterNames: (r) => ((r.parameters ?? []) as Array<{ name: string }>).map((p) => p.name),
+  /** The version's flags as the platform holds them (snake_case, the platform's defaults filled in). */
+  flags: (r) => r.flags as Json,
+});
 
 export const appVersionKind = defineKind<Json>({
   name: "AppVersion",
@@ -132,14 +159,7 @@ export const appVersionKind = defineKind<Json>({
     }
     return out;
   },
-  outputs: (r) => ({
-    createdAt: r.created_at,
-    createdBy: r.created_by,
-    updatedAt: r.updated_at,
-    updatedBy: r.updated_by,
-    parameterNames: ((r.parameters ?? []) as Array<{ name: string }>).map((p) => p.name),
-    flags: r.flags,
-  }),
+  outputs: appVersionOutputs,
 });
 
 /** The key of the value a manifest file that could not be used is replaced with; check reports it. */
@@ -187,16 +207,21 @@ export function loadManifest(file: string): Json {
   return read.manifest;
 }
 
+export interface AppVersion extends Outputs<typeof appVersionOutputs> {}
+
+/**
+ * One version of an app, with the id `<app>@<version>`; the first version creates the app. `image`,
+ * `defaults` and `schemas` change in place (the platform's patchable keys, patch semantics); any
+ * other change replaces the version, because the platform cannot patch the rest of a manifest.
+ * Destroying it deletes the version.
+ */
 export class AppVersion extends SvcResource {
+  /** The app's name. */
   declare readonly appName: pulumi.Output<string>;
+  /** The version. */
   declare readonly version: pulumi.Output<string>;
+  /** The app's type. */
   declare readonly type: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly createdBy: pulumi.Output<string>;
-  declare readonly updatedAt: pulumi.Output<string>;
-  declare readonly updatedBy: pulumi.Output<string>;
-  declare readonly parameterNames: pulumi.Output<string[]>;
-  declare readonly flags: pulumi.Output<Json>;
 
   constructor(name: string, args: AppVersionArgs, opts?: pulumi.CustomResourceOptions) {
     // A file that cannot be used becomes a value check refuses: the resource fails, the program does not crash.
@@ -205,6 +230,6 @@ export class AppVersion extends SvcResource {
       return "problem" in read ? { [UNUSABLE_MANIFEST]: read.problem } : read.manifest;
     };
     const manifest = args.manifest === undefined ? undefined : pulumi.output(args.manifest).apply((m) => (typeof m === "string" ? fromFile(m) : m));
-    super("AppVersion", name, { ...args, manifest }, OUTPUTS, opts);
+    super(appVersionKind, name, { ...args, manifest }, opts);
   }
 }
