@@ -1,12 +1,16 @@
 /**
  * How the state log is made durable (src/emulator/store/persistence.ts): where the platform has
- * O_DSYNC the log is opened with it, so the one write of a commit group is also its sync; rows of
- * `_meta` set outside transactions still reach the log with the next commit.
+ * O_DSYNC the log is opened with it, so the one write of a commit group is also its sync; the
+ * commits of one turn of the event loop share that write, and those made while it is under way share
+ * the next; rows of `_meta` set outside transactions still reach the log with the next commit.
  */
 import { constants, copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestEmulator } from "../helpers/emulator";
+import { StatePersistence } from "../../src/emulator/store/persistence";
+import { Store } from "../../src/emulator/store/store";
 
 let dir: string;
 beforeEach(() => {
@@ -102,6 +106,117 @@ describe("the state log's writes", () => {
       }
     } finally {
       await emu.close();
+    }
+  });
+});
+
+const change = (key: string) => [{ table: "clusters", key, value: { name: key } }];
+const logKeys = (file: string) =>
+  readFileSync(`${file}.log`, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l.slice(9)).c[0][1] as string);
+
+/** A log writer that writes and syncs through the file handle, recording each write; `hold` delays the next one. */
+function recordingWriter() {
+  const writes: number[] = [];
+  let held: Promise<void> | undefined;
+  let release = () => undefined as void;
+  const writeLog = async (fh: FileHandle, data: Buffer) => {
+    if (held) await held;
+    await fh.write(data);
+    await fh.datasync();
+    writes.push(data.length);
+  };
+  const hold = () => {
+    held = new Promise<void>((r) => (release = r));
+  };
+  return { writes, writeLog, hold, release: () => release() };
+}
+
+describe("group commit", () => {
+  test("the commits made in one turn of the event loop go in one write, in order", async () => {
+    const file = join(dir, "state.json");
+    const w = recordingWriter();
+    const p = await StatePersistence.open(new Store(), file, { writeLog: w.writeLog });
+    try {
+      const answered: string[] = [];
+      const commits = Array.from({ length: 20 }, (_, i) => p.commit(change(`k${i}`)).then(() => answered.push(`k${i}`)));
+      expect(w.writes).toEqual([]);
+      await Promise.all(commits);
+      expect(w.writes).toHaveLength(1);
+      expect(answered).toEqual(Array.from({ length: 20 }, (_, i) => `k${i}`));
+      expect(logKeys(file)).toEqual(answered);
+      expect(p.stats()).toMatchObject({ commits: 20, fsyncs: 1 });
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("the commits made while a write is under way wait for it, then go together in the next write", async () => {
+    const file = join(dir, "state.json");
+    const w = recordingWriter();
+    const p = await StatePersistence.open(new Store(), file, { writeLog: w.writeLog });
+    try {
+      w.hold();
+      let firstDone = false;
+      const first = p.commit(change("first")).then(() => (firstDone = true));
+      await new Promise((r) => setTimeout(r, 20));
+      const later = Array.from({ length: 3 }, (_, i) => p.commit(change(`later${i}`)));
+      await new Promise((r) => setTimeout(r, 20));
+      expect(firstDone).toBe(false);
+      expect(w.writes).toEqual([]);
+      w.release();
+      await Promise.all([first, ...later]);
+      expect(w.writes).toHaveLength(2);
+      expect(p.stats()).toMatchObject({ commits: 4, fsyncs: 2 });
+      expect(logKeys(file)).toEqual(["first", "later0", "later1", "later2"]);
+    } finally {
+      w.release();
+      await p.close();
+    }
+  });
+
+  test("a failed write fails its commits and every later one, naming the log and the error", async () => {
+    const file = join(dir, "state.json");
+    const p = await StatePersistence.open(new Store(), file, {
+      log: () => undefined,
+      writeLog: async () => {
+        throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+      },
+    });
+    try {
+      const both = [p.commit(change("first")), p.commit(change("second"))];
+      await expect(both[0]).rejects.toThrow(/writing the state log .*state\.json\.log failed: ENOSPC; the emulator no longer accepts changes/);
+      await expect(both[1]).rejects.toThrow(/ENOSPC/);
+      await expect(p.commit(change("third"))).rejects.toThrow(/no longer accepts changes/);
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("a compaction in between keeps every commit, before and after it", async () => {
+    const file = join(dir, "state.json");
+    const store = new Store();
+    const p = await StatePersistence.open(store, file);
+    const put = (key: string) => {
+      const { changes } = store.transaction(() => store.table("clusters").put(key, { name: key }));
+      return store.publish(changes);
+    };
+    try {
+      const before = Array.from({ length: 10 }, (_, i) => put(`a${i}`));
+      const compaction = p.compact();
+      const after = Array.from({ length: 10 }, (_, i) => put(`b${i}`));
+      await Promise.all([...before, compaction, ...after]);
+    } finally {
+      await p.close();
+    }
+    const reopened = new Store();
+    const again = await StatePersistence.open(reopened, file);
+    try {
+      expect([...reopened.table("clusters").entries()].map(([k]) => k).sort()).toEqual([...Array.from({ length: 10 }, (_, i) => `a${i}`), ...Array.from({ length: 10 }, (_, i) => `b${i}`)].sort());
+    } finally {
+      await again.close();
     }
   });
 });
