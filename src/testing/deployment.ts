@@ -16,7 +16,7 @@ import { deleteResources } from "./deletion";
 import { ProviderError, type ResourceRef } from "./grpc";
 import { reportedInputs, type OperationKind, type OperationReport } from "./report";
 import { type ResourceState } from "./state";
-import { annotateSecrets, changedKeys, forProviderMap, unwrapSecret, type PropertyMap } from "./values";
+import { annotateSecrets, changedKeys, forProviderMap, isObject, isSecret, secret, unwrapSecret, type PropertyMap, type PropertyValue } from "./values";
 
 /** A resource registration as the program sends it (RegisterResourceRequest / ReadResourceRequest). */
 export interface Registration {
@@ -76,8 +76,8 @@ export class Deployment {
     private readonly ctx: EngineContext,
     readonly preview: boolean,
     /**
-     * For an adoption plan (a preview): the platform id of the object a create with `adopt: true`
-     * takes over, from its type and inputs; such a create is planned against the object as read.
+     * For an adoption plan (a preview): the platform id of the object a create would take over (with
+     * `adopt: true`, say), from its type and inputs; such a create is planned against the object as read.
      */
     private readonly adoptionId?: (type: string, inputs: PropertyMap) => string | undefined,
   ) {}
@@ -217,7 +217,7 @@ export class Deployment {
 
   private async create(ref: ResourceRef, reg: Registration, inputs: PropertyMap): Promise<Answer> {
     const detail = { news: inputs, adopt: adopting(inputs) };
-    if (this.preview && detail.adopt && this.adoptionId) {
+    if (this.preview && this.adoptionId) {
       const planned = await this.planAdoption(ref, reg, inputs);
       if (planned) return planned;
     }
@@ -244,8 +244,11 @@ export class Deployment {
     const platform = this.ctx.redactor.protect(annotateSecrets(read.inputs ?? read.properties, inputs));
     const outputs = this.ctx.redactor.protect(annotateSecrets(read.properties, inputs, reg.additionalSecretOutputs));
     const plan = await this.plan(ref, reg, { urn: ref.urn, type: reg.type, name: reg.name, custom: true, id: read.id, inputs: platform, outputs, dependencies: [] }, inputs);
-    const detail = { diffs: plan.op === "same" ? [] : plan.diffs, replaces: plan.op === "replace" ? plan.replaces : [], olds: platform, news: inputs, adopt: true };
-    this.report(ref, plan.op, plan.op === "same" ? { adopt: true } : detail);
+    const adopt = adopting(inputs);
+    // The report's old values: the platform's, as far as the program declares them (adopting leaves the rest as it is).
+    const olds = declaredPart(platform, inputs) as PropertyMap;
+    const detail = { diffs: plan.op === "same" ? [] : plan.diffs, replaces: plan.op === "replace" ? plan.replaces : [], olds, news: inputs, adopt };
+    this.report(ref, plan.op, plan.op === "same" ? { adopt } : detail);
     return { urn: ref.urn, id: read.id, outputs: plan.op === "same" ? outputs : inputs };
   }
 
@@ -363,6 +366,18 @@ function applyIgnoreChanges(news: PropertyMap, olds: PropertyMap | undefined, ig
     else delete out[key];
   }
   return out;
+}
+
+/** The parts of `platform` that `declared` states: objects cut to the declared keys, at any depth. */
+function declaredPart(platform: PropertyValue, declared: PropertyValue): PropertyValue {
+  const p = unwrapSecret(platform);
+  const d = unwrapSecret(declared);
+  let part: PropertyValue = p;
+  if (isObject(p) && isObject(d)) {
+    part = {};
+    for (const k of Object.keys(d)) if (k in p) part[k] = declaredPart(p[k], d[k]);
+  } else if (Array.isArray(p) && Array.isArray(d)) part = p.map((x, i) => (i < d.length ? declaredPart(x, d[i]) : x));
+  return isSecret(platform) ? secret(part) : part;
 }
 
 /** Whether the inputs ask the provider to take over the existing object (`adopt: true`). */

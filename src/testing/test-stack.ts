@@ -183,8 +183,9 @@ export class TestStack {
 
   /**
    * What adopting would change, before anything is applied: a preview of the program (or `program`,
-   * which becomes the stack's program) in which each resource to create with `adopt: true` is read
-   * from the platform by its id and planned against it: `same` where the platform already states the
+   * which becomes the stack's program) in which each resource to create that would take an existing
+   * object over (`adopt: true`, or a kind whose create writes over the existing object, such as
+   * parameter values) is read from the platform by its id and planned against it: `same` where the platform already states the
    * declared values, else an update or replace listing each differing property (old: the platform's
    * value, new: the declared one). A program that matches the platform has an empty plan.
    */
@@ -195,6 +196,9 @@ export class TestStack {
       const { kinds } = await import("../provider/resources");
       const adoptionId = (type: string, inputs: PropertyMap): string | undefined => {
         const kind = type.startsWith(TYPE_TOKEN_PREFIX) ? kinds[type.slice(TYPE_TOKEN_PREFIX.length)] : undefined;
+        // A create takes the existing object over when asked to (`adopt: true`), for a kind whose create
+        // writes over what exists (no `adopt` arg: app, parameter values, settings), or one destroy releases.
+        if (!kind || !(inputs.adopt === true || !("adopt" in kind.args) || kind.onDestroy === "release")) return undefined;
         try {
           const id = kind?.id?.(inputs);
           return id && !id.includes(UNKNOWN) ? id : undefined;
