@@ -133,6 +133,19 @@ program
     process.on("SIGTERM", () => stop("SIGTERM"));
   });
 
+program
+  .command("generate")
+  .description("write a TypeScript Pulumi program that declares every object of a snapshot with adopt: true")
+  .requiredOption("--from <snapshot.yaml>", "the snapshot (a fixture document, as `snapshot` writes it)")
+  .requiredOption("--out <dir>", "folder to write the program to (created when missing)")
+  .option("--project <name>", "project name in Pulumi.yaml and package.json", "svc-plant")
+  .action(async (opts: { from: string; out: string; project: string }) => {
+    // Loaded only for this command: serving does not load the provider's resources.
+    const { generateFromFile } = await import("../plant/generate");
+    const files = generateFromFile(opts.from, opts.out, { project: opts.project });
+    process.stdout.write(`svc-emulator generate: wrote ${Object.keys(files).sort().join(", ")} to ${opts.out}\n`);
+  });
+
 program.parseAsync(process.argv).catch((err: Error) => {
   process.stderr.write(`svc-emulator: ${err.message}\n`);
   process.exit(1);

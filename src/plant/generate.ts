@@ -66,7 +66,12 @@ export function writeProgram(dir: string, files: GeneratedFiles): void {
 
 /** Reads a snapshot (YAML or JSON) and writes the program to `outDir`; returns the files written. */
 export function generateFromFile(snapshotPath: string, outDir: string, options: GenerateOptions = {}): GeneratedFiles {
-  const doc = parseYaml(readFileSync(snapshotPath, "utf8")) as unknown;
+  let doc: unknown;
+  try {
+    doc = parseYaml(readFileSync(snapshotPath, "utf8"));
+  } catch (e) {
+    throw new Error(`snapshot ${snapshotPath}: cannot be read as YAML: ${(e as Error).message}`);
+  }
   if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw new Error(`snapshot ${snapshotPath}: not a YAML mapping of sections`);
   const files = generateProgram(doc as Snapshot, options);
   writeProgram(outDir, files);
