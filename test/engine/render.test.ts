@@ -2,6 +2,9 @@
 import { renderPlan, propertyChanges, summaryLine, type OperationReport } from "../../src/testing";
 import { reportedInputs } from "../../src/testing/report";
 import { secret, type PropertyMap } from "../../src/testing/values";
+import * as pulumi from "@pulumi/pulumi";
+import { Record } from "./fixtures/record";
+import { closeStacks, fixtureStack } from "./fixtures/harness";
 
 const T = "pulumi-nodejs:dynamic/svc:";
 const op = (o: Partial<OperationReport> & Pick<OperationReport, "op" | "name" | "type">): OperationReport => ({ urn: `urn:pulumi:test::test::${T}${o.type}::${o.name}`, ...o, type: `${T}${o.type}` });
@@ -94,5 +97,27 @@ describe("renderPlan", () => {
     expect(summaryLine({ kind: "up", operations: [operations[0], operations[4], { ...operations[4], released: true }] })).toBe("1 created, 1 deleted, 1 released");
     const bare = { ...operations[1], diffs: undefined };
     expect(propertyChanges(bare).map((c) => c.path)).toEqual(["appVersion", "runtime.cpu", "runtime.memory", "runtime.resources[1].resource"]);
+  });
+});
+
+describe("the kit's runs carry old and new inputs", () => {
+  afterEach(closeStacks);
+
+  test("a preview renders old => new values of an update, nested; a secret input shows as [secret]", async () => {
+    const program = (value: string, nested: number) => () => {
+      // Inputs the fixture's args do not type: the record backend stores whatever it is given.
+      new Record("a", { key: "a", value, ...({ extra: { list: [1, nested] }, token: pulumi.secret(`t-${value}`) } as object) });
+    };
+    const f = await fixtureStack(program("one", 2));
+    const up = await f.stack.up();
+    expect(up.render()).toContain(`+ value: "one"`);
+    expect(up.render()).toContain(`+ token: [secret]`);
+    const plan = await f.stack.preview(program("two", 3));
+    const text = plan.render();
+    expect(text).toContain(`    ~ extra.list[1]: 2 => 3\n`);
+    expect(text).toContain(`    ~ value: "one" => "two"\n`);
+    expect(text).toContain(`    ~ token: [secret] => [secret]\n`);
+    expect(text).not.toMatch(/t-one|t-two/);
+    expect(plan.operations[0]).toMatchObject({ op: "update", oldInputs: { value: "one" }, newInputs: { value: "two" } });
   });
 });
