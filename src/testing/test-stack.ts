@@ -11,7 +11,7 @@ import { ProviderClient } from "./grpc";
 import { ProviderHost } from "./host";
 import { runProgram, type Program } from "./program";
 import { refreshResources } from "./refresh";
-import { runResult, type OperationReport, type RenderedRunResult, type RunKind } from "./report";
+import { reportedInputs, runResult, type OperationReport, type RenderedRunResult, type RunKind } from "./report";
 import { Semaphore } from "./scheduler";
 import { DEFAULT_PASSPHRASE } from "./secrets";
 import { StateStore, type ResourceState, type StackState } from "./state";
@@ -229,7 +229,8 @@ export class TestStack {
     return this.exclusive(async () => {
       const operations: OperationReport[] = [];
       const doomed = this.ctx.state.all().filter((e) => !e.external);
-      await deleteResources(this.ctx, { entries: this.ctx.state.all(), preview: false }, (op) => operations.push(op)).catch((e: Error) => {
+      const report = (op: OperationReport, entry: ResourceState) => operations.push(op.oldInputs || !entry.custom ? op : { ...op, oldInputs: reportedInputs(entry.inputs) });
+      await deleteResources(this.ctx, { entries: this.ctx.state.all(), preview: false }, report).catch((e: Error) => {
         throw new RunError("destroy", [e], operations);
       });
       this.ctx.state.setOutputs({});

@@ -119,5 +119,7 @@ describe("the kit's runs carry old and new inputs", () => {
     expect(text).toContain(`    ~ token: [secret] => [secret]\n`);
     expect(text).not.toMatch(/t-one|t-two/);
     expect(plan.operations[0]).toMatchObject({ op: "update", oldInputs: { value: "one" }, newInputs: { value: "two" } });
+    // A destroy lists what it deletes.
+    expect((await f.stack.destroy()).render()).toContain(`- fixture:Record a delete\n    - extra.list[0]: 1\n`);
   });
 });
