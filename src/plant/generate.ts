@@ -143,7 +143,11 @@ export function generateProgram(doc: Snapshot, options: GenerateOptions = {}): G
   }
   for (const e of entries(doc, "clusters").sort(byName)) declare("clusters", "Cluster", String(e.name), argsFromRecord("Cluster", e));
   for (const e of entries(doc, "labels").sort(byName)) declare("labels", "Label", String(e.name), argsFromRecord("Label", e));
-  for (const e of entries(doc, "data_types").sort(byName)) declare("datatypes", "DataType", String(e.name ?? e.source ?? "data-type"), argsFromRecord("DataType", e));
+  const icdName = (e: Entry) => {
+    const icd = (e.icd ?? {}) as Entry;
+    return `${icd.name}-${icd.version ?? "0.0.1"}`;
+  };
+  for (const e of entries(doc, "data_types").sort((a, b) => icdName(a).localeCompare(icdName(b)))) declare("datatypes", "DataType", icdName(e), argsFromRecord("DataType", e));
 
   // Apps: one AppVersion per version (the first version makes the app); later versions name the app through the first.
   for (const app of entries(doc, "apps").sort(byName)) {
@@ -197,6 +201,21 @@ export function generateProgram(doc: Snapshot, options: GenerateOptions = {}): G
     declare("workloads", "Workload", String(e.name), args);
   }
 
+  for (const e of entries(doc, "bridges").sort(byName)) {
+    const args = argsFromRecord("Bridge", e);
+    if (args.clusterName !== undefined) args.clusterName = ref("bridges", "Cluster", args.clusterName, "name");
+    const version = index.get(`AppVersion:${e.app_name}-${e.app_version}`);
+    if (version) {
+      args.appName = new Code(`${moduleVar(version.file)}.${version.variable}.appName`);
+      args.appVersion = new Code(`${moduleVar(version.file)}.${version.variable}.version`);
+    }
+    declare("bridges", "Bridge", String(e.name), args);
+  }
+  // The one settings record: a mapping (or a list of one).
+  const settings = doc.instance_settings;
+  const settingsEntry = Array.isArray(settings) ? (settings[0] as Entry | undefined) : (settings as Entry | undefined);
+  if (settingsEntry && typeof settingsEntry === "object") declare("settings", "InstanceSettings", "instance-settings", argsFromRecord("InstanceSettings", settingsEntry));
+
   const skipped = Object.keys(doc).filter((s) => !HANDLED.has(s) && doc[s] !== undefined && doc[s] !== null);
   return {
     ...sourceFiles(decls, skipped),
@@ -206,7 +225,14 @@ export function generateProgram(doc: Snapshot, options: GenerateOptions = {}): G
   };
 }
 
-const HANDLED = new Set(["asset_classes", "asset_types", "assets", "clusters", "labels", "data_types", "apps", "parameter_values", "workloads"]);
+const HANDLED = new Set(["asset_classes", "asset_types", "assets", "clusters", "labels", "data_types", "apps", "parameter_values", "workloads", "bridges", "instance_settings"]);
+
+/** Why a section is not declared: objects whose platform-assigned id a program cannot name, so a create would make new ones. */
+const NOT_DECLARED: Record<string, string> = {
+  acps: "compute nodes register themselves",
+  data_labels: "data labels have platform-assigned ids: declaring them would create new ones",
+  schedules: "parameter schedules have platform-assigned ids: declaring them would schedule again",
+};
 
 /** Fields of an app version entry that are AppVersion args of their own (the rest is the manifest). */
 const APP_VERSION_OWN = new Set(["name", "version", "type", "title", "description", "image", "defaults", "schemas", "category", "versions"]);
@@ -279,8 +305,10 @@ const FILE_TITLES: Record<string, string> = {
   apps: "Apps and their versions.",
   parameters: "Parameter values per asset.",
   workloads: "Workloads.",
+  bridges: "Bridges.",
+  settings: "The instance settings (destroy restores the platform's defaults).",
 };
-const FILE_ORDER = ["assets", "clusters", "labels", "datatypes", "apps", "parameters", "workloads"];
+const FILE_ORDER = ["assets", "clusters", "labels", "datatypes", "apps", "parameters", "workloads", "bridges", "settings"];
 
 function sourceFiles(decls: Decl[], skipped: string[]): GeneratedFiles {
   const files: GeneratedFiles = {};
@@ -296,7 +324,7 @@ function sourceFiles(decls: Decl[], skipped: string[]): GeneratedFiles {
     ];
     files[`${file}.ts`] = `${head.join("\n")}\n\n${body}\n`;
   }
-  const notes = skipped.length ? [`// Sections of the snapshot not declared here: ${skipped.join(", ")}${skipped.includes("acps") ? " (compute nodes register themselves)" : ""}.`] : [];
+  const notes = skipped.map((section) => `// Not declared: the snapshot's ${section}${NOT_DECLARED[section] ? ` (${NOT_DECLARED[section]})` : ""}.`);
   files["index.ts"] = [
     "// The platform under code: each area in a file of its own. Every resource has `adopt: true`: the",
     "// first `up` takes the existing objects over; review `adoption plan` output before applying.",

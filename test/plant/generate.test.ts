@@ -4,7 +4,7 @@
  * record on the platform. (The fixture that seeds the emulator serves as the snapshot.)
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as ts from "typescript";
@@ -81,8 +81,29 @@ describe("generate: snapshot to program", () => {
     expect(literal({ a: [1, 2], "b-c": { d: "x" } })).toBe(`{ a: [1, 2], "b-c": { d: "x" } }`);
   });
 
-  test("type-checks against the package (strict, as Pulumi's TypeScript template)", () => {
-    execFileSync(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", dir, "--noEmit"], { stdio: "pipe" });
+  test("type-checks against the package (strict, as Pulumi's TypeScript template), with the snapshot's further sections", () => {
+    const doc = {
+      ...require("yaml").parse(readFileSync(plant, "utf8")),
+      data_types: [{ icd: { name: "plant.pressure_reading", class_name: "measurement", version: "1.0.0", fields: [{ name: "bar", type: "number" }] }, source: "user" }],
+      bridges: [{ name: "mqtt-hall", cluster_name: "bottling-edge", app_name: "vibration-watch", app_version: "2.0.0", protocol: "mqtt", payload: { metrics_map: { a: "b" } } }],
+      instance_settings: { acp: { auto_update: { enabled: false, interval: 86400 }, metrics: { enabled: true, interval: 60 } } },
+      data_labels: [{ label_name: "anomaly", start_date: "2026-01-01T00:00:00Z", end_date: "2026-01-02T00:00:00Z" }],
+    };
+    const typed = mkdtempSync(path.join(os.tmpdir(), "svc-generate-"));
+    try {
+      const files = generateProgram(doc);
+      expect(files["bridges.ts"]).toMatch(/"mqtt-hall", \{[^;]*clusterName: clusters\.bottlingEdge\.name,[^;]*appVersion: apps\.vibrationWatch200\.version,/);
+      expect(files["datatypes.ts"]).toContain(`new svc.DataType("plant.pressure_reading-1.0.0"`);
+      expect(files["settings.ts"]).toContain(`acp: {`);
+      expect(files["index.ts"]).toContain("// Not declared: the snapshot's data_labels (data labels have platform-assigned ids");
+      for (const [rel, text] of Object.entries(files)) writeFileSync(path.join(typed, rel), text);
+      symlinkSync(path.join(root, "node_modules"), path.join(typed, "node_modules"), "dir");
+      execFileSync(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", typed, "--noEmit"], { stdio: "pipe" });
+    } catch (e) {
+      throw new Error(`${(e as Error).message}\n${String((e as { stdout?: Buffer }).stdout ?? "")}`);
+    } finally {
+      rmSync(typed, { recursive: true, force: true });
+    }
   }, 120_000);
 
   test("adoption plan: empty for the generated program; a hand-edited program's plan lists exactly the edits; planning applies nothing", async () => {
