@@ -174,6 +174,32 @@ describe("generate: snapshot to program", () => {
   }, 240_000);
 });
 
+describe("svc-emulator generate and adopt-plan", () => {
+  test("generate writes the program; adopt-plan prints the edited property and exits 2, nothing changed on the platform", async () => {
+    const { startEmulator } = await import("../../src/emulator");
+    const emulator = await startEmulator({ seed: plant });
+    const out = path.join(mkdtempSync(path.join(os.tmpdir(), "svc-generate-")), "infra");
+    const cli = path.join(root, "dist", "emulator", "cli.js");
+    try {
+      const before = await platformState(emulator.baseUrl);
+      execFileSync(process.execPath, [cli, "generate", "--from", plant, "--out", out], { stdio: "pipe" });
+      symlinkSync(path.join(root, "node_modules"), path.join(out, "node_modules"), "dir");
+      const assets = path.join(out, "assets.ts");
+      writeFileSync(assets, readFileSync(assets, "utf8").replace(`title: "Line 1 filler"`, `title: "Filler one"`));
+      const config = ["svc:baseUrl=" + emulator.baseUrl, "svc:clientId=svc-admin", "svc:clientSecret=svc-admin-secret"].flatMap((c) => ["--config", c]);
+      const run = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        const child = require("node:child_process").execFile(process.execPath, [cli, "adopt-plan", "--program", out, ...config], (_e: unknown, stdout: string) => resolve({ code: child.exitCode, stdout }));
+      });
+      expect(run.stdout).toBe(`~ svc:Asset line-1-filler update\n    ~ title: "Line 1 filler" => "Filler one"\n\n1 to update, 83 unchanged\n`);
+      expect(run.code).toBe(2);
+      expect(await platformState(emulator.baseUrl)).toEqual(before);
+    } finally {
+      await emulator.close();
+      rmSync(path.dirname(out), { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 describe("generate: CLI-less writing", () => {
   test("writes the files to the folder, created when missing", () => {
     const out = path.join(mkdtempSync(path.join(os.tmpdir(), "svc-generate-")), "infra", "nested");
