@@ -319,6 +319,44 @@ platformFlags(
   process.exitCode = report.differing.length > 0 ? 1 : 0;
 });
 
+// ---------------------------------------------------------------------------------------------
+// generate and adopt-plan
+
+program
+  .command("generate")
+  .description("write a TypeScript Pulumi program that declares every object of a snapshot with adopt: true")
+  .requiredOption("--from <snapshot.yaml>", "the snapshot (a fixture document, as `snapshot` writes it)")
+  .requiredOption("--out <dir>", "folder to write the program to (created when missing)")
+  .option("--project <name>", "project name in Pulumi.yaml and package.json", "svc-plant")
+  .action(async (opts: { from: string; out: string; project: string }) => {
+    // Loaded only for this command: serving does not load the provider's resources.
+    const { generateFromFile } = await import("../plant/generate");
+    const files = generateFromFile(opts.from, opts.out, { project: opts.project });
+    process.stdout.write(`svc-emulator generate: wrote ${Object.keys(files).sort().join(", ")} to ${opts.out}\n`);
+  });
+
+const keyValue = (v: string, previous: Record<string, string> = {}) => {
+  const at = v.indexOf("=");
+  if (at <= 0) throw new InvalidArgumentError(`'${v}' is not key=value (e.g. svc:baseUrl=http://127.0.0.1:4010)`);
+  return { ...previous, [v.slice(0, at)]: v.slice(at + 1) };
+};
+
+program
+  .command("adopt-plan")
+  .description("before adopting: read each object the program adopts from the platform and print what adopting would change (exit 2 when it would change something)")
+  .requiredOption("--program <dir>", "the Pulumi TypeScript program's folder (as `generate` writes it)")
+  .option("--config <key=value>", "stack configuration, repeatable: svc:baseUrl, svc:clientId, svc:clientSecret, ...", keyValue, {})
+  .option("--format <format>", "text or markdown", "text")
+  .action(async (opts: { program: string; config: Record<string, string>; format: string }) => {
+    if (opts.format !== "text" && opts.format !== "markdown") throw new InvalidArgumentError(`--format: '${opts.format}' is not text or markdown`);
+    const { loadTypeScriptProgram } = await import("../plant/load-program");
+    const testing = await import("../testing");
+    const secretConfig = Object.keys(opts.config).filter((k) => /secret|password|token/i.test(k));
+    const plan = await testing.adoptionPlan(loadTypeScriptProgram(opts.program), { cwd: opts.program, config: opts.config, secretConfig, checkDestroy: false, expectEmptyPlanAfterUp: false });
+    process.stdout.write(plan.render({ format: opts.format }));
+    if (plan.changes > 0) process.exitCode = 2;
+  });
+
 program.parseAsync(process.argv).catch((err: Error) => {
   process.stderr.write(`svc-emulator: ${err.message}\n`);
   process.exit(1);

@@ -204,6 +204,9 @@ async function takeOver(kind: Kind, ctx: KindContext, id: string, args: Props, f
     );
   }
   if (!kind.update || kind.skipAdoptUpdate) return found;
+  // An object that already states every declared arg is taken over as it is: no call changes it.
+  const differs = Object.keys(args).some((name) => !kind.args[name].writeOnly && !sameArg(kind, name, args[name], server(name)));
+  if (!differs) return found;
   return kind.update(ctx, id, args as never, undefined, Object.keys(args));
 }
 

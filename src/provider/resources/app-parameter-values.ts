@@ -89,6 +89,9 @@ export const appParameterValuesKind = defineKind<Inputs>({
     return failures;
   },
   async create({ client }, i) {
+    // Values the platform already holds (an adopted plant) are not written again: no call changes anything.
+    const current = await currentValues(client, i);
+    if (i.comment === undefined && Object.entries(i.values).every(([k, v]) => k in current && current[k] === v)) return record(client, i);
     await client.call(parameters.valuesUpdate, {
       params: params(i),
       query: { patch: true },
