@@ -116,3 +116,33 @@ describe.each([
     }
   }, 180_000);
 });
+
+describe("InstanceSettings taken over", () => {
+  test("a create that declares the values the platform holds writes nothing; one that differs writes them", async () => {
+    const emu = await startTestEmulator({ seed: { instance_settings: [{ acp: { metrics: { enabled: true, interval: 120 } } }] } as never });
+    const config = { "svc:baseUrl": emu.baseUrl, "svc:clientId": SERVICE.clientId, "svc:clientSecret": SERVICE.clientSecret };
+    const declare = (interval: number): testing.Program => () => {
+      const svc = require("pulumi-svc");
+      new svc.InstanceSettings("settings", { acp: { metrics: { enabled: true, interval } } });
+    };
+    const same = await testing.stack(declare(120), { cwd: root, config, checkDestroy: false });
+    try {
+      const before = await tables(emu);
+      await same.up();
+      expect(await auditActions(emu)).toEqual([]);
+      expect(await tables(emu)).toEqual(before);
+    } finally {
+      await same.close();
+    }
+    const other = await testing.stack(declare(90), { cwd: root, config, checkDestroy: false });
+    try {
+      await other.up();
+      expect(await auditActions(emu)).toEqual(["SETTINGS-UPDATE-INSTANCE "]);
+      const state = (await (await fetch(`${emu.baseUrl}/emulator/state`)).json()) as { instance_settings: Array<{ acp: { metrics: unknown } }> };
+      expect(state.instance_settings[0].acp.metrics).toEqual({ enabled: true, interval: 90 });
+    } finally {
+      await other.close();
+      await emu.close();
+    }
+  }, 60_000);
+});
