@@ -125,23 +125,26 @@ describe("InstanceSettings taken over", () => {
       const svc = require("pulumi-svc");
       new svc.InstanceSettings("settings", { acp: { metrics: { enabled: true, interval } } });
     };
-    const same = await testing.stack(declare(120), { cwd: root, config, checkDestroy: false });
     try {
-      const before = await tables(emu);
-      await same.up();
-      expect(await auditActions(emu)).toEqual([]);
-      expect(await tables(emu)).toEqual(before);
+      const same = await testing.stack(declare(120), { cwd: root, config, checkDestroy: false });
+      try {
+        const before = await tables(emu);
+        await same.up();
+        expect(await auditActions(emu)).toEqual([]);
+        expect(await tables(emu)).toEqual(before);
+      } finally {
+        await same.close();
+      }
+      const other = await testing.stack(declare(90), { cwd: root, config, checkDestroy: false });
+      try {
+        await other.up();
+        expect(await auditActions(emu)).toEqual(["SETTINGS-UPDATE-INSTANCE "]);
+        const state = (await (await fetch(`${emu.baseUrl}/emulator/state`)).json()) as { instance_settings: Array<{ acp: { metrics: unknown } }> };
+        expect(state.instance_settings[0].acp.metrics).toEqual({ enabled: true, interval: 90 });
+      } finally {
+        await other.close();
+      }
     } finally {
-      await same.close();
-    }
-    const other = await testing.stack(declare(90), { cwd: root, config, checkDestroy: false });
-    try {
-      await other.up();
-      expect(await auditActions(emu)).toEqual(["SETTINGS-UPDATE-INSTANCE "]);
-      const state = (await (await fetch(`${emu.baseUrl}/emulator/state`)).json()) as { instance_settings: Array<{ acp: { metrics: unknown } }> };
-      expect(state.instance_settings[0].acp.metrics).toEqual({ enabled: true, interval: 90 });
-    } finally {
-      await other.close();
       await emu.close();
     }
   }, 60_000);
