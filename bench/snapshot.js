@@ -9,8 +9,8 @@
  * metadata record; a few clusters, apps, versions, parameter values and workloads beside), then runs
  * the snapshot command under /usr/bin/time -v and prints its wall time, peak resident memory, the
  * size of the fixture written, the time and peak memory of generating the program from it, and
- * whether the fixture loads again. `measure(count)` gives the same figures to bench section 9. Runs the built package (dist/,
- * or SVC_BENCH_DIST).
+ * whether the fixture loads again. `measure(count)` gives the same figures to bench section 9.
+ * Runs the built package (dist/, or SVC_BENCH_DIST).
  */
 const { execFile, spawn } = require("node:child_process");
 const fs = require("node:fs");
