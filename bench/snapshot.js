@@ -8,8 +8,9 @@
  * Starts `svc-emulator serve` seeded with a plant of that many assets (each with a property and a
  * metadata record; a few clusters, apps, versions, parameter values and workloads beside), then runs
  * the snapshot command under /usr/bin/time -v and prints its wall time, peak resident memory, the
- * size of the fixture written, and whether the fixture loads again. Runs the built package (dist/,
- * or SVC_BENCH_DIST).
+ * size of the fixture written, the time and peak memory of generating the program from it, and
+ * whether the fixture loads again. `measure(count)` gives the same figures to bench section 9.
+ * Runs the built package (dist/, or SVC_BENCH_DIST).
  */
 const { execFile, spawn } = require("node:child_process");
 const fs = require("node:fs");
@@ -68,9 +69,31 @@ function plant(count) {
   };
 }
 
-async function main() {
-  const argv = process.argv.slice(2);
-  const count = argv.includes("--assets") ? Number(argv[argv.indexOf("--assets") + 1]) : 10_000;
+/** Runs `cmd args` under /usr/bin/time -v when present; wall seconds, peak RSS (KiB, NaN without it) and stderr. */
+async function timed(args, env) {
+  const withTime = fs.existsSync("/usr/bin/time");
+  const [cmd, list] = withTime ? ["/usr/bin/time", ["-v", process.execPath, ...args]] : [process.execPath, args];
+  const t0 = process.hrtime.bigint();
+  const { stderr } = await run(cmd, list, { env, maxBuffer: 64 << 20 });
+  const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
+  const rssKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] ?? NaN);
+  return { wallS, rssKb, stderr };
+}
+
+/** Peak resident memory (KiB) of a running process, from /proc; NaN where there is none. */
+function peakRssKb(pid) {
+  try {
+    return Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN);
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Serves a plant of `count` assets, snapshots it with the CLI, generates the program from the
+ * snapshot with the CLI, and seeds an emulator from the snapshot again. Times in seconds, memory in KiB.
+ */
+async function measure(count) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-bench-snapshot-"));
   const seed = path.join(dir, "plant.yaml");
   fs.writeFileSync(seed, stringify(plant(count)));
@@ -87,14 +110,15 @@ async function main() {
     });
     const out = path.join(dir, "snapshot.yaml");
     const env = { ...process.env, SVC_CLIENT_ID: "svc-admin", SVC_CLIENT_SECRET: "svc-admin-secret" };
-    const timed = fs.existsSync("/usr/bin/time");
-    const cmd = timed ? ["/usr/bin/time", ["-v", process.execPath, CLI, "snapshot", "--from", baseUrl, "--out", out]] : [process.execPath, [CLI, "snapshot", "--from", baseUrl, "--out", out]];
-    const t0 = process.hrtime.bigint();
-    const { stderr } = await run(cmd[0], cmd[1], { env, maxBuffer: 64 << 20 });
-    const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
-    const rssKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] ?? NaN);
-    const summary = /svc-emulator: snapshot written to .*/.exec(stderr)?.[0] ?? "";
+    const snap = await timed([CLI, "snapshot", "--from", baseUrl, "--out", out], env);
+    // The server holds the platform once; a snapshot that streams pages needs less than that.
+    const serverRssKb = peakRssKb(server.pid);
+    const summary = /svc-emulator: snapshot written to .*/.exec(snap.stderr)?.[0] ?? "";
     const bytes = fs.statSync(out).size;
+    const programDir = path.join(dir, "program");
+    const gen = await timed([CLI, "generate", "--from", out, "--out", programDir], env);
+    const programBytes = fs.readdirSync(programDir).reduce((n, f) => n + fs.statSync(path.join(programDir, f)).size, 0);
+    const bare = await timed(["-e", ""], env);
     // The fixture loads again (an emulator in this process, seeded from it).
     const { startEmulator } = require(path.join(DIST, "emulator"));
     const t1 = process.hrtime.bigint();
@@ -102,17 +126,40 @@ async function main() {
     const loadS = Number(process.hrtime.bigint() - t1) / 1e9;
     const loaded = again.store.table("assets").size;
     await again.close();
-    console.log(`snapshot of ${count} assets: ${wallS.toFixed(2)} s wall, peak RSS ${Number.isNaN(rssKb) ? "n/a (no /usr/bin/time)" : `${(rssKb / 1024).toFixed(0)} MiB`}, fixture ${(bytes / 1024 / 1024).toFixed(1)} MiB`);
-    console.log(`  ${summary}`);
-    console.log(`  seeding an emulator from it: ${loaded} assets in ${loadS.toFixed(2)} s`);
-    if (loaded !== count) process.exitCode = 1;
+    return {
+      count,
+      snapshot: { wallS: snap.wallS, rssKb: snap.rssKb, bytes, summary },
+      generate: { wallS: gen.wallS, rssKb: gen.rssKb, bytes: programBytes },
+      serverRssKb,
+      bareRssKb: bare.rssKb,
+      bareS: bare.wallS,
+      load: { wallS: loadS, assets: loaded },
+    };
   } finally {
     server.kill();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+const mib = (kb) => (Number.isNaN(kb) ? "n/a (no /usr/bin/time)" : `${(kb / 1024).toFixed(0)} MiB`);
+
+async function main() {
+  const argv = process.argv.slice(2);
+  const count = argv.includes("--assets") ? Number(argv[argv.indexOf("--assets") + 1]) : 10_000;
+  const m = await measure(count);
+  console.log(`snapshot of ${count} assets: ${m.snapshot.wallS.toFixed(2)} s wall, peak RSS ${mib(m.snapshot.rssKb)}, fixture ${(m.snapshot.bytes / 1024 / 1024).toFixed(1)} MiB`);
+  console.log(`  ${m.snapshot.summary}`);
+  console.log(`  the serving emulator's peak RSS: ${mib(m.serverRssKb)}`);
+  console.log(`generation from it: ${m.generate.wallS.toFixed(2)} s wall, peak RSS ${mib(m.generate.rssKb)}, program ${(m.generate.bytes / 1024 / 1024).toFixed(1)} MiB`);
+  console.log(`seeding an emulator from it: ${m.load.assets} assets in ${m.load.wallS.toFixed(2)} s`);
+  if (m.load.assets !== count) process.exitCode = 1;
+}
+
+module.exports = { measure, plant };
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

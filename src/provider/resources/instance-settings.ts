@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { InstanceSettingsUpdate, instance } from "../../api/instance";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
+import { containedIn } from "../values";
 
 interface Schedule {
   enabled?: boolean;
@@ -28,6 +29,11 @@ type Inputs = { acp: { autoUpdate?: Schedule; metrics?: Schedule; status?: Sched
 
 const body = (i: Inputs) => ({ acp: { auto_update: i.acp.autoUpdate, metrics: i.acp.metrics, status: i.acp.status } });
 const apply = async (client: import("../../client").SvcClient, i: Inputs) => (await client.call(instance.settingsUpdate, { body: body(i) })) as WireRecord;
+/** Takes the record over: writes the declared values only when the platform does not already hold them (no mutating call otherwise). */
+const takeOver = async (client: import("../../client").SvcClient, i: Inputs) => {
+  const held = (await client.call(instance.settingsGet, {})) as WireRecord;
+  return containedIn(body(i), held) ? held : apply(client, i);
+};
 
 /** The instance settings' computed outputs, read from the platform's record. */
 export const instanceSettingsOutputs = defineOutputs({
@@ -44,7 +50,7 @@ export const instanceSettingsKind = defineKind<Inputs>({
   schema: InstanceSettingsUpdate,
   // The settings always exist: create applies the declared values, destroy restores the defaults.
   onDestroy: "reset",
-  create: ({ client }, i) => apply(client, i),
+  create: ({ client }, i) => takeOver(client, i),
   read: async ({ client }) => (await client.call(instance.settingsGet, {})) as WireRecord,
   update: ({ client }, _id, i) => apply(client, i),
   async delete({ client }) {
@@ -57,7 +63,8 @@ export interface InstanceSettings extends Outputs<typeof instanceSettingsOutputs
 
 /**
  * The platform's one settings record (a singleton: declare it once per platform). Creating the
- * resource takes the record over and applies the declared values; changes update in place;
+ * resource takes the record over and applies the declared values (no write when the platform
+ * already holds them); changes update in place;
  * destroying it restores the documented defaults.
  */
 export class InstanceSettings extends SvcResource {
