@@ -7,31 +7,13 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as ts from "typescript";
 import * as testing from "../../src/testing";
 import { generateFromFile, generateProgram, identifier, literal } from "../../src/plant/generate";
+import { programOf } from "./helpers";
 
 const root = path.join(__dirname, "..", "..");
 const plant = path.join(root, "examples", "fixtures", "plant.yaml");
 
-/** Runs the generated program's index.ts afresh on every call (each run registers its resources anew). */
-function programOf(dir: string, edit: (file: string, text: string) => string = (_f, t) => t): testing.Program {
-  return () => {
-    const loaded = new Map<string, { exports: Record<string, unknown> }>();
-    const load = (file: string): Record<string, unknown> => {
-      const known = loaded.get(file);
-      if (known) return known.exports;
-      const source = edit(path.basename(file), readFileSync(file, "utf8"));
-      const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 } }).outputText;
-      const mod = { exports: {} as Record<string, unknown> };
-      loaded.set(file, mod);
-      const localRequire = (id: string) => (id.startsWith(".") ? load(path.join(path.dirname(file), `${id}.ts`)) : require(id));
-      new Function("exports", "require", "module", "__filename", "__dirname", js)(mod.exports, localRequire, mod, file, path.dirname(file));
-      return mod.exports;
-    };
-    load(path.join(dir, "index.ts"));
-  };
-}
 
 async function platformState(baseUrl: string): Promise<Record<string, unknown>> {
   const res = await fetch(`${baseUrl}/emulator/state`);

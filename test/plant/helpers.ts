@@ -1,7 +1,10 @@
 /** Helpers of the plant tests: snapshots of emulators through HTTP, and their tables compared. */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import * as path from "node:path";
 import { join } from "node:path";
+import * as ts from "typescript";
+import type * as testing from "../../src/testing";
 import { SvcClient } from "../../src/client";
 import { snapshot, type SnapshotEvent, type SnapshotOptions, type SnapshotResult } from "../../src/plant";
 import { memorySink } from "../../src/plant/writer";
@@ -85,4 +88,23 @@ export async function tables(emu: TestEmulator): Promise<Record<string, string[]
     out[table] = rows.map((r) => JSON.stringify(mask(r, emu.baseUrl))).sort();
   }
   return out;
+}
+
+/** A generated program folder as a kit program: its index.ts runs afresh on every call, each file transpiled as ts-node would (after `edit`). */
+export function programOf(dir: string, edit: (file: string, text: string) => string = (_f, t) => t): testing.Program {
+  return () => {
+    const loaded = new Map<string, { exports: Record<string, unknown> }>();
+    const load = (file: string): Record<string, unknown> => {
+      const known = loaded.get(file);
+      if (known) return known.exports;
+      const source = edit(path.basename(file), readFileSync(file, "utf8"));
+      const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 } }).outputText;
+      const mod = { exports: {} as Record<string, unknown> };
+      loaded.set(file, mod);
+      const localRequire = (id: string) => (id.startsWith(".") ? load(path.join(path.dirname(file), `${id}.ts`)) : require(id));
+      new Function("exports", "require", "module", "__filename", "__dirname", js)(mod.exports, localRequire, mod, file, path.dirname(file));
+      return mod.exports;
+    };
+    load(path.join(dir, "index.ts"));
+  };
 }

@@ -6,38 +6,19 @@
  * removing `adopt` afterwards changes nothing.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as ts from "typescript";
 import { parse as parseYaml } from "yaml";
 import * as testing from "../../src/testing";
 import { generateProgram, writeProgram } from "../../src/plant/generate";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { generatePlant } from "./generate";
-import { SERVICE, tables, take } from "./helpers";
+import { programOf, SERVICE, tables, take } from "./helpers";
 
 const root = path.join(__dirname, "..", "..");
 const PLANT = path.join(root, "examples", "fixtures", "plant.yaml");
 
-/** Runs the program's index.ts afresh on every call, each file transpiled as ts-node would (after an edit). */
-function programOf(dir: string, edit: (file: string, text: string) => string = (_f, t) => t): testing.Program {
-  return () => {
-    const loaded = new Map<string, { exports: Record<string, unknown> }>();
-    const load = (file: string): Record<string, unknown> => {
-      const known = loaded.get(file);
-      if (known) return known.exports;
-      const source = edit(path.basename(file), readFileSync(file, "utf8"));
-      const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 } }).outputText;
-      const mod = { exports: {} as Record<string, unknown> };
-      loaded.set(file, mod);
-      const localRequire = (id: string) => (id.startsWith(".") ? load(path.join(path.dirname(file), `${id}.ts`)) : require(id));
-      new Function("exports", "require", "module", "__filename", "__dirname", js)(mod.exports, localRequire, mod, file, path.dirname(file));
-      return mod.exports;
-    };
-    load(path.join(dir, "index.ts"));
-  };
-}
 
 /** Type-checks the program folder with its own tsconfig; the compiler's output on failure. */
 function typeCheck(dir: string): void {
