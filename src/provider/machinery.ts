@@ -190,7 +190,8 @@ export async function create(kind: Kind, ctx: KindContext, inputs: Props): Promi
     const id = naturalId ?? String(record.id);
     return { id, outs: outputsOf(kind, declared, record) };
   } catch (e) {
-    if (e instanceof SvcApiError && e.status === 409 && "adopt" in kind.args) {
+    // A 409 of the create call itself (not of a call that follows it) means the object exists.
+    if (e instanceof SvcApiError && e.status === 409 && "adopt" in kind.args && /(create|deploy)$/i.test(e.endpointId ?? "")) {
       throw new Error(
         `${label(kind, naturalId)}: create failed: ${e.message}. It already exists on the platform: set \`adopt: true\` on the resource to take it over (this provider's import route).`,
       );

@@ -5,6 +5,9 @@
  * without drift, destroy leaving only what the platform cannot delete, nothing lost or duplicated,
  * no secret in the state or the logs).
  */
+import { SvcApiError } from "../../src/client";
+import { defineKind, type KindContext } from "../../src/provider/kind";
+import * as machinery from "../../src/provider/machinery";
 import type { Decl, ProgramSpec } from "./program";
 import { runSequence, type Sequence } from "./run";
 
@@ -20,9 +23,57 @@ const with_ = (program: ProgramSpec, name: string, change: (d: Decl) => void): P
     return copy;
   });
 
+const MANIFEST = { parameters: [{ name: "threshold", data_type: "number", default: 80 }, { name: "mode", data_type: "string", default: "standard" }] };
+/** A cluster, an app version with its App, on which workloads run. */
+const appOnCluster: ProgramSpec = [
+  { kind: "Cluster", name: "cluster-1", args: { name: "cluster-1" } },
+  { kind: "AppVersion", name: "version-1", args: { appName: "app-1", version: "1.0.0", type: "app", manifest: MANIFEST } },
+  { kind: "App", name: "app-1", args: { name: { $ref: "version-1", out: "appName" }, title: "App 1" } },
+];
+const workload = (args: Decl["args"]): Decl => ({
+  kind: "Workload",
+  name: "wl-1",
+  args: { name: "wl-1", appName: { $ref: "version-1", out: "appName" }, appVersion: { $ref: "version-1", out: "version" }, clusterName: { $ref: "cluster-1", out: "name" }, ...args },
+});
+
 describe("shrunk reproductions of what the model tests found", () => {
+  test("a workload declared with running: false: its create failed, enabling the stopped workload (409), reported as 'already exists, set adopt'", async () => {
+    await replay([up([...appOnCluster, workload({ running: false })]), { op: "refresh" }]);
+  });
+
+  test("a stopped workload declared enabled: true and running: true is started, not enabled", async () => {
+    await replay([up([...appOnCluster, workload({ running: false })]), up([...appOnCluster, workload({ running: true, enabled: true })])]);
+  });
+
   test("setting adopt on a resource that exists, then a refresh: the refresh reported `adopt` as changed on the platform", async () => {
     const program: ProgramSpec = [{ kind: "Label", name: "label-1", args: { name: "label-1", title: "Label 1" } }];
     await replay([up(program), up(with_(program, "label-1", (d) => (d.args.adopt = true))), { op: "refresh" }]);
+  });
+});
+
+describe("the create's 409 hint", () => {
+  const conflict = (endpointId: string) =>
+    new SvcApiError({ status: 409, method: "POST", path: "/x", detail: "conflict", retryable: false, endpointId, errors: [] } as never);
+  const kindFailingWith = (err: Error) =>
+    defineKind<Record<string, unknown>>({
+      name: "Fake",
+      noun: "fake",
+      args: { name: { replaces: true }, adopt: { local: true } },
+      required: ["name"],
+      id: (i) => String(i.name),
+      create: async () => {
+        throw err;
+      },
+      read: async () => undefined,
+      delete: async () => undefined,
+      outputs: () => ({}),
+    });
+  const ctx = { client: { withDefaults: () => ({}) }, settings: { operationTimeoutSeconds: 1 } } as unknown as KindContext;
+
+  test("says the object exists only when the create call itself answered 409", async () => {
+    await expect(machinery.create(kindFailingWith(conflict("workloads.create")), ctx, { name: "a" })).rejects.toThrow("set `adopt: true`");
+    const later = machinery.create(kindFailingWith(conflict("workloads.enable")), ctx, { name: "a" });
+    await expect(later).rejects.toThrow("Fake 'a': create failed: POST /x → 409: conflict");
+    await expect(machinery.create(kindFailingWith(conflict("workloads.enable")), ctx, { name: "a" })).rejects.not.toThrow("adopt");
   });
 });

@@ -111,6 +111,8 @@ export async function runSequence(seq: Sequence, counts: ModelCounts = newCounts
   const world = new World();
   const model: PlatformModel = { declared: [], released: { clusters: new Set(), dataTypes: new Set() } };
   let pending: Drift[] = [];
+  /** Whether the last change of the platform was a destroy (the program still declares what it destroyed). */
+  let destroyed = false;
   const transcript: string[] = [];
   const literal: Step[] = [];
   const secrets = new Set<string>([SERVICE_SECRET]);
@@ -180,6 +182,7 @@ export async function runSequence(seq: Sequence, counts: ModelCounts = newCounts
           released.clusters.forEach((c) => model.released.clusters.add(c));
           released.dataTypes.forEach((t) => model.released.dataTypes.add(t));
           pending = [];
+          destroyed = false;
           check(problems, platformProblems(emulator.store, model, stateIds(stack)));
           check(problems, stateProblems(stack, program));
           check(problems, secretProblems(stack, statePath, logs, secrets));
@@ -190,7 +193,7 @@ export async function runSequence(seq: Sequence, counts: ModelCounts = newCounts
           literal.push(step);
           const result = await stack.preview().catch((e: Error) => fail(index, label, [`the preview failed: ${e.message}`], world.spec));
           transcript.push(`preview → ${totals(result)}`);
-          check(problems, planProblems(result, pending, "the preview"));
+          check(problems, planProblems(result, expectedPlan(world.spec, destroyed, pending), "the preview"));
           if (problems.length) fail(index, label, problems, model.declared);
           break;
         }
@@ -200,7 +203,7 @@ export async function runSequence(seq: Sequence, counts: ModelCounts = newCounts
           transcript.push(`refresh → ${totals(result)}`);
           check(problems, refreshProblems(result, undefined));
           const planned = await stack.preview();
-          check(problems, planProblems(planned, pending, "the preview after the refresh"));
+          check(problems, planProblems(planned, expectedPlan(world.spec, destroyed, pending), "the preview after the refresh"));
           if (problems.length) fail(index, label, problems, model.declared);
           break;
         }
@@ -219,6 +222,7 @@ export async function runSequence(seq: Sequence, counts: ModelCounts = newCounts
           const before = model.declared;
           model.declared = [];
           pending = [];
+          destroyed = true;
           check(problems, platformProblems(emulator.store, model, new Map()));
           check(problems, stack.resources().length === 0 ? [] : [`the state still holds ${stack.resources().map((r) => r.name).join(", ")} after destroy`]);
           check(problems, secretProblems(stack, statePath, logs, secrets));
@@ -238,7 +242,7 @@ export async function runSequence(seq: Sequence, counts: ModelCounts = newCounts
           check(problems, refreshProblems(result, drift));
           pending = [...pending, drift];
           const planned = await stack.preview();
-          check(problems, planProblems(planned, pending, "the preview after the refresh"));
+          check(problems, planProblems(planned, expectedPlan(world.spec, destroyed, pending), "the preview after the refresh"));
           if (problems.length) fail(index, label, problems, model.declared);
           break;
         }
@@ -349,16 +353,23 @@ function refreshProblems(result: testing.RunResult, drift: Drift | undefined): s
   return problems;
 }
 
-/** A plan must change exactly what the drifts took from the program: recreate what was deleted, update what was edited. */
-function planProblems(result: testing.RunResult, pending: Drift[], what: string): string[] {
+/**
+ * What a plan must change: after a destroy, create everything the program declares; else exactly
+ * what the drifts took from the program (recreate what was deleted, update what was edited).
+ */
+function expectedPlan(program: ProgramSpec, destroyed: boolean, pending: Drift[]): Map<string, string> {
+  if (destroyed) return new Map(program.map((d) => [d.name, "create"]));
+  return new Map(pending.map((d) => [d.resource, d.field === undefined ? "create" : "update"]));
+}
+
+function planProblems(result: testing.RunResult, expected: Map<string, string>, what: string): string[] {
   const problems: string[] = [];
   const changes = result.operations.filter((o) => o.op !== "same" && o.op !== "read");
   for (const o of changes) {
-    const d = pending.find((p) => p.resource === o.name);
-    const want = d ? (d.field === undefined ? "create" : "update") : undefined;
+    const want = expected.get(o.name);
     if (o.op !== want) problems.push(`${what} plans ${o.op} of ${o.name}${o.diffs ? ` (${o.diffs.join(", ")})` : ""}${want ? `, expected ${want}` : ", expected no change"}`);
   }
-  for (const d of pending) if (!changes.some((o) => o.name === d.resource)) problems.push(`${what} does not plan to undo the out-of-band change of ${d.resource}`);
+  for (const [name, op] of expected) if (!changes.some((o) => o.name === name)) problems.push(`${what} does not plan the ${op} of ${name}`);
   return problems;
 }
 

@@ -54,11 +54,13 @@ const get = async (client: SvcClient, name: string) => (await client.call(worklo
 async function settle(client: SvcClient, news: Json, olds: Json | undefined, record: WireRecord): Promise<WireRecord> {
   const name = news.name as string;
   let changed = false;
-  if (news.enabled !== false && record.enabled === false && (olds === undefined || olds.enabled === false || olds.enabled !== news.enabled)) {
+  const state = (record.status as { state?: string } | undefined)?.state;
+  // Only a pending workload (created with enabled: false) is enabled; a stopped one is not enabled
+  // either on the platform, but it is started, below, when it should run.
+  if (news.enabled !== false && state === "pending_deploy") {
     await client.call(workloads.enable, { body: { names: [name] } });
     changed = true;
   }
-  const state = (record.status as { state?: string } | undefined)?.state;
   if (news.running === false && state !== "stopped" && state !== "stopping" && news.enabled !== false) {
     await client.call(workloads.stop, { body: { names: [name] } });
     changed = true;
