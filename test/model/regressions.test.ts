@@ -36,7 +36,20 @@ const workload = (args: Decl["args"]): Decl => ({
   args: { name: "wl-1", appName: { $ref: "version-1", out: "appName" }, appVersion: { $ref: "version-1", out: "version" }, clusterName: { $ref: "cluster-1", out: "name" }, ...args },
 });
 
+const rename = (program: ProgramSpec, from: string, to: string): ProgramSpec =>
+  JSON.parse(JSON.stringify(program).replaceAll(`"$ref":"${from}"`, `"$ref":"${to}"`)).map((d: Decl) => (d.name === from ? { ...d, name: to, aliases: [from] } : d));
+
 describe("shrunk reproductions of what the model tests found", () => {
+  test("a resource renamed with an alias keeps its object: the kit ignored aliases, created the App anew and deleted the old one, which took the app's versions with it", async () => {
+    const renamed = rename(appOnCluster, "app-1", "app-1-renamed");
+    await replay([up(appOnCluster), up(renamed), { op: "preview" }, { op: "refresh" }, { op: "destroy" }, up(renamed)]);
+  });
+
+  test("renaming a resource that others depend on, and a dependent of it, in one up", async () => {
+    const program = [...appOnCluster, workload({})];
+    await replay([up(program), up(rename(rename(program, "cluster-1", "cluster-1b"), "wl-1", "wl-1b")), { op: "destroy" }], 4);
+  });
+
   test("a workload declared with running: false: its create failed, enabling the stopped workload (409), reported as 'already exists, set adopt'", async () => {
     await replay([up([...appOnCluster, workload({ running: false })]), { op: "refresh" }]);
   });
