@@ -40,6 +40,15 @@ const rename = (program: ProgramSpec, from: string, to: string): ProgramSpec =>
   JSON.parse(JSON.stringify(program).replaceAll(`"$ref":"${from}"`, `"$ref":"${to}"`)).map((d: Decl) => (d.name === from ? { ...d, name: to, aliases: [from] } : d));
 
 describe("shrunk reproductions of what the model tests found", () => {
+  test("a secret inside an object arg (a metadata payload's key): the state held it in plain text, created and updated", async () => {
+    const meta = (key: string): ProgramSpec => [
+      { kind: "AssetType", name: "type-1", args: { name: "type-1", title: "Type 1" } },
+      { kind: "Asset", name: "asset-1", args: { name: "asset-1", title: "Asset 1", assetTypeName: { $ref: "type-1", out: "name" } } },
+      { kind: "AssetMetadata", name: "meta-1", args: { assetName: { $ref: "asset-1", out: "name" }, name: "meta-1", payload: { make: "ACME", apiKey: { $secret: key }, nested: { token: { $secret: `${key}-nested` } } } } },
+    ];
+    await replay([up(meta("metadata-key-1")), up(meta("metadata-key-2")), { op: "refresh" }]);
+  });
+
   test("a resource renamed with an alias keeps its object: the kit ignored aliases, created the App anew and deleted the old one, which took the app's versions with it", async () => {
     const renamed = rename(appOnCluster, "app-1", "app-1-renamed");
     await replay([up(appOnCluster), up(renamed), { op: "preview" }, { op: "refresh" }, { op: "destroy" }, up(renamed)]);
