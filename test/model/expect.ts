@@ -151,8 +151,9 @@ function expectedOf(spec: ProgramSpec, d: Decl, stateId: string | undefined): Ex
         opt("runtime.resources", (a.runtime.resources ?? []).map((r: Rec) => ({ resource: r.resource })), "contained");
         opt("runtime.configuration", a.runtime.configuration, "exact");
       }
-      opt("enabled", a.enabled);
-      if (a.enabled !== false) opt("status.state", a.running === false ? "stopped" : "running");
+      // The platform's own `enabled` follows the run state (false while stopped): a workload declared
+      // enabled: false is pending, any other runs or is stopped as declared.
+      opt("status.state", a.enabled === false ? "pending_deploy" : a.running === false ? "stopped" : "running");
       return one(TABLES.workloads, a.name);
     }
     case "AppParameterValues":

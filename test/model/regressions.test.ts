@@ -63,6 +63,10 @@ describe("shrunk reproductions of what the model tests found", () => {
     await replay([up([...appOnCluster, workload({ running: false })]), { op: "refresh" }]);
   });
 
+  test("a workload declared enabled: true and running: false: refresh reported `enabled` as drift (the platform's enabled is false while stopped)", async () => {
+    await replay([up([...appOnCluster, workload({ enabled: true, running: false })]), { op: "refresh" }]);
+  });
+
   test("a stopped workload declared enabled: true and running: true is started, not enabled", async () => {
     await replay([up([...appOnCluster, workload({ running: false })]), up([...appOnCluster, workload({ running: true, enabled: true })])]);
   });

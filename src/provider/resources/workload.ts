@@ -114,7 +114,9 @@ export const workloadKind = defineKind<Json>({
     const state = (r.status as { state?: string } | undefined)?.state;
     const out: Json = { appVersion: staged?.app_version ?? r.app_version };
     if (olds.running !== undefined) out.running = !(state === "stopped" || state === "stopping");
-    if (olds.enabled !== undefined) out.enabled = r.enabled;
+    // The platform's own `enabled` is false while the workload is stopped; the arg says whether it is
+    // deployed at all (false: created pending), so it reads back from the state.
+    if (olds.enabled !== undefined) out.enabled = state !== "pending_deploy";
     return out;
   },
   outputs(r) {
