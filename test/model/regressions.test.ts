@@ -40,6 +40,15 @@ const rename = (program: ProgramSpec, from: string, to: string): ProgramSpec =>
   JSON.parse(JSON.stringify(program).replaceAll(`"$ref":"${from}"`, `"$ref":"${to}"`)).map((d: Decl) => (d.name === from ? { ...d, name: to, aliases: [from] } : d));
 
 describe("shrunk reproductions of what the model tests found", () => {
+  test("an asset property given a new name and keeping its title: the replacement was created first, and the platform refused the title the old one held", async () => {
+    const property = (name: string): ProgramSpec => [
+      { kind: "AssetType", name: "type-1", args: { name: "type-1", title: "Type 1" } },
+      { kind: "Asset", name: "asset-1", args: { name: "asset-1", title: "Asset 1", assetTypeName: { $ref: "type-1", out: "name" } } },
+      { kind: "AssetProperty", name: "prop-1", args: { assetName: { $ref: "asset-1", out: "name" }, name, title: "Rated power", value: 7.5 } },
+    ];
+    await replay([up(property("rated_power")), up(property("rated_power_kw")), { op: "refresh" }], 4);
+  });
+
   test("a secret inside an object arg (a metadata payload's key): the state held it in plain text, created and updated", async () => {
     const meta = (key: string): ProgramSpec => [
       { kind: "AssetType", name: "type-1", args: { name: "type-1", title: "Type 1" } },
