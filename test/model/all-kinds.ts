@@ -37,7 +37,7 @@ export function allKinds() {
     appName: "opcua-bridge",
     appVersion: "2.0.0",
     protocol: "opcua",
-    payload: { endpoint: "opc.tcp://plc:4840", metrics_map: [{ name: "pressure", asset_name: pump1 }] },
+    payload: { endpoint: "opc.tcp://plc:4840", password: pulumi.secret("opcua-line-1-password"), metrics_map: [{ name: "pressure", asset_name: pump1 }] },
   });
   new svc.InstanceSettings("settings", { acp: { metrics: { enabled: true, interval: 45 }, status: { enabled: true, interval: 20 } } });
   return { ...outputs, dataType: reading.id, bridgeWorkload: bridge.workloadName };
