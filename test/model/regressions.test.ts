@@ -76,6 +76,10 @@ describe("shrunk reproductions of what the model tests found", () => {
     await replay([up([...appOnCluster, workload({ enabled: true, running: false })]), { op: "refresh" }]);
   });
 
+  test("a workload declared enabled: false and running: false: refresh reported `running` as drift (a pending workload is not stopped)", async () => {
+    await replay([up([...appOnCluster, workload({ enabled: false, running: false })]), { op: "refresh" }, up([...appOnCluster, workload({ enabled: true, running: false })]), { op: "refresh" }]);
+  });
+
   test("a stopped workload declared enabled: true and running: true is started, not enabled", async () => {
     await replay([up([...appOnCluster, workload({ running: false })]), up([...appOnCluster, workload({ running: true, enabled: true })])]);
   });

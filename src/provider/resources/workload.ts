@@ -113,7 +113,8 @@ export const workloadKind = defineKind<Json>({
     const staged = r.staged as { app_version?: string } | null;
     const state = (r.status as { state?: string } | undefined)?.state;
     const out: Json = { appVersion: staged?.app_version ?? r.app_version };
-    if (olds.running !== undefined) out.running = !(state === "stopped" || state === "stopping");
+    // A pending workload (enabled: false) neither runs nor is stopped: `running` waits until it is enabled.
+    if (olds.running !== undefined) out.running = state === "pending_deploy" ? olds.running : !(state === "stopped" || state === "stopping");
     // The platform's own `enabled` is false while the workload is stopped; the arg says whether it is
     // deployed at all (false: created pending), so it reads back from the state.
     if (olds.enabled !== undefined) out.enabled = state !== "pending_deploy";
