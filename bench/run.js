@@ -20,6 +20,8 @@ const SECTIONS = [
   { no: 3, title: "Persistence", file: "./sections/persistence" },
   { no: 4, title: "Provider overhead", file: "./sections/provider", shares: [5, 6] },
   { no: 7, title: "Start-up", file: "./sections/startup" },
+  { no: 8, title: "Plant scale (5,000 resources through the kit)", file: "./sections/plant" },
+  { no: 9, title: "Snapshot and program generation (10,000 assets)", file: "./sections/snapshot" },
 ];
 
 function parseArgs(argv) {

@@ -11,11 +11,6 @@ const { quickstart } = require("../.build/examples/quickstart/program.js");
 const root = path.join(__dirname, "..");
 const dir = path.join(root, ".svc-emulator");
 
-function table(rows) {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  return rows.map((r) => r.map((c, i) => String(c).padEnd(widths[i])).join("  ")).join("\n");
-}
-
 async function main() {
   const destroy = process.argv.includes("--destroy");
   const stack = await testing.stack(quickstart, {
@@ -27,10 +22,9 @@ async function main() {
   });
   try {
     const result = destroy ? await stack.destroy() : await stack.up();
-    // A delete that released its object (API v4 cannot delete it: it stays on the platform) says so.
-    const verb = (o) => (o.released ? "release" : o.op);
-    const rows = [["operation", "type", "name"], ...result.operations.map((o) => [verb(o), o.type.replace("pulumi-nodejs:dynamic/svc:", "svc:"), o.name])];
-    console.log(table(rows));
+    // Each change with its values (old => new, a create's inputs, secrets masked), then the counts; a
+    // delete that released its object (API v4 cannot delete it: it stays on the platform) says so.
+    process.stdout.write(testing.renderPlan(result, { format: "text" }));
     const changed = result.operations.filter((o) => o.op !== "same" && o.op !== "read").length;
     const released = result.operations.filter((o) => o.released).length;
     const it = released === 1 ? "it" : "them";

@@ -1,17 +1,23 @@
 "use strict";
 /**
  * 4. Provider overhead: 500 asset creates through the real dynamic-provider host (the engine kit,
- *    parallel 16) against the same 500 creates made directly with the typed client, 16 at a time,
- *    from a child process (where the host would run). Requests are counted at the emulator.
+ *    parallel 16) against the floor: the same 500 resources through the same kit and host with a
+ *    no-op dynamic provider (bench/lib/noop-provider.js: create answers at once, no API call), so the
+ *    ratio is the package's own share. The same 500 creates made directly with the typed client, 16
+ *    at a time, from a child process (where the host would run) are the second baseline. Requests are
+ *    counted at the emulator; the host's CPU time is read from /proc.
  * 5. Preview of the same program once deployed (500 unchanged resources): API calls and wall time.
+ *    A preview makes no API call beyond the one token request that verifies the credentials when the
+ *    provider is configured (once per provider process; the up before it already made it here).
  * 6. State size per resource kind, from the kit's state: `__provider` bytes and total bytes.
  */
 const path = require("node:path");
 const { dist, DIST, Http, figure, median, nowMs, quiet } = require("../lib/common");
 const counter = require("../lib/counter");
+const hostProcess = require("../lib/host-process");
 const { runChild } = require("../lib/load");
 const { hostRoot } = require("../lib/package-root");
-const { manyAssets, everyKind } = require("../lib/programs");
+const { manyAssets, manyNoops, everyKind } = require("../lib/programs");
 const { API } = require("../lib/seed");
 
 const COUNT = 500;
@@ -35,21 +41,32 @@ const kitOptions = () => ({
   log: quiet,
 });
 
-/** One kit run: up of 500 assets (timed, requests counted); on request also a preview and the state. */
-async function kitRun(run, { withPreview }) {
+/**
+ * One kit run: up of 500 assets (timed, requests counted, the host's CPU time read); on request also
+ * a preview and the state. With `noop`, the same 500 resources go to the no-op provider instead.
+ */
+async function kitRun(run, { withPreview = false, noop = false } = {}) {
   const testing = dist("testing");
-  const stack = await testing.stack(manyAssets(COUNT, `kit${run}`, TYPE), kitOptions());
+  const program = noop ? manyNoops(COUNT, `noop${run}`, TYPE) : manyAssets(COUNT, `kit${run}`, TYPE);
+  const hostsBefore = hostProcess.hostPids();
+  const stack = await testing.stack(program, kitOptions());
+  const hostPid = hostProcess.newHost(hostsBefore);
   try {
     await createType(stack.emulator.baseUrl);
+    const hostBefore = hostPid === undefined ? undefined : hostProcess.usage(hostPid);
     counter.reset();
     const t0 = nowMs();
     const up = await stack.up();
     const upMs = nowMs() - t0;
     const upCounts = counter.snapshot();
+    const hostAfter = hostPid === undefined ? undefined : hostProcess.usage(hostPid);
+    const hostCpuS = hostBefore && hostAfter ? hostAfter.cpuS - hostBefore.cpuS : undefined;
     if (up.totals.create !== COUNT) throw new Error(`the kit's up created ${up.totals.create ?? 0} resources, expected ${COUNT}`);
     const created = stack.emulator.store.table("assets").size;
-    if (created !== COUNT) throw new Error(`the emulator holds ${created} assets after the kit's up, expected ${COUNT}`);
-    if (!withPreview) return { upMs, upCounts };
+    const expected = noop ? 0 : COUNT;
+    if (created !== expected) throw new Error(`the emulator holds ${created} assets after the kit's up, expected ${expected}`);
+    if (noop && upCounts.api !== 0) throw new Error(`the no-op provider's up made ${upCounts.api} API calls`);
+    if (!withPreview) return { upMs, upCounts: { api: upCounts.api, token: upCounts.token }, hostCpuS };
 
     counter.reset();
     const t1 = nowMs();
@@ -57,7 +74,7 @@ async function kitRun(run, { withPreview }) {
     const previewMs = nowMs() - t1;
     const previewCounts = counter.snapshot();
     if (preview.changes !== 0) throw new Error(`a preview right after up planned ${preview.changes} changes`);
-    return { upMs, upCounts, previewMs, previewCounts, state: stack.state };
+    return { upMs, upCounts: { api: upCounts.api, token: upCounts.token }, hostCpuS, previewMs, previewCounts, state: stack.state };
   } finally {
     await stack.close();
   }
@@ -113,9 +130,11 @@ function stateSizes(states) {
 async function run(opts) {
   const repeats = opts.quick ? 1 : 3;
   const kit = [];
+  const floor = [];
   const direct = [];
-  // Alternating runs, so that both see the same machine conditions; the first kit run also previews.
+  // Alternating runs, so that all see the same machine conditions; the first kit run also previews.
   for (let r = 0; r < repeats; r++) {
+    floor.push(await kitRun(r, { noop: true }));
     kit.push(await kitRun(r, { withPreview: r === 0 }));
     direct.push(await directRun(r));
   }
@@ -132,7 +151,12 @@ async function run(opts) {
   }
 
   const kitMs = median(kit.map((k) => k.upMs));
+  const floorMs = median(floor.map((k) => k.upMs));
   const directMs = median(direct.map((d) => d.ms));
+  const hostCpu = (runs) => {
+    const xs = runs.map((k) => k.hostCpuS).filter((v) => v !== undefined);
+    return xs.length ? median(xs) : NaN;
+  };
   const first = kit[0];
   const sizes = stateSizes([first.state, mixedState]);
   const largest = Object.values(sizes).reduce((a, b) => (b.provider_bytes_per_resource > a.provider_bytes_per_resource ? b : a));
@@ -145,9 +169,33 @@ async function run(opts) {
       name: `${COUNT} creates through the provider host (kit, parallel ${PARALLEL})`,
       value: kitMs / 1000,
       unit: "s",
+      baseline: floorMs / 1000,
+      baselineName: `same ${COUNT} resources, no-op provider, same kit and host`,
+      target: { max: 1.25 },
+    }),
+    figure({
+      section: 4,
+      name: `${COUNT} creates through the provider host, against a bare client`,
+      value: kitMs / 1000,
+      unit: "s",
       baseline: directMs / 1000,
       baselineName: `same creates, client, ${PARALLEL}-way`,
-      target: { max: 1.2 },
+    }),
+    figure({
+      section: 4,
+      name: `floor: ${COUNT} no-op resources through the kit and host (Pulumi runtime, kit, host)`,
+      value: floorMs / 1000,
+      unit: "s",
+      baseline: directMs / 1000,
+      baselineName: `same creates, client, ${PARALLEL}-way`,
+    }),
+    figure({
+      section: 4,
+      name: "provider host CPU during the kit's up",
+      value: hostCpu(kit),
+      unit: "s",
+      baseline: hostCpu(floor),
+      baselineName: "same, no-op provider",
     }),
     figure({
       section: 4,
@@ -186,6 +234,7 @@ async function run(opts) {
       name: `preview of ${COUNT} unchanged resources: token requests`,
       value: first.previewCounts.token,
       unit: "",
+      target: { maxValue: 1 },
     }),
     figure({
       section: 6,
@@ -218,6 +267,7 @@ async function run(opts) {
     figures,
     detail: {
       kit: kit.map(({ state, ...k }) => k),
+      floor,
       direct,
       state_sizes: sizes,
       state_bytes: { assets_500: bytes(first.state), every_kind: bytes(mixedState) },

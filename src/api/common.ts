@@ -17,14 +17,33 @@ export const RESERVED_KEY = "__proto__";
 export const notReserved = (v: string): boolean => v !== RESERVED_KEY;
 export const RESERVED_MESSAGE = `'${RESERVED_KEY}' is reserved`;
 
+/**
+ * A value as messages show it: strings quoted (long ones cut short), other scalars as
+ * JSON. Messages name the value the user gave, so the mistake is visible without the input at hand.
+ */
+export function showValue(v: unknown): string {
+  if (typeof v === "string") {
+    if (v.length <= 60) return JSON.stringify(v);
+    return `${JSON.stringify(v.slice(0, 57)).slice(0, -1)}…"`;
+  }
+  if (v === undefined) return "nothing";
+  if (v === null || typeof v === "number" || typeof v === "boolean") return JSON.stringify(v);
+  return Array.isArray(v) ? "a list" : typeof v === "object" ? "an object" : typeof v;
+}
+
+const tooLong = (max: number, v: unknown) =>
+  `must be at most ${max} characters, got ${typeof v === "string" ? `${v.length}: ` : ""}${showValue(v)}`;
+
 /** Names used as filters (app, version, cluster, node, workload, asset): lowercase alphanumerics and `.`, `_`, `-`. */
 export const NAME_PATTERN = /^[a-z0-9._-]+$/;
+/** The rule a name follows, as messages state it. */
+export const nameRule = (max = 64) => `may contain only lowercase letters, digits and '.', '_', '-' and be 1-${max} characters long`;
 export const name = (max = 64) =>
   z
     .string()
-    .min(1, { message: "must not be empty" })
-    .max(max, { message: `must be at most ${max} characters` })
-    .regex(NAME_PATTERN, { message: "may contain only lowercase letters, digits and '.', '_', '-'" })
+    .min(1, { message: `must not be empty (a name is 1-${max} characters: lowercase letters, digits, '.', '_', '-')` })
+    .max(max, { error: (issue) => tooLong(max, issue.input) })
+    .regex(NAME_PATTERN, { error: (issue) => `${nameRule(max)}, got ${showValue(issue.input)}` })
     .refine(notReserved, { message: RESERVED_MESSAGE })
     // A path segment of "." or ".." is folded away by every URL parser: such a record could be created but never addressed.
     .refine((v) => v !== "." && v !== "..", { message: "'.' and '..' cannot be names: URLs fold them away, so the record could not be addressed" });
@@ -45,7 +64,10 @@ export function nameKeyedRecord<K extends z.core.$ZodRecordKey, V extends z.ZodT
 }
 
 export const title = (max = 64) =>
-  z.string().min(1, { message: "must not be empty" }).max(max, { message: `must be at most ${max} characters` });
+  z
+    .string()
+    .min(1, { message: "must not be empty" })
+    .max(max, { error: (issue) => tooLong(max, issue.input) });
 
 /** Free text with a generous bound so that nothing unbounded reaches the store. */
 export const text = (max = 4096) => z.string().max(max, { message: `must be at most ${max} characters` });

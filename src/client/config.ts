@@ -39,6 +39,17 @@ export interface SvcClientOptions {
   /** Receives request, retry and token events; never receives secrets. */
   logger?: (event: ClientEvent) => void;
   userAgent?: string;
+  /**
+   * How messages name each setting, when the caller took it from somewhere else than an option, e.g.
+   * `{ clientId: "svc:clientId" }` for a Pulumi stack's config. Default: the option's name.
+   */
+  settingNames?: Partial<Record<keyof typeof ENV, string>>;
+  /**
+   * Called when the server refuses connections (nothing listens at its address any more): the base
+   * URL to use from now on, or undefined to fail as usual. The provider's embedded emulator moves
+   * from one process of a run to another this way.
+   */
+  relocate?: () => Promise<string | undefined>;
 }
 
 export const ENV = {
@@ -69,6 +80,9 @@ export interface ResolvedConfig {
   retry: Required<RetryOptions>;
   logger?: (event: ClientEvent) => void;
   userAgent: string;
+  /** How messages name each setting (see SvcClientOptions.settingNames). */
+  names: Record<keyof typeof ENV, string>;
+  relocate?: () => Promise<string | undefined>;
 }
 
 const DEFAULT_RETRY: Required<RetryOptions> = { maxAttempts: 6, maxElapsedMs: 60_000, baseDelayMs: 200, maxDelayMs: 10_000 };
@@ -101,21 +115,28 @@ export function mergeOptions(explicit: SvcClientOptions, fromEnv: SvcClientOptio
   return out;
 }
 
-function resolveBaseUrl(raw: string | undefined): { origin: string; basePath: string } {
+type Names = Partial<Record<keyof typeof ENV, string>> | undefined;
+/** A setting as messages name it: the caller's name for it, else the option's name. */
+const named = (names: Names, key: keyof typeof ENV) => names?.[key] ?? key;
+/** "the X option", or the caller's name for the setting. */
+const theOption = (names: Names, key: keyof typeof ENV) => names?.[key] ?? `the ${key} option`;
+
+function resolveBaseUrl(raw: string | undefined, names?: Names): { origin: string; basePath: string } {
+  const which = `${names?.baseUrl ?? "option baseUrl"} or ${ENV.baseUrl}`;
   if (!raw) {
-    throw new SvcConfigError(`no base URL: set the baseUrl option or the ${ENV.baseUrl} environment variable (e.g. https://platform.example.com)`);
+    throw new SvcConfigError(`no base URL: set ${theOption(names, "baseUrl")} or the ${ENV.baseUrl} environment variable (e.g. https://platform.example.com)`);
   }
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new SvcConfigError(`baseUrl '${raw}' (option baseUrl or ${ENV.baseUrl}) is not a URL; expected e.g. https://platform.example.com`);
+    throw new SvcConfigError(`baseUrl '${raw}' (${which}) is not a URL; expected e.g. https://platform.example.com`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new SvcConfigError(`baseUrl '${raw}' (option baseUrl or ${ENV.baseUrl}) must start with http:// or https://`);
+    throw new SvcConfigError(`baseUrl '${raw}' (${which}) must start with http:// or https://`);
   }
   if (url.username || url.password || url.search || url.hash) {
-    throw new SvcConfigError(`baseUrl (option baseUrl or ${ENV.baseUrl}) must hold no credentials, query or fragment; pass credentials as options`);
+    throw new SvcConfigError(`baseUrl (${which}) must hold no credentials, query or fragment; pass credentials as options`);
   }
   // The API root is `${baseUrl}/api/v4`: a trailing `/api/v4` given by habit is taken off.
   const basePath = url.pathname.replace(/\/+$/, "").replace(/\/api\/v4$/, "");
@@ -123,6 +144,8 @@ function resolveBaseUrl(raw: string | undefined): { origin: string; basePath: st
 }
 
 function resolveCredentials(o: SvcClientOptions): Credentials {
+  const n = (key: keyof typeof ENV) => named(o.settingNames, key);
+  const opt = (key: keyof typeof ENV) => theOption(o.settingNames, key);
   if (o.token) return { kind: "static", token: o.token };
   if (o.edge) {
     if (!o.username || !o.password) {
@@ -133,8 +156,8 @@ function resolveCredentials(o: SvcClientOptions): Credentials {
     return { kind: "edge", username: o.username, password: o.password };
   }
   if (o.username || o.password) {
-    if (!o.username) throw new SvcConfigError(`a password is set but no username: set the username option or ${ENV.username}`);
-    if (!o.password) throw new SvcConfigError(`a username is set but no password: set the password option or ${ENV.password}`);
+    if (!o.username) throw new SvcConfigError(`a password is set but no username: set ${opt("username")} or ${ENV.username}`);
+    if (!o.password) throw new SvcConfigError(`a username is set but no password: set ${opt("password")} or ${ENV.password}`);
     return {
       kind: "password",
       username: o.username,
@@ -144,12 +167,12 @@ function resolveCredentials(o: SvcClientOptions): Credentials {
     };
   }
   if (o.clientSecret) {
-    if (!o.clientId) throw new SvcConfigError(`a client secret is set but no client id: set the clientId option or ${ENV.clientId}`);
+    if (!o.clientId) throw new SvcConfigError(`a client secret is set but no client id: set ${opt("clientId")} or ${ENV.clientId}`);
     return { kind: "client_credentials", clientId: o.clientId, clientSecret: o.clientSecret };
   }
   throw new SvcConfigError(
-    `no credentials: set token (${ENV.token}), or username and password (${ENV.username}, ${ENV.password}), ` +
-      `or clientId and clientSecret (${ENV.clientId}, ${ENV.clientSecret})`,
+    `no credentials: set ${n("token")} (${ENV.token}), or ${n("username")} and ${n("password")} (${ENV.username}, ${ENV.password}), ` +
+      `or ${n("clientId")} and ${n("clientSecret")} (${ENV.clientId}, ${ENV.clientSecret})`,
   );
 }
 
@@ -160,7 +183,7 @@ function positive(name: string, v: number | undefined, fallback: number, min = 1
 }
 
 export function resolveConfig(options: SvcClientOptions): ResolvedConfig {
-  const { origin, basePath } = resolveBaseUrl(options.baseUrl);
+  const { origin, basePath } = resolveBaseUrl(options.baseUrl, options.settingNames);
   const r = options.retry ?? {};
   return {
     origin,
@@ -175,5 +198,7 @@ export function resolveConfig(options: SvcClientOptions): ResolvedConfig {
     },
     logger: options.logger,
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+    names: Object.fromEntries(Object.keys(ENV).map((k) => [k, named(options.settingNames, k as keyof typeof ENV)])) as ResolvedConfig["names"],
+    relocate: options.relocate,
   };
 }

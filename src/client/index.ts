@@ -50,12 +50,19 @@ interface Failure {
 
 type Settled = { applied: true; value: unknown } | { applied: false };
 
-const LOGIN_HINTS: Record<Credentials["kind"], string> = {
-  static: "",
-  password: `check username, password and clientId (${ENV.username}, ${ENV.password}, ${ENV.clientId})`,
-  client_credentials: `check clientId and clientSecret (${ENV.clientId}, ${ENV.clientSecret})`,
-  edge: `check the edge user's username and password (${ENV.username}, ${ENV.password})`,
-};
+/** What to check when a login is refused, naming the settings as the caller named them. */
+function loginHint(kind: Credentials["kind"], n: ResolvedConfig["names"]): string {
+  switch (kind) {
+    case "static":
+      return "";
+    case "password":
+      return `check ${n.username}, ${n.password} and ${n.clientId} (${ENV.username}, ${ENV.password}, ${ENV.clientId})`;
+    case "client_credentials":
+      return `check ${n.clientId} and ${n.clientSecret} (${ENV.clientId}, ${ENV.clientSecret})`;
+    case "edge":
+      return `check the edge user's ${n.username} and ${n.password} (${ENV.username}, ${ENV.password})`;
+  }
+}
 
 // The typed `client.<area>.<operation>` methods are set in the constructor from the table.
 export interface SvcClient extends SvcAreas {}
@@ -65,7 +72,8 @@ export class SvcClient {
   readonly stats = { requests: 0, tokenRequests: 0, retries: 0 };
 
   private readonly config: ResolvedConfig;
-  private readonly transport: Transport;
+  /** The connection pool, shared with every view; replaced when the server moves (`relocate`). */
+  private readonly link: { transport: Transport; moving?: Promise<boolean>; retired: Transport[] };
   private readonly secrets = new Secrets();
   private readonly tokens: TokenSource;
   /** Options every call of this client (or view) starts from; see `withDefaults`. */
@@ -78,7 +86,7 @@ export class SvcClient {
     for (const secret of [creds.kind === "static" ? creds.token : undefined, "password" in creds ? creds.password : undefined, "clientSecret" in creds ? creds.clientSecret : undefined]) {
       this.secrets.add(secret);
     }
-    this.transport = new Transport(this.config.origin);
+    this.link = { transport: new Transport(this.config.origin), retired: [] };
     this.tokens =
       creds.kind === "static"
         ? new StaticTokenSource(creds.token)
@@ -123,8 +131,27 @@ export class SvcClient {
   }
 
   /** Closes the connection pool once the requests in flight have finished. */
-  close(): Promise<void> {
-    return this.transport.close();
+  async close(): Promise<void> {
+    await Promise.all([this.link.transport, ...this.link.retired].map((t) => t.close()));
+  }
+
+  /**
+   * Verifies the credentials with one request: the token request of a login, or, with a static token
+   * (which needs none), one authenticated read of the instance settings, where any answer but 401
+   * means the token was accepted (403: valid, without the permission to read them). The token a login
+   * obtains is kept for the calls that follow. Throws the refusal as SvcApiError.
+   */
+  async verifyCredentials(): Promise<"login" | "token accepted"> {
+    if (this.config.credentials.kind !== "static") {
+      await this.tokens.token();
+      return "login";
+    }
+    try {
+      await this.call(areas.instance.settingsGet as AnyEndpoint);
+    } catch (err) {
+      if (!(err instanceof SvcApiError) || err.status === 0 || err.status === 401) throw err;
+    }
+    return "token accepted";
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -172,7 +199,7 @@ export class SvcClient {
     const describe = `${p.ep.method} ${p.shownPath}`;
     const at = { method: p.ep.method, path: p.shownPath, query: p.request.path.split("?")[1] ?? "", requestId };
     try {
-      const res = await this.transport.send(
+      const res = await this.link.transport.send(
         { method: p.request.method, path: p.request.path, headers: this.headers(p, requestId, token), body: p.request.body },
         options.timeoutMs ?? this.config.timeoutMs,
         options.signal,
@@ -195,6 +222,7 @@ export class SvcClient {
     const create = isCreate(ep);
     const started = Date.now();
     let reauthenticated = false;
+    let relocations = 0;
     let attempt = 0;
     for (;;) {
       attempt++;
@@ -203,6 +231,12 @@ export class SvcClient {
       let failure: Failure;
       if (outcome instanceof TransportError) {
         if (outcome.failure === "aborted") throw new AbortedError();
+        if (outcome.causeCode === "ECONNREFUSED" && relocations < 3 && (await this.relocate(outcome.origin))) {
+          // The server moved: the same request goes to its new address at once.
+          relocations++;
+          attempt--;
+          continue;
+        }
         const error = new SvcApiError({
           status: 0,
           method: ep.method,
@@ -279,6 +313,39 @@ export class SvcClient {
     }
   }
 
+  /**
+   * Asks `relocate` where the server went after `origin` refused a connection, once for all calls
+   * failing at the same time; true when the client now talks to another address.
+   */
+  private relocate(origin: string | undefined): Promise<boolean> {
+    const ask = this.config.relocate;
+    if (!ask || origin === undefined) return Promise.resolve(false);
+    if (this.link.transport.origin !== origin) return Promise.resolve(true);
+    if (!this.link.moving) {
+      const moving = (async () => {
+        try {
+          const next = await ask();
+          if (next === undefined) return false;
+          const { origin: nextOrigin } = new URL(next);
+          if (nextOrigin === origin) return false;
+          // The old pool is closed with the client: a call may be about to send through it (and be refused).
+          this.link.retired.push(this.link.transport);
+          this.link.transport = new Transport(nextOrigin);
+          this.log("relocate", `${origin} refused the connection; talking to ${nextOrigin} from now on`, { from: origin, to: nextOrigin });
+          return true;
+        } catch (err) {
+          this.log("relocate", `${origin} refused the connection and finding its new address failed: ${(err as Error).message}`, { from: origin });
+          return false;
+        }
+      })();
+      this.link.moving = moving;
+      void moving.finally(() => {
+        if (this.link.moving === moving) this.link.moving = undefined;
+      });
+    }
+    return this.link.moving;
+  }
+
   private async requestToken(which: "oidc" | "edge", form: Record<string, string>, grant: string): Promise<unknown> {
     const ep = which === "oidc" ? areas.auth.token : areas.auth.edgeToken;
     this.log("token", `requesting a token (${grant === "edge" ? "edge token endpoint" : `${grant} grant`})`, { grant });
@@ -296,7 +363,7 @@ export class SvcClient {
         path: err.path,
         requestId: err.requestId,
         retryable: false,
-        detail: `login refused (${grant === "edge" ? "edge token endpoint" : `${grant} grant`}${who}): ${err.detail}; ${LOGIN_HINTS[creds.kind]}`,
+        detail: `login refused (${grant === "edge" ? "edge token endpoint" : `${grant} grant`}${who}): ${err.detail}; ${loginHint(creds.kind, this.config.names)}`,
         endpointId: err.endpointId,
       });
     }

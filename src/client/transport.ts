@@ -34,6 +34,8 @@ export class TransportError extends Error {
     readonly failure: TransportFailure,
     message: string,
     readonly causeCode?: string,
+    /** The server's scheme, host and port. */
+    readonly origin?: string,
   ) {
     super(message);
     this.name = "TransportError";
@@ -55,12 +57,23 @@ function errorCode(err: unknown): string | undefined {
   return typeof e?.cause?.code === "string" ? e.cause.code : undefined;
 }
 
-function classify(err: unknown): TransportError {
+/** What a failure code means, for the codes people meet most. */
+const MEANING: Record<string, string> = {
+  ECONNREFUSED: "nothing listens there",
+  ENOTFOUND: "the host name is unknown",
+  EAI_AGAIN: "the host name could not be resolved now",
+  EHOSTUNREACH: "the host is unreachable",
+  ENETUNREACH: "the network is unreachable",
+  UND_ERR_CONNECT_TIMEOUT: "the connection attempt timed out",
+};
+
+/** The failure as one line that names the server (`origin`: scheme, host and port). */
+function classify(err: unknown, origin: string): TransportError {
   const code = errorCode(err);
-  if (code && UNSENT.has(code)) return new TransportError("unsent", `could not connect (${code})`, code);
-  if (code && RESET.has(code)) return new TransportError("reset", `connection reset (${code})`, code);
-  if (code && TIMEOUT.has(code)) return new TransportError("timeout", `timed out (${code})`, code);
-  return new TransportError("other", `request failed: ${(err as Error)?.message ?? String(err)}`, code);
+  if (code && UNSENT.has(code)) return new TransportError("unsent", `could not connect to ${origin} (${code}: ${MEANING[code]})`, code, origin);
+  if (code && RESET.has(code)) return new TransportError("reset", `connection to ${origin} reset (${code})`, code, origin);
+  if (code && TIMEOUT.has(code)) return new TransportError("timeout", `${origin} timed out (${code})`, code, origin);
+  return new TransportError("other", `request to ${origin} failed: ${(err as Error)?.message ?? String(err)}`, code, origin);
 }
 
 class TimeoutSignal extends Error {}
@@ -69,7 +82,7 @@ export class Transport {
   private readonly pool: Pool;
   private closed = false;
 
-  constructor(origin: string) {
+  constructor(readonly origin: string) {
     // Keep-alive is undici's default; a bounded number of sockets keeps bursts from opening hundreds.
     this.pool = new Pool(origin, { connections: 32, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
   }
@@ -96,10 +109,10 @@ export class Transport {
       return { status: res.statusCode, headers: res.headers, body };
     } catch (err) {
       if (controller.signal.aborted) {
-        if (controller.signal.reason instanceof TimeoutSignal) throw new TransportError("timeout", `no answer within ${timeoutMs} ms`);
+        if (controller.signal.reason instanceof TimeoutSignal) throw new TransportError("timeout", `no answer from ${this.origin} within ${timeoutMs} ms`, undefined, this.origin);
         throw new TransportError("aborted", "aborted by the caller");
       }
-      throw classify(err);
+      throw classify(err, this.origin);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);

@@ -4,7 +4,8 @@
  * (otherwise /emulator/* answers 404 like any unknown path).
  *
  * - GET  /emulator/state   every table's records (JSON; YAML with ?format=yaml or Accept: application/yaml)
- * - POST /emulator/reset   empties every table but `_meta`, so issued tokens stay valid
+ * - POST /emulator/reset   empties every table but `_meta`, so issued tokens stay valid (they are
+ *                          verified again: the cache of verified tokens is emptied)
  * - GET  /emulator/faults  the fault configuration and the counts of injected faults by kind
  * - POST /emulator/faults  replaces the fault configuration (body: see faults.ts; `{}` clears it);
  *                          the PRNG restarts from the seed and the counters from zero
@@ -60,6 +61,7 @@ export function adminRoutes(store: Store, hooks: AdminHooks): Record<string, Ext
     "/emulator/reset": async (req: IncomingMessage, res: ServerResponse) => {
       if (req.method !== "POST") return methodNotAllowed(res, "POST");
       await hooks.reset();
+      store.notifyReset();
       res.writeHead(204);
       res.end();
     },

@@ -1,6 +1,10 @@
 /**
  * Identities, tokens and permissions. Access and refresh tokens are signed JWTs (HS256). The signing
  * key lives in the store, so a persisted emulator keeps honouring the tokens it issued before a restart.
+ *
+ * An access token is verified once: its identity is then kept (by the token's text) until the token
+ * expires, so later requests with it skip the signature check. The cache is bounded, and emptied when
+ * the signing key changes and when the store is reset or cleared.
  */
 import { createSecretKey, randomBytes, randomUUID, type KeyObject } from "node:crypto";
 import jwt from "jsonwebtoken";
@@ -102,15 +106,40 @@ interface Claims {
 
 const unauthorized = (msg: string, kind: typeof errors.UNAUTHORIZED = errors.UNAUTHORIZED) => kind(msg);
 
+/** Most access tokens whose verification is remembered; the oldest is forgotten first. */
+export const TOKEN_CACHE_LIMIT = 10_000;
+
+interface VerifiedToken {
+  identity: Identity;
+  /** The token's `exp` claim, epoch seconds: it is expired from this second on (as jwt.verify counts). */
+  exp: number;
+}
+
+export interface AuthStats {
+  /** Signature checks of access tokens (cache misses). */
+  verifications: number;
+  /** Requests answered from the cache of verified tokens. */
+  cacheHits: number;
+  /** Tokens in the cache now. */
+  cached: number;
+}
+
 export class Auth {
   constructor(
     private readonly store: Store,
     private readonly issuer: () => string,
     readonly lifetimes: TokenLifetimes = DEFAULT_LIFETIMES,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    store.onReset(() => this.verified.clear());
+  }
 
   private cachedKey?: { text: string; key: KeyObject };
+  /** Verified access tokens by their text, oldest first (see TOKEN_CACHE_LIMIT). */
+  private readonly verified = new Map<string, VerifiedToken>();
+  /** The signing key the cached tokens were verified with. */
+  private verifiedWith: string | undefined;
+  private readonly counts = { verifications: 0, cacheHits: 0 };
 
   /** The signing key: created once and kept with the rest of the state. */
   private key(): KeyObject {
@@ -125,6 +154,10 @@ export class Auth {
     // A key object built once: verifying with the string would rebuild it on every request.
     if (this.cachedKey?.text !== k) this.cachedKey = { text: k, key: createSecretKey(Buffer.from(k)) };
     return this.cachedKey.key;
+  }
+
+  stats(): AuthStats {
+    return { ...this.counts, cached: this.verified.size };
   }
 
   private sign(identity: Identity, typ: Claims["typ"], lifetime: number, sid: string, clientId?: string): string {
@@ -167,13 +200,17 @@ export class Auth {
   }
 
   private decode(token: string, typ: Claims["typ"]): Identity {
-    let claims: Claims;
+    return this.verify(token, typ).identity;
+  }
+
+  private verify(token: string, typ: Claims["typ"]): VerifiedToken {
+    let claims: Claims & { exp: number };
     try {
       claims = jwt.verify(token, this.key(), {
         algorithms: ["HS256"],
         issuer: this.issuer(),
         clockTimestamp: Math.floor(this.clock() / 1000),
-      }) as Claims;
+      }) as Claims & { exp: number };
     } catch (err) {
       if (err instanceof jwt.TokenExpiredError) {
         throw unauthorized(typ === "Bearer" ? "access token expired: request a new one from the token endpoint" : "refresh token expired: log in again", errors.TOKEN_EXPIRED);
@@ -181,7 +218,36 @@ export class Auth {
       throw unauthorized(typ === "Bearer" ? "access token is invalid (bad signature or malformed)" : "refresh token is invalid");
     }
     if (claims.typ !== typ) throw unauthorized(`a ${claims.typ === "Refresh" ? "refresh" : "access"} token cannot be used here`);
-    return { username: claims.preferred_username, kind: claims.kind, userId: claims.sub, permissions: claims.permissions };
+    return {
+      identity: { username: claims.preferred_username, kind: claims.kind, userId: claims.sub, permissions: claims.permissions },
+      exp: claims.exp,
+    };
+  }
+
+  /** An access token's identity: from the cache while the token lives, else verified (and then cached). */
+  private access(token: string): Identity {
+    const keyText = this.store.table<string>("_meta").get("jwt_key");
+    if (keyText !== this.verifiedWith) {
+      // A new signing key: what the old one verified says nothing about the new one.
+      this.verified.clear();
+      this.verifiedWith = keyText;
+    }
+    const hit = this.verified.get(token);
+    if (hit) {
+      if (Math.floor(this.clock() / 1000) < hit.exp) {
+        this.counts.cacheHits++;
+        return hit.identity;
+      }
+      // Expired: forgotten, and verified again below so the caller gets the expiry error.
+      this.verified.delete(token);
+    }
+    this.counts.verifications++;
+    const verified = this.verify(token, "Bearer");
+    // The key may have been created by this very verification (a store without one yet).
+    this.verifiedWith = this.store.table<string>("_meta").get("jwt_key");
+    if (this.verified.size >= TOKEN_CACHE_LIMIT) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, verified);
+    return verified.identity;
   }
 
   /** The identity behind an `Authorization` header; 401 when missing, malformed, wrongly signed or expired. */
@@ -189,7 +255,7 @@ export class Auth {
     if (!header) throw unauthorized("missing Authorization header: send 'Authorization: Bearer <access token>'");
     const m = /^Bearer\s+(\S+)$/i.exec(header);
     if (!m) throw unauthorized("malformed Authorization header: expected 'Bearer <access token>'");
-    return this.decode(m[1], "Bearer");
+    return this.access(m[1]);
   }
 
   refresh(token: string): Identity {

@@ -1,6 +1,12 @@
 #!/usr/bin/env node
-/** `svc-emulator serve`: the emulator as a standalone HTTP server. */
+/**
+ * `svc-emulator serve`: the emulator as a standalone HTTP server. `svc-emulator snapshot`: a
+ * platform's inventory as a fixture `serve --seed` loads. `svc-emulator parity`: a platform's answers
+ * compared with those of an emulator seeded from its snapshot.
+ */
 import { Command, InvalidArgumentError } from "commander";
+import type { SvcClientOptions } from "../client";
+import type { SnapshotEvent, SnapshotProblem } from "../plant";
 import { FaultConfigError, type FaultConfigInput } from "./faults";
 import { startEmulator } from "./index";
 
@@ -131,6 +137,224 @@ program
     };
     process.on("SIGINT", () => stop("SIGINT"));
     process.on("SIGTERM", () => stop("SIGTERM"));
+  });
+
+// ---------------------------------------------------------------------------------------------
+// snapshot and parity
+
+interface PlatformOptions {
+  clientId?: string;
+  clientSecret?: string;
+  username?: string;
+  password?: string;
+  token?: string;
+  edge?: boolean;
+  only?: string[];
+  cluster?: string[];
+  assetPath?: string;
+  pageSize?: number;
+}
+
+/** The credential flags; each falls back to its SVC_* variable, as the provider's configuration does. */
+function platformFlags(cmd: Command): Command {
+  return cmd
+    .option("--client-id <id>", "client id: a service account, or svc-cli for users (SVC_CLIENT_ID)")
+    .option("--client-secret <secret>", "service account secret (SVC_CLIENT_SECRET; prefer the variable: flags show in process lists)")
+    .option("--username <user>", "user e-mail for the password grant (SVC_USERNAME)")
+    .option("--password <password>", "user password (SVC_PASSWORD; prefer the variable)")
+    .option("--token <token>", "a bearer token instead of a login (SVC_TOKEN; prefer the variable)")
+    .option("--edge", "log in at the edge token endpoint (SVC_EDGE)")
+    .option("--only <areas>", "only these areas (assets, clusters, labels, data_types, apps, workloads, bridges, instance_settings) or sections", list)
+    .option("--cluster <names>", "only these clusters, with their ACPs, workloads and bridges", list)
+    .option("--asset-path <prefix>", "only the assets at this path (names from the root joined by '/') and below, with their parameter values, schedules and bindings")
+    .option("--page-size <n>", "page size of the lists", integer(1, 1000, "a count"));
+}
+
+function clientOptions(url: string | undefined, o: PlatformOptions): SvcClientOptions {
+  return { baseUrl: url, clientId: o.clientId, clientSecret: o.clientSecret, username: o.username, password: o.password, token: o.token, edge: o.edge };
+}
+
+function requireUrl(flag: string, url: string | undefined): void {
+  if (!url && !process.env.SVC_BASE_URL) throw new Error(`${flag} URL is required (or set SVC_BASE_URL): the platform's base URL, e.g. https://platform.example.com`);
+}
+
+/**
+ * What a snapshot is reading, on stderr: one line kept up to date on a terminal, plain lines
+ * otherwise (each section when it is done, and every few seconds while a long one is read).
+ * Records left out or written in part are printed as they are found.
+ */
+function progressDisplay(stream: NodeJS.WriteStream = process.stderr, prefix = "") {
+  const tty = stream.isTTY === true;
+  let shown = "";
+  let lastLine = 0;
+  const clear = () => {
+    if (tty && shown) stream.write("\r\x1b[2K");
+  };
+  const show = (text: string) => {
+    if (tty) {
+      clear();
+      shown = `${prefix}${text}`.slice(0, Math.max(20, (stream.columns ?? 100) - 1));
+      stream.write(shown);
+    } else {
+      stream.write(`${prefix}${text}\n`);
+    }
+  };
+  return {
+    event(e: SnapshotEvent) {
+      if (e.type === "problem") {
+        clear();
+        stream.write(`${prefix}${e.kind === "left_out" ? "left out" : "written in part"}: ${e.section} ${e.name}: ${e.reason}\n`);
+        if (tty && shown) stream.write(shown);
+        return;
+      }
+      const now = Date.now();
+      if (e.type === "reading" && e.count === 0) lastLine = now;
+      if (e.type === "done") {
+        if (tty) show(`${e.section}: ${e.count} written`);
+        else stream.write(`${prefix}${e.section}: ${e.count} written\n`);
+      } else if (tty) {
+        show(`reading ${e.section}: ${e.count}`);
+      } else if (now - lastLine >= 2000) {
+        lastLine = now;
+        show(`reading ${e.section}: ${e.count} so far`);
+      }
+    },
+    end() {
+      clear();
+      shown = "";
+    },
+  };
+}
+
+function describeProblems(problems: SnapshotProblem[]): string {
+  const lines: string[] = [];
+  for (const [kind, title] of [
+    ["left_out", "left out (the fixture cannot hold them)"],
+    ["incomplete", "written in part"],
+  ] as const) {
+    const list = problems.filter((p) => p.kind === kind);
+    if (list.length === 0) continue;
+    lines.push(`${list.length} ${title}:`);
+    for (const p of list) lines.push(`  ${p.section} ${p.name}: ${p.reason}`);
+  }
+  return lines.map((l) => `${l}\n`).join("");
+}
+
+platformFlags(
+  program
+    .command("snapshot")
+    .description("read a platform's inventory into a fixture that `serve --seed` loads; credentials are never written")
+    .option("--from <url>", "the platform's base URL (SVC_BASE_URL)")
+    .requiredOption("--out <file.yaml>", "the fixture to write (replaced only when the snapshot is complete)"),
+).action(async (opts: PlatformOptions & { from?: string; out: string }) => {
+  requireUrl("--from", opts.from);
+  // Loaded here, so that `serve` starts without the client.
+  const { snapshot, resolveOnly } = await import("../plant");
+  const { SvcClient } = await import("../client");
+  const { mergeOptions, optionsFromEnv } = await import("../client/config");
+  resolveOnly(opts.only);
+  const options = clientOptions(opts.from, opts);
+  const client = SvcClient.fromEnv(process.env, { ...options, retry: { maxAttempts: 10, maxElapsedMs: 120_000 } });
+  const resolved = mergeOptions(options, optionsFromEnv(process.env));
+  const display = progressDisplay();
+  const started = Date.now();
+  try {
+    const result = await snapshot(
+      client,
+      {
+        out: opts.out,
+        only: opts.only,
+        clusters: opts.cluster,
+        assetPath: opts.assetPath,
+        pageSize: opts.pageSize,
+        knownSecrets: [resolved.password, resolved.clientSecret, resolved.token],
+      },
+      (e) => display.event(e),
+    );
+    display.end();
+    const entries = Object.values(result.counts).reduce((a, b) => a + b, 0);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    process.stderr.write(
+      `svc-emulator: snapshot written to ${opts.out}: ${entries} entries in ${Object.keys(result.counts).length} sections ` +
+        `(${Object.entries(result.counts).map(([s, n]) => `${s} ${n}`).join(", ")}); ` +
+        `${client.stats.requests} requests, ${client.stats.retries} repeated, ${seconds} s\n` +
+        describeProblems(result.problems),
+    );
+  } finally {
+    display.end();
+    await client.close();
+  }
+});
+
+platformFlags(
+  program
+    .command("parity")
+    .description("compare a platform's answers with those of an emulator seeded from its snapshot (exit 1 when they differ)")
+    .option("--against <url>", "the platform's base URL (SVC_BASE_URL)")
+    .option("--snapshot <file.yaml>", "the snapshot to seed the emulator from (default: take one from the platform first)")
+    .option("--json", "print the report as JSON"),
+).action(async (opts: PlatformOptions & { against?: string; snapshot?: string; json?: boolean }) => {
+  requireUrl("--against", opts.against);
+  const { parity, formatParity, resolveOnly } = await import("../plant");
+  resolveOnly(opts.only);
+  const displays = { snapshot: progressDisplay(process.stderr, "snapshot: "), compare: progressDisplay(process.stderr, "comparing: ") };
+  let report;
+  try {
+    report = await parity(
+      clientOptions(opts.against, opts),
+      { snapshot: opts.snapshot, only: opts.only, clusters: opts.cluster, assetPath: opts.assetPath, pageSize: opts.pageSize },
+      (e) => {
+        if (e.event.type !== "problem" || e.phase === "snapshot") displays[e.phase].event(e.event);
+      },
+    );
+  } catch (err) {
+    displays.snapshot.end();
+    displays.compare.end();
+    process.stderr.write(`svc-emulator: parity: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  displays.snapshot.end();
+  displays.compare.end();
+  process.stdout.write(opts.json ? JSON.stringify(report, null, 2) + "\n" : formatParity(report));
+  process.exitCode = report.differing.length > 0 ? 1 : 0;
+});
+
+// ---------------------------------------------------------------------------------------------
+// generate and adopt-plan
+
+program
+  .command("generate")
+  .description("write a TypeScript Pulumi program that declares every object of a snapshot with adopt: true")
+  .requiredOption("--from <snapshot.yaml>", "the snapshot (a fixture document, as `snapshot` writes it)")
+  .requiredOption("--out <dir>", "folder to write the program to (created when missing)")
+  .option("--project <name>", "project name in Pulumi.yaml and package.json", "svc-plant")
+  .action(async (opts: { from: string; out: string; project: string }) => {
+    // Loaded only for this command: serving does not load the provider's resources.
+    const { generateFromFile } = await import("../plant/generate");
+    const files = generateFromFile(opts.from, opts.out, { project: opts.project });
+    process.stdout.write(`svc-emulator generate: wrote ${Object.keys(files).sort().join(", ")} to ${opts.out}\n`);
+  });
+
+const keyValue = (v: string, previous: Record<string, string> = {}) => {
+  const at = v.indexOf("=");
+  if (at <= 0) throw new InvalidArgumentError(`'${v}' is not key=value (e.g. svc:baseUrl=http://127.0.0.1:4010)`);
+  return { ...previous, [v.slice(0, at)]: v.slice(at + 1) };
+};
+
+program
+  .command("adopt-plan")
+  .description("before adopting: read each object the program adopts from the platform and print what adopting would change (exit 2 when it would change something)")
+  .requiredOption("--program <dir>", "the Pulumi TypeScript program's folder (as `generate` writes it)")
+  .option("--config <key=value>", "stack configuration, repeatable: svc:baseUrl, svc:clientId, svc:clientSecret, ...", keyValue, {})
+  .option("--format <format>", "text or markdown", "text")
+  .action(async (opts: { program: string; config: Record<string, string>; format: string }) => {
+    if (opts.format !== "text" && opts.format !== "markdown") throw new InvalidArgumentError(`--format: '${opts.format}' is not text or markdown`);
+    const { loadTypeScriptProgram } = await import("../plant/load-program");
+    const testing = await import("../testing");
+    const secretConfig = Object.keys(opts.config).filter((k) => /secret|password|token/i.test(k));
+    const plan = await testing.adoptionPlan(loadTypeScriptProgram(opts.program), { cwd: opts.program, config: opts.config, secretConfig, checkDestroy: false, expectEmptyPlanAfterUp: false });
+    process.stdout.write(plan.render({ format: opts.format }));
+    if (plan.changes > 0) process.exitCode = 2;
   });
 
 program.parseAsync(process.argv).catch((err: Error) => {

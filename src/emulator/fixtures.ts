@@ -6,16 +6,30 @@
  *
  * Sections, loaded in this order (all optional; each is a list of entries):
  *   asset_classes       body of POST /assets/class/create
- *   asset_types         body of POST /assets/types/create
+ *   asset_types         body of POST /assets/types/create, plus `metadata:` (metadata name → payload),
+ *                       each created with POST /assets/types/{asset_type_name}/metadata/create
  *   assets              body of POST /assets/create; parents are created before their children
- *   clusters            body of POST /orchestration/clusters/create
- *   acps                a node's registration (the API has no ACP create; nodes register themselves)
+ *   clusters            body of POST /orchestration/clusters/create; the fields of
+ *                       POST /orchestration/clusters/{cluster_name}/update (ready, settings, ...) are
+ *                       applied with that operation right after the create
+ *   acps                a node's registration (the API has no ACP create; nodes register themselves);
+ *                       `metadata:` (name → payload) through POST /acps/{acp_name}/metadata/create
  *   labels              body of POST /datalabels/labels/create
+ *   data_labels         body of POST /datalabels/create
+ *   data_types          body of POST /datatypes/create
  *   apps                app-level fields of POST /apps/create plus `versions:` (each a version's
- *                       own fields); an entry with `version` and no `versions` is one version
+ *                       own fields); an entry with `version` and no `versions` is one version. With
+ *                       `versions:`, app-level title/description/category that differ from what the
+ *                       first version gave the app are set with POST /apps/{app_name}/patch
  *   parameter_defaults  `app_name`, `app_version` and the body of .../parameters/defaults/update
  *   parameter_values    `app_name`, `app_version` and the body of .../parameters/values/update
+ *   schedules           body of POST /apps/parameters/schedules/create (scheduled_for in the future)
  *   workloads           body of POST /apps/workloads/create, plus `stopped: true` for the query flag
+ *   bridges             body of POST /bridges/deploy (creates the bridge's workload too)
+ *   app_resources       `app_name`, `resources` (asset KRNs) and `enabled` (default true): the
+ *                       bindings of POST /apps/{app_name}/resources/enable (or /disable)
+ *   instance_settings   body of POST /instance/settings/update; an entry that changes nothing is
+ *                       not applied, so default settings leave the settings unset as on a new platform
  *
  * Design choices: the whole document is one transaction (a bad entry leaves the emulator empty); it
  * runs as the system identity; fixtures are the starting state, not actions, so they leave no audit
@@ -29,6 +43,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import type { AnyEndpoint } from "../api/endpoint";
 import { endpoints } from "../api/endpoints";
@@ -64,6 +79,26 @@ interface Operation {
   body: unknown;
 }
 
+/** One entry to load, as a section's `expand` makes it. */
+interface Item {
+  where: string;
+  entry: Entry;
+  /** Runs the item instead of the section's own `run` (a step that belongs to other entries). */
+  run?: (api: LoadApi) => void;
+  /** The item is a step of entries already counted, not an entry of its own. */
+  uncounted?: boolean;
+}
+
+/** What a section's loading code may call: the operations of the endpoint table, through their handlers. */
+interface LoadApi {
+  /** The section's own create operation with the entry split into path, query and body. */
+  create(where: string, entry: Entry): unknown;
+  /** Any operation of the table by method and path, with its inputs validated as over HTTP. */
+  call(method: "GET" | "POST", path: string, where: string, input: { params?: Record<string, unknown>; query?: Record<string, string>; body?: unknown }): unknown;
+  /** Registers a compute node. */
+  registerAcp(where: string, entry: Entry): void;
+}
+
 interface Section {
   name: string;
   /** Path of the create operation in the endpoint table (POST); absent for ACP registration. */
@@ -71,11 +106,14 @@ interface Section {
   /** Entry fields sent as query parameters. */
   queryKeys?: string[];
   /** Turns the section's entries into operations (default: one per entry). */
-  expand?: (entries: Entry[], section: string) => Array<{ where: string; entry: Entry }>;
+  expand?: (entries: Entry[], section: string) => Item[];
+  /** Loads one item (default: the create operation with the entry). */
+  run?: (item: Item, api: LoadApi) => void;
 }
 
 const labelOf = (e: Entry): string | undefined => {
   for (const k of ["name", "label_name"]) if (typeof e[k] === "string") return e[k] as string;
+  if (isObject(e.icd) && typeof e.icd.name === "string") return [e.icd.name, e.icd.version].filter((x) => typeof x === "string").join(" ");
   if (typeof e.app_name === "string") return [e.app_name, e.app_version].filter((x) => typeof x === "string").join(" ");
   return undefined;
 };
@@ -84,10 +122,10 @@ const whereOf = (section: string, index: number, e: Entry) => {
   return `${section}[${index}]${label ? ` (${label})` : ""}`;
 };
 
-const eachEntry = (entries: Entry[], section: string) => entries.map((entry, i) => ({ where: whereOf(section, i, entry), entry }));
+const eachEntry = (entries: Entry[], section: string): Item[] => entries.map((entry, i) => ({ where: whereOf(section, i, entry), entry }));
 
 /** Assets in an order where every parent comes before its children (otherwise as written). */
-function parentsFirst(entries: Entry[], section: string): Array<{ where: string; entry: Entry }> {
+function parentsFirst(entries: Entry[], section: string): Item[] {
   const items = eachEntry(entries, section);
   const byName = new Map(items.map((it) => [it.entry.name, it]));
   const out: typeof items = [];
@@ -110,14 +148,20 @@ function parentsFirst(entries: Entry[], section: string): Array<{ where: string;
 
 const APP_LEVEL = ["name", "title", "description", "type", "category"];
 
-/** An app with `versions:` becomes one create per version, each carrying the app-level fields. */
-function appVersions(entries: Entry[], section: string): Array<{ where: string; entry: Entry }> {
-  return entries.flatMap((app, i) => {
+const PATCHABLE_APP_FIELDS = ["title", "description", "category"];
+
+/**
+ * An app with `versions:` becomes one create per version, each carrying the app-level fields, then a
+ * step that sets the app-level title, description and category where the app (which took them from
+ * its first version) differs: a version may have fields of its own.
+ */
+function appVersions(entries: Entry[], section: string): Item[] {
+  return entries.flatMap((app, i): Item[] => {
     const where = whereOf(section, i, app);
     if (app.versions === undefined) return [{ where, entry: app }];
     if (!Array.isArray(app.versions)) throw new FixtureError("", where, ["versions: must be a list of app versions"]);
     const { versions, ...shared } = app;
-    return (versions as unknown[]).map((v, j) => {
+    const items: Item[] = (versions as unknown[]).map((v, j) => {
       const vwhere = `${where}.versions[${j}]${isObject(v) && typeof v.version === "string" ? ` (${v.version})` : ""}`;
       if (!isObject(v)) throw new FixtureError("", vwhere, ["must be a mapping of the version's fields"]);
       const inherited = Object.fromEntries(Object.entries(shared).filter(([k]) => APP_LEVEL.includes(k) && !(k in v)));
@@ -127,20 +171,94 @@ function appVersions(entries: Entry[], section: string): Array<{ where: string; 
       }
       return { where: vwhere, entry: { ...inherited, ...v } };
     });
+    const wanted = Object.fromEntries(Object.entries(shared).filter(([k]) => PATCHABLE_APP_FIELDS.includes(k)));
+    if ((versions as unknown[]).length === 0 || Object.keys(wanted).length === 0 || typeof app.name !== "string") return items;
+    const appLevel: Item = {
+      where,
+      entry: wanted,
+      uncounted: true,
+      run: (api) => {
+        const params = { app_name: app.name };
+        const current = api.call("GET", "/apps/{app_name}/get", where, { params }) as Entry;
+        const differs = Object.entries(wanted).filter(([k, v]) => !isDeepStrictEqual(current[k], v));
+        if (differs.length > 0) api.call("POST", "/apps/{app_name}/patch", where, { params, body: Object.fromEntries(differs) });
+      },
+    };
+    return [...items, appLevel];
   });
+}
+
+/** Splits `metadata:` (name → payload) off an entry; each record is created after the entry. */
+function metadataOf(entry: Entry, where: string): { rest: Entry; metadata: Array<[string, unknown]> } {
+  const { metadata, ...rest } = entry;
+  if (metadata === undefined || metadata === null) return { rest, metadata: [] };
+  if (!isObject(metadata)) throw new FixtureError("", where, ["metadata: must be a mapping of metadata name to payload"]);
+  return { rest, metadata: Object.entries(metadata) };
+}
+
+/** Creates the metadata records of a record through the operation at `path` (params name the record). */
+function createMetadata(api: LoadApi, path: string, params: Record<string, unknown>, where: string, metadata: Array<[string, unknown]>): void {
+  for (const [name, payload] of metadata) api.call("POST", path, `${where}.metadata.${name}`, { params, body: { name, payload } });
+}
+
+const CLUSTER_CREATE_FIELDS = ["name", "title", "type"];
+
+function runCluster(item: Item, api: LoadApi): void {
+  const create = Object.fromEntries(Object.entries(item.entry).filter(([k]) => CLUSTER_CREATE_FIELDS.includes(k)));
+  const update = Object.fromEntries(Object.entries(item.entry).filter(([k]) => !CLUSTER_CREATE_FIELDS.includes(k)));
+  api.create(item.where, create);
+  if (Object.keys(update).length > 0) {
+    api.call("POST", "/orchestration/clusters/{cluster_name}/update", item.where, { params: { cluster_name: item.entry.name }, body: update });
+  }
+}
+
+function runAssetType(item: Item, api: LoadApi): void {
+  const { rest, metadata } = metadataOf(item.entry, item.where);
+  api.create(item.where, rest);
+  createMetadata(api, "/assets/types/{asset_type_name}/metadata/create", { asset_type_name: item.entry.name }, item.where, metadata);
+}
+
+function runAcp(item: Item, api: LoadApi): void {
+  // Registration takes the node's fields; its metadata records are created like any others.
+  const { rest, metadata } = metadataOf(item.entry, item.where);
+  api.registerAcp(item.where, rest);
+  createMetadata(api, "/acps/{acp_name}/metadata/create", { acp_name: item.entry.name }, item.where, metadata);
+}
+
+function runAppResources(item: Item, api: LoadApi): void {
+  const { app_name, enabled = true, ...body } = item.entry;
+  if (typeof enabled !== "boolean") throw new FixtureError("", item.where, [`enabled: must be true or false, got ${JSON.stringify(enabled)}`]);
+  api.call("POST", `/apps/{app_name}/resources/${enabled ? "enable" : "disable"}`, item.where, { params: { app_name }, body });
+}
+
+function runInstanceSettings(item: Item, api: LoadApi): void {
+  const current = api.call("GET", "/instance/settings/get", item.where, {}) as { acp: Record<string, Record<string, unknown>> };
+  const sent = isObject(item.entry.acp) ? (item.entry.acp as Record<string, unknown>) : {};
+  const changes = Object.entries(sent).some(
+    ([k, v]) => !isObject(v) || Object.entries(v).some(([field, value]) => !isDeepStrictEqual(current.acp?.[k]?.[field], value)),
+  );
+  // Anything else than a change of known settings goes to the operation, which names what is wrong.
+  const onlyAcp = Object.keys(item.entry).every((k) => k === "acp");
+  if (changes || !onlyAcp) api.create(item.where, item.entry);
 }
 
 export const SECTIONS: readonly Section[] = [
   { name: "asset_classes", path: "/assets/class/create" },
-  { name: "asset_types", path: "/assets/types/create" },
+  { name: "asset_types", path: "/assets/types/create", run: runAssetType },
   { name: "assets", path: "/assets/create", expand: parentsFirst },
-  { name: "clusters", path: "/orchestration/clusters/create" },
-  { name: "acps" },
+  { name: "clusters", path: "/orchestration/clusters/create", run: runCluster },
+  { name: "acps", run: runAcp },
   { name: "labels", path: "/datalabels/labels/create" },
+  { name: "data_labels", path: "/datalabels/create" },
+  { name: "data_types", path: "/datatypes/create" },
   { name: "apps", path: "/apps/create", expand: appVersions },
   { name: "parameter_defaults", path: "/apps/{app_name}/v/{app_version}/parameters/defaults/update" },
   { name: "parameter_values", path: "/apps/{app_name}/v/{app_version}/parameters/values/update" },
+  { name: "schedules", path: "/apps/parameters/schedules/create" },
   { name: "workloads", path: "/apps/workloads/create", queryKeys: ["stopped"] },
+  { name: "bridges", path: "/bridges/deploy" },
+  { name: "app_resources", run: runAppResources },
+  { name: "instance_settings", path: "/instance/settings/update", run: runInstanceSettings },
 ];
 
 function isObject(v: unknown): v is Entry {
@@ -271,33 +389,54 @@ export function seedStore(
       raw.forEach((e, i) => {
         if (!isObject(e)) throw new FixtureError(source, `${section.name}[${i}]`, ["must be a mapping of fields"]);
       });
-      let items: Array<{ where: string; entry: Entry }>;
+      let items: Item[];
       try {
         items = (section.expand ?? eachEntry)(raw as Entry[], section.name);
       } catch (err) {
         if (err instanceof FixtureError) throw new FixtureError(source, err.where, err.problems);
         throw err;
       }
-      for (const { where, entry } of items) {
+      for (const item of items) {
+        const api = loadApi(section);
         try {
-          if (section.path) runOperation(section, toOperation(section, where, entry));
-          else registerAcp(env.store, entry as never, now);
+          if (item.run) item.run(api);
+          else if (section.run) section.run(item, api);
+          else api.create(item.where, item.entry);
         } catch (err) {
-          if (err instanceof ApiError) throw new FixtureError(source, where, err.messages.map(asEntryField));
-          if (err instanceof FixtureError) throw new FixtureError(source, err.where ?? where, err.problems);
+          if (err instanceof ApiError) throw new FixtureError(source, item.where, err.messages.map(asEntryField));
+          if (err instanceof FixtureError) throw new FixtureError(source, err.where ?? item.where, err.problems);
           throw err;
         }
-        counts[section.name] = (counts[section.name] ?? 0) + 1;
+        if (!item.uncounted) counts[section.name] = (counts[section.name] ?? 0) + 1;
       }
     }
     env.store.table<SeedRecord>(SEED_TABLE).put(SEED_KEY, { sha256, source, seeded_at: now, counts: { ...counts } });
   });
   return { changes, counts };
 
-  function runOperation(section: Section, op: Operation): void {
-    const ep = createEndpoint(section);
+  function loadApi(section: Section): LoadApi {
+    // An error of an operation other than the entry's own create names the step (`where`) it came from.
+    const named = <T>(where: string, fn: () => T): T => {
+      try {
+        return fn();
+      } catch (err) {
+        if (err instanceof ApiError) throw new FixtureError(source, where, err.messages.map(asEntryField));
+        throw err;
+      }
+    };
+    return {
+      create: (where, entry) => runOperation(section, createEndpoint(section), toOperation(section, where, entry)),
+      call: (method, path, where, input) =>
+        named(where, () =>
+          runOperation(section, endpointAt(section, method, path), { where, params: input.params ?? {}, query: input.query ?? {}, body: input.body }),
+        ),
+      registerAcp: (where, entry) => named(where, () => registerAcp(env.store, entry as never, now)),
+    };
+  }
+
+  function runOperation(section: Section, ep: AnyEndpoint, op: Operation): unknown {
     const route = routes.get(ep.id);
-    if (!route) throw new FixtureError(source, section.name, [`this emulator does not implement POST ${ep.path} yet, so '${section.name}' cannot be loaded`]);
+    if (!route) throw new FixtureError(source, section.name, [`this emulator does not implement ${ep.method} ${ep.path} yet, so '${section.name}' cannot be loaded`]);
     const params = ep.params ? parseOrThrow(ep.params, op.params, "path") : {};
     const query = ep.query ? parseOrThrow(ep.query, op.query, "query") : {};
     if (!ep.query && Object.keys(op.query).length > 0) throw new FixtureError(source, op.where, ["this section takes no query flags"]);
@@ -319,13 +458,18 @@ export function seedStore(
     const result = route.handler(ctx as never);
     if (isReply(result) && result.status >= 300) {
       const detail = JSON.stringify(result.body ?? "").slice(0, 500);
-      throw new FixtureError(source, op.where, [`POST ${ep.path} answered ${result.status}: ${detail}`]);
+      throw new FixtureError(source, op.where, [`${ep.method} ${ep.path} answered ${result.status}: ${detail}`]);
     }
+    return isReply(result) ? result.body : result;
   }
 
   function createEndpoint(section: Section): AnyEndpoint {
-    const ep = endpoints.find((e) => e.method === "POST" && e.path === section.path);
-    if (!ep) throw new FixtureError(source, section.name, [`this emulator has no operation POST ${section.path}, so '${section.name}' cannot be loaded`]);
+    return endpointAt(section, "POST", section.path ?? "");
+  }
+
+  function endpointAt(section: Section, method: "GET" | "POST", path: string): AnyEndpoint {
+    const ep = endpoints.find((e) => e.method === method && e.path === path);
+    if (!ep) throw new FixtureError(source, section.name, [`this emulator has no operation ${method} ${path}, so '${section.name}' cannot be loaded`]);
     return ep;
   }
 }

@@ -41,6 +41,12 @@ export interface EmulatorOptions {
   seed?: string | FixtureDocument;
   /** Fault injection from the start (see faults.ts); POST /emulator/faults changes it at run time. */
   faults?: FaultConfigInput;
+  /**
+   * Serve without keeping the process alive: the listening socket and its connections do not hold
+   * Node's event loop (the provider's embedded emulator in a program's process, which must end when
+   * the program does).
+   */
+  unref?: boolean;
 }
 
 export interface Emulator {
@@ -95,6 +101,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       host,
       options.port ?? 0,
     );
+    if (options.unref) {
+      running.server.unref();
+      running.server.on("connection", (socket) => socket.unref());
+    }
     // Creates the token signing key now, so it is on disk before the first token is handed out.
     running.auth.issue(SYSTEM_IDENTITY);
     await persistence?.persistUnjournaled();

@@ -4,7 +4,8 @@
  * audit.ts; persistence and faults wrap the store and the server.
  */
 import { randomUUID } from "node:crypto";
-import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import * as http from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import findMyWay from "find-my-way";
 import { endpoints } from "../api/endpoints";
@@ -79,6 +80,18 @@ function clientErrorOf(err: NodeJS.ErrnoException): ApiError {
   if (err.code === "HPE_HEADER_OVERFLOW") return errors.HEADERS_TOO_LARGE(http.maxHeaderSize);
   if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") return errors.REQUEST_TIMEOUT();
   return errors.BAD_REQUEST(`malformed HTTP request (${err.code ?? "parse error"})`);
+}
+
+const NO_BODY = Buffer.alloc(0);
+
+/** Whether the request announces a body (a request without either header has none). */
+const hasBody = (req: IncomingMessage): boolean => req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+
+/** formatTimestamp, remembering the last answer: requests in the same millisecond share it. */
+let lastStamp = { ms: NaN, text: "" };
+function timestamp(ms: number): string {
+  if (lastStamp.ms !== ms) lastStamp = { ms, text: formatTimestamp(ms) };
+  return lastStamp.text;
 }
 
 export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0): Promise<RunningServer> {
@@ -165,7 +178,8 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
 
     let raw: Buffer;
     try {
-      raw = await readBody(req, bodyLimit(ep));
+      // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3): nothing to wait for.
+      raw = hasBody(req) ? await readBody(req, bodyLimit(ep)) : NO_BODY;
     } catch (e) {
       if (e instanceof BodyTooLarge) {
         res.setHeader("connection", "close");
@@ -176,7 +190,7 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
 
     const params = parseOrThrow(ep.params ?? emptyObject, { ...found.params }, "path");
     const query = parseOrThrow(ep.query ?? emptyObject, queryObject(url.searchParams, ep.query), "query");
-    const decoded = await decodeBody(req, ep, raw);
+    const decoded = raw.length === 0 && ep.bodyKind !== "multipart" ? { body: undefined, files: [] } : await decodeBody(req, ep, raw);
     let body: unknown = undefined;
     if (ep.body) {
       if (decoded.body === undefined && ep.bodyOptional) body = undefined;
@@ -193,7 +207,7 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
       body,
       identity,
       actor: krnOf(identity),
-      now: formatTimestamp(nowMs),
+      now: timestamp(nowMs),
       nowMs,
       requestId,
       store,
@@ -215,7 +229,8 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
       return;
     }
     const { result, changes } = done;
-    await store.publish(changes);
+    // A read changed nothing: it has nothing to make durable and answers at once.
+    if (changes.length > 0) await store.publish(changes);
     if (options.faults?.afterApply(req, res, path)) return;
 
     const reply: Reply = isReply(result)

@@ -1,12 +1,29 @@
 /**
  * Provider configuration: the stack config (`svc:*`, read in the provider's `configure`) with the
  * SVC_* environment variables as fallback. Credentials live here, never in resource inputs or state.
+ * Messages name settings by their keys, never by their values.
  */
 import path from "node:path";
 
 export interface ConfigSource {
   get(key: string): string | undefined;
+  /** Every key the configuration holds (full keys such as `svc:baseUrl`), when the source can list them. */
+  keys?(): string[];
 }
+
+/** Every setting: its key after `svc:` and its environment variable. */
+export const SETTINGS = {
+  baseUrl: "SVC_BASE_URL",
+  clientId: "SVC_CLIENT_ID",
+  clientSecret: "SVC_CLIENT_SECRET",
+  username: "SVC_USERNAME",
+  password: "SVC_PASSWORD",
+  token: "SVC_TOKEN",
+  emulator: "SVC_EMULATOR",
+  operationTimeoutSeconds: "SVC_OPERATION_TIMEOUT_SECONDS",
+  skipCredentialsCheck: "SVC_SKIP_CREDENTIALS_CHECK",
+} as const;
+export type Setting = keyof typeof SETTINGS;
 
 export interface ProviderConfig {
   baseUrl?: string;
@@ -18,40 +35,122 @@ export interface ProviderConfig {
   /** Start the embedded emulator with this state file (absolute path), instead of calling a platform. */
   emulatorStatePath?: string;
   operationTimeoutSeconds: number;
+  /** Do not verify the credentials when the provider is configured. */
+  skipCredentialsCheck: boolean;
+  /** Where each setting that is set came from: its config key (`svc:clientId`) or environment variable (`SVC_CLIENT_ID`). */
+  sources: Partial<Record<Setting, string>>;
+  /** Problems worth a warning that do not stop the run (unknown `svc:` keys). */
+  warnings: string[];
 }
 
 export const DEFAULT_EMULATOR_STATE = ".svc-emulator/state.json";
 export const DEFAULT_OPERATION_TIMEOUT_SECONDS = 600;
 
+/** A configuration the provider cannot work with; the message names the keys involved. */
+export class ProviderConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ProviderConfigError";
+    // A mistake in the configuration, not in the code: where it was thrown helps nobody.
+    this.stack = `${this.name}: ${message}`;
+  }
+}
+
 const truthy = (v: string) => /^(true|1|yes)$/i.test(v);
 const falsy = (v: string) => /^(false|0|no)$/i.test(v);
 
 export function resolveConfig(config: ConfigSource, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ProviderConfig {
-  const pick = (key: string, envName: string) => config.get(`svc:${key}`) ?? env[envName] ?? undefined;
-  const emulator = pick("emulator", "SVC_EMULATOR");
+  const sources: ProviderConfig["sources"] = {};
+  const pick = (key: Setting): string | undefined => {
+    const fromConfig = config.get(`svc:${key}`);
+    if (fromConfig !== undefined) {
+      sources[key] = `svc:${key}`;
+      return fromConfig;
+    }
+    const fromEnv = env[SETTINGS[key]];
+    if (fromEnv !== undefined) sources[key] = SETTINGS[key];
+    return fromEnv;
+  };
+  const emulator = pick("emulator");
   let emulatorStatePath: string | undefined;
   if (emulator !== undefined && emulator !== "" && !falsy(emulator)) {
     emulatorStatePath = path.resolve(cwd, truthy(emulator) ? DEFAULT_EMULATOR_STATE : emulator);
   }
-  const timeoutRaw = pick("operationTimeoutSeconds", "SVC_OPERATION_TIMEOUT_SECONDS");
+  const timeoutRaw = pick("operationTimeoutSeconds");
   let operationTimeoutSeconds = DEFAULT_OPERATION_TIMEOUT_SECONDS;
   if (timeoutRaw !== undefined) {
     const n = Number(timeoutRaw);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`svc:operationTimeoutSeconds must be a positive number of seconds, got '${timeoutRaw}'`);
+    if (!Number.isFinite(n) || n <= 0) throw new ProviderConfigError(`${sources.operationTimeoutSeconds} must be a positive number of seconds, got '${timeoutRaw}'`);
     operationTimeoutSeconds = n;
   }
+  const skipRaw = pick("skipCredentialsCheck");
+  if (skipRaw !== undefined && skipRaw !== "" && !truthy(skipRaw) && !falsy(skipRaw)) {
+    throw new ProviderConfigError(`${sources.skipCredentialsCheck} must be true or false, got '${skipRaw}'`);
+  }
   const resolved: ProviderConfig = {
-    baseUrl: pick("baseUrl", "SVC_BASE_URL"),
-    clientId: pick("clientId", "SVC_CLIENT_ID"),
-    clientSecret: pick("clientSecret", "SVC_CLIENT_SECRET"),
-    username: pick("username", "SVC_USERNAME"),
-    password: pick("password", "SVC_PASSWORD"),
-    token: pick("token", "SVC_TOKEN"),
+    baseUrl: pick("baseUrl"),
+    clientId: pick("clientId"),
+    clientSecret: pick("clientSecret"),
+    username: pick("username"),
+    password: pick("password"),
+    token: pick("token"),
     emulatorStatePath,
     operationTimeoutSeconds,
+    skipCredentialsCheck: skipRaw !== undefined && truthy(skipRaw),
+    sources,
+    warnings: unknownKeyWarnings(config.keys?.() ?? []),
   };
   if (!resolved.emulatorStatePath && !resolved.baseUrl) {
-    throw new Error("no platform configured: set svc:baseUrl (or SVC_BASE_URL) with credentials, or svc:emulator to true to use the embedded emulator");
+    const unknown = resolved.warnings.length ? ` (${resolved.warnings.length === 1 ? "a key was" : "keys were"} not recognised: ${resolved.warnings.join("; ")})` : "";
+    throw new ProviderConfigError(
+      `no platform configured: set svc:baseUrl (or SVC_BASE_URL) with credentials, or svc:emulator to true to use the embedded emulator${unknown}`,
+    );
   }
   return resolved;
+}
+
+/** The settings that are set, by key (`svc:clientId, SVC_CLIENT_SECRET`), never their values. */
+export function keysSet(cfg: ProviderConfig, which: readonly Setting[] = Object.keys(SETTINGS) as Setting[]): string {
+  return which.map((k) => cfg.sources[k]).filter((s): s is string => s !== undefined).join(", ") || "none";
+}
+
+/** The credential settings the client uses, in its order of precedence: a token, a user login, a client login. */
+export function credentialKeys(cfg: ProviderConfig): Setting[] {
+  if (cfg.token) return ["token"];
+  if (cfg.username || cfg.password) return ["username", "password", "clientId", "clientSecret"].filter((k) => cfg[k as Setting & keyof ProviderConfig] !== undefined) as Setting[];
+  return ["clientId", "clientSecret"].filter((k) => cfg[k as Setting & keyof ProviderConfig] !== undefined) as Setting[];
+}
+
+/** One warning per `svc:` key the provider does not know, naming the nearest known key. */
+export function unknownKeyWarnings(keys: readonly string[]): string[] {
+  const known = Object.keys(SETTINGS);
+  const out: string[] = [];
+  for (const key of keys) {
+    if (!key.startsWith("svc:")) continue;
+    const name = key.slice(4);
+    if (known.includes(name)) continue;
+    const nearest = known.reduce((best, k) => (closeness(name, k) < closeness(name, best) ? k : best));
+    out.push(`svc:${name} is not a setting of pulumi-svc and is ignored; did you mean svc:${nearest}? (settings: ${known.map((k) => `svc:${k}`).join(", ")})`);
+  }
+  return out;
+}
+
+/** How far a mistyped key is from a known one: its edit distance, or 1 when one begins the other (`user`, `username`). */
+function closeness(typed: string, known: string): number {
+  const a = typed.toLowerCase();
+  const b = known.toLowerCase();
+  return a.length > 1 && (b.startsWith(a) || a.startsWith(b)) ? Math.min(1, distance(a, b)) : distance(a, b);
+}
+
+/** Edit distance (insertions, deletions, substitutions, swaps of neighbours). */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
 }

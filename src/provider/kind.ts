@@ -3,6 +3,7 @@
  * replace, and the calls that create, read, update and delete it. `machinery.ts` turns a declaration
  * into check/diff/create/read/update/delete, so every kind behaves the same way.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { SvcClient } from "../client";
 
@@ -54,6 +55,19 @@ export interface KindContext {
 /** A record as the platform answers it (snake_case). */
 export type WireRecord = Record<string, unknown>;
 
+/** How one computed output is read from the platform's record. */
+export type OutputReader = (record: WireRecord) => unknown;
+
+/**
+ * A kind's computed outputs, declared once: output name (camelCase) → how it is read from the
+ * platform's record. The provider's outputs, the names the resource class registers and the class's
+ * readable properties all come from it; the doc comment on an entry is the property's doc on hover.
+ */
+export type OutputMap = Record<string, OutputReader>;
+
+/** The readable output properties of a resource class, typed from its kind's output map. */
+export type Outputs<O extends OutputMap> = { readonly [K in keyof O]: pulumi.Output<ReturnType<O[K]>> };
+
 export interface CheckFailure {
   property: string;
   reason: string;
@@ -87,8 +101,10 @@ interface KindBase<I extends Record<string, unknown>> {
   read(ctx: KindContext, id: string, inputs: I): Promise<WireRecord | undefined>;
   /** Brings an existing object to the declared inputs (used by update and by adoption). */
   update?(ctx: KindContext, id: string, news: I, olds: I | undefined, changed: string[]): Promise<WireRecord>;
-  /** Computed outputs (camelCase) from the platform's record; never secrets, never arg names. */
+  /** Computed outputs (camelCase) from the platform's record; never secrets, never arg names. Derived from the declared output map. */
   outputs(record: WireRecord): Record<string, unknown>;
+  /** The names of the computed outputs (the keys of the declared output map), which the resource class registers. */
+  outputNames: readonly string[];
   /**
    * The user's arg values as the platform's record states them, for refresh; default: each
    * non-local, readable arg from its wire field (nested keys converted).
@@ -119,4 +135,23 @@ export type Kind<I extends Record<string, unknown> = Record<string, any>> = Dele
 
 export const destroyEffectOf = (kind: Kind): DestroyEffect => kind.onDestroy ?? "delete";
 
-export const defineKind = <I extends Record<string, unknown>>(kind: Kind<I>): Kind<I> => kind;
+type Declared<K> = K extends unknown ? Omit<K, "outputs" | "outputNames"> & { outputs: OutputMap } : never;
+
+/**
+ * A kind as its module declares it: everything a kind has, with its computed outputs as an output
+ * map (a `const` of its own, so that the resource class's properties can be typed from it).
+ */
+export type KindDeclaration<I extends Record<string, unknown>> = Declared<Kind<I>>;
+
+/** Reads every declared output from a record. */
+export function readOutputs(map: OutputMap, record: WireRecord): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(map).map(([k, read]) => [k, read(record)]));
+}
+
+/** A kind's output map, checked and kept with its exact keys, value types and doc comments. */
+export const defineOutputs = <O extends OutputMap>(outputs: O): O => outputs;
+
+export function defineKind<I extends Record<string, unknown>>(declaration: KindDeclaration<I>): Kind<I> {
+  const map = declaration.outputs;
+  return { ...declaration, outputs: (record: WireRecord) => readOutputs(map, record), outputNames: Object.keys(map) } as Kind<I>;
+}

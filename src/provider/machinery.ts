@@ -4,7 +4,7 @@
  */
 import { SvcApiError } from "../client";
 import { destroyEffectOf, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
-import { camel, containedIn, containsUnknown, convertKeys, deepEqual, scrub, snake } from "./values";
+import { camel, containedIn, containsUnknown, convertKeys, deepEqual, describeIssue, scrub, snake } from "./values";
 import { renderPath } from "../api/common";
 
 type Props = Record<string, unknown>;
@@ -64,31 +64,66 @@ function safeId(kind: Kind, args: Props): string | undefined {
   }
 }
 
+/**
+ * Validates the inputs before any call: required args, the kind's wire schema, then the kind's own
+ * rules. Every failure of every field is reported at once, one entry per arg, each reason stating the
+ * rule and the value given (the engine prints the arg's name in front of it, so the reason does not).
+ */
 export function check(kind: Kind, olds: Props | undefined, news: Props, nowMs: number): { inputs: Props; failures: CheckFailure[] } {
   const args = argsOf(kind, news);
-  const failures: CheckFailure[] = [];
+  const found = new Map<string, string[]>();
+  const add = (property: string, reason: string) => {
+    const reasons = found.get(property) ?? [];
+    if (!reasons.includes(reason)) reasons.push(reason);
+    found.set(property, reasons);
+  };
   const unknownArgs = new Set(Object.keys(args).filter((k) => containsUnknown(args[k])));
-  for (const r of kind.required) {
-    if (args[r] === undefined) failures.push({ property: r, reason: `${r} is required` });
-  }
+  const missing = kind.required.filter((r) => args[r] === undefined);
+  for (const r of missing) add(r, "is required");
   if (kind.schema) {
     const known: Props = {};
     for (const [k, v] of Object.entries(args)) if (!unknownArgs.has(k)) known[k] = v;
-    const parsed = kind.schema.safeParse(toWire(kind, known));
+    const parsed = kind.schema.safeParse(toWire(kind, known), { reportInput: true });
     if (!parsed.success) {
       const unknownWire = new Set([...unknownArgs].map((a) => wireName(kind, a)));
       for (const issue of parsed.error.issues) {
         if (issue.path.length === 0 || unknownWire.has(String(issue.path[0]))) continue;
-        const property = argPath(kind, renderPath("", issue.path).slice(1));
-        const top = property.split(/[.[]/)[0];
-        if (failures.some((f) => f.property === top)) continue;
-        const detail = issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue.message;
-        failures.push({ property: top, reason: `${property}: ${detail}` });
+        const path = argPath(kind, renderPath("", issue.path).slice(1));
+        const top = path.split(/[.[]/)[0];
+        if (missing.includes(top)) continue;
+        add(top, withinArg(top, path, describeIssue(issue)));
       }
     }
   }
-  if (kind.check && unknownArgs.size === 0 && failures.length === 0) failures.push(...kind.check(args as never, nowMs, olds && Object.keys(olds).length ? (argsOf(kind, olds) as never) : undefined));
+  // The kind's own rules see only inputs that are complete and known; on inputs the schema already
+  // refused they may stumble, which then adds nothing to the failures above.
+  if (kind.check && unknownArgs.size === 0 && missing.length === 0) {
+    let own: CheckFailure[] = [];
+    try {
+      own = kind.check(args as never, nowMs, olds && Object.keys(olds).length ? (argsOf(kind, olds) as never) : undefined);
+    } catch (e) {
+      if (found.size === 0) throw e;
+    }
+    for (const f of own) add(f.property, withoutArgName(f.property, f.reason));
+  }
+  const failures = [...found].map(([property, reasons]) => ({ property, reason: reasons.join("; ") }));
   return { inputs: news, failures };
+}
+
+/** A reason for `top` about the value at `path` inside it: `[0].assetName: ...` for `metrics[0].assetName`. */
+function withinArg(top: string, path: string, reason: string): string {
+  const inner = path.slice(top.length).replace(/^\./, "");
+  return inner ? `${inner}: ${reason}` : reason;
+}
+
+/** A kind's reason without the arg's name in front (`resource: 'x' is ...` → `'x' is ...`): the engine prints it already. */
+function withoutArgName(property: string, reason: string): string {
+  if (!property || !reason.startsWith(property)) return reason;
+  const rest = reason.slice(property.length);
+  if (rest.startsWith(": ")) return rest.slice(2);
+  if (rest.startsWith(".")) return rest.slice(1);
+  if (rest.startsWith("[")) return rest;
+  return reason;
 }
 
 export function diff(kind: Kind, id: string, olds: Props, news: Props) {
@@ -172,6 +207,9 @@ async function takeOver(kind: Kind, ctx: KindContext, id: string, args: Props, f
     );
   }
   if (!kind.update || kind.skipAdoptUpdate) return found;
+  // An object that already states every declared arg is taken over as it is: no call changes it.
+  const differs = Object.keys(args).some((name) => !kind.args[name].writeOnly && !sameArg(kind, name, args[name], server(name)));
+  if (!differs) return found;
   return kind.update(ctx, id, args as never, undefined, Object.keys(args));
 }
 

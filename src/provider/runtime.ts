@@ -2,63 +2,145 @@
  * The provider as the dynamic-provider host loads it, by package name (`require("pulumi-svc/provider")`),
  * from the serialized shim stored with every resource. Clients and the embedded emulator are made
  * here, lazily, once per provider process; nothing of them is ever serialized.
+ *
+ * The host calls `configure` once per resource kind; the work is done once per process: the
+ * configuration is read (unknown `svc:` keys are warned about), and the credentials are verified with
+ * one request (a token request; with a static token, one authenticated read), so that a preview with
+ * broken credentials fails instead of passing. Every operation, check and diff included, waits for
+ * this and fails with its error. `svc:skipCredentialsCheck` turns the verification off; with the
+ * embedded emulator there is nothing to verify.
  */
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
 import type { ResourceProvider } from "@pulumi/pulumi/dynamic";
-import { SvcClient } from "../client";
-import { resolveConfig, type ConfigSource, type ProviderConfig } from "./config";
+import { SvcApiError, SvcClient, SvcConfigError } from "../client";
+import { credentialKeys, keysSet, ProviderConfigError, resolveConfig, SETTINGS, type ConfigSource, type ProviderConfig, type Setting } from "./config";
 import type { Kind, KindContext } from "./kind";
 import * as machinery from "./machinery";
 import { kinds } from "./resources";
 
+export interface ConfigureRequest {
+  config: ConfigSource;
+  /** Where warnings go (default: stderr, which the host forwards to the engine as the provider's output). */
+  warn?: (message: string) => void;
+}
+
+let configured: Promise<void> | undefined;
 let config: ProviderConfig | undefined;
 let configError: Error | undefined;
 let context: Promise<KindContext> | undefined;
 let closeEmbedded: (() => Promise<void>) | undefined;
+let closingOnExit = false;
 
-/** Called by the host once per resource kind with the whole stack config. */
-export async function configure(req: { config: ConfigSource }): Promise<void> {
-  if (config) return;
+/** The host's Config lists its keys as `rawConfig`; other sources may list them themselves. */
+function withKeys(source: ConfigSource): ConfigSource {
+  if (source.keys) return source;
+  const raw = (source as { rawConfig?: Record<string, unknown> }).rawConfig;
+  return raw && typeof raw === "object" ? { get: (k) => source.get(k), keys: () => Object.keys(raw) } : source;
+}
+
+/** Called by the host once per resource kind with the whole stack config; does its work once per process. */
+export function configure(req: ConfigureRequest): Promise<void> {
+  configured ??= setUp(withKeys(req.config), req.warn ?? ((m) => console.error(`warning: ${m}`)));
+  return configured;
+}
+
+async function setUp(source: ConfigSource, warn: (message: string) => void): Promise<void> {
+  let cfg: ProviderConfig;
   try {
-    config = resolveConfig(req.config);
+    cfg = resolveConfig(source);
   } catch (e) {
     configError = e as Error;
+    return;
+  }
+  for (const w of cfg.warnings) warn(w);
+  config = cfg;
+  // The embedded emulator is started (or found) at the first call that needs it; its credentials are built in.
+  if (cfg.emulatorStatePath) return;
+  let client: SvcClient;
+  try {
+    client = remoteClient(cfg);
+  } catch (e) {
+    configError = e instanceof SvcConfigError ? new ProviderConfigError(`${e.message.replace(/^SvcClient: /, "")} (set now: ${keysSet(cfg)})`) : (e as Error);
+    return;
+  }
+  context = Promise.resolve({ client, settings: settingsOf(cfg) });
+  if (cfg.skipCredentialsCheck) return;
+  try {
+    await client.verifyCredentials();
+  } catch (e) {
+    configError = credentialsError(cfg, e);
   }
 }
 
-async function makeContext(cfg: ProviderConfig): Promise<KindContext> {
-  const settings = { operationTimeoutSeconds: cfg.operationTimeoutSeconds };
-  if (cfg.emulatorStatePath) {
-    // The embedded emulator runs inside this provider process and keeps its state in the file.
-    const { startEmulator, BUILTIN_CLIENTS } = await import("../emulator");
-    await mkdir(dirname(cfg.emulatorStatePath), { recursive: true });
-    const emulator = await startEmulator({ statePath: cfg.emulatorStatePath, log: () => undefined } as never);
-    closeEmbedded = () => emulator.close();
-    process.once("beforeExit", () => void closeEmbedded?.());
-    const [clientId, entry] = Object.entries(BUILTIN_CLIENTS)[0];
-    return { client: new SvcClient({ baseUrl: emulator.baseUrl, clientId, clientSecret: entry.secret }), settings };
-  }
-  return {
-    client: new SvcClient({
-      baseUrl: cfg.baseUrl,
-      clientId: cfg.clientId,
-      clientSecret: cfg.clientSecret,
-      username: cfg.username,
-      password: cfg.password,
-      token: cfg.token,
-    }),
-    settings,
+/** The credentials check failed: which keys were used (never their values), at which platform, and how to skip the check. */
+function credentialsError(cfg: ProviderConfig, err: unknown): Error {
+  const used = keysSet(cfg, credentialKeys(cfg));
+  const what = err instanceof SvcApiError && err.status === 0 ? "could not verify the credentials" : "the credentials were refused";
+  const detail = err instanceof Error ? err.message : String(err);
+  return new ProviderConfigError(
+    `${what} (${used}, platform ${cfg.baseUrl} from ${cfg.sources.baseUrl}): ${detail}. ` +
+      `Checked once when the provider is configured; set svc:skipCredentialsCheck to true to skip the check.`,
+  );
+}
+
+const NAMES = Object.fromEntries(Object.keys(SETTINGS).map((k) => [k, `svc:${k}`])) as Record<Setting, string>;
+
+function settingsOf(cfg: ProviderConfig) {
+  return { operationTimeoutSeconds: cfg.operationTimeoutSeconds };
+}
+
+function remoteClient(cfg: ProviderConfig): SvcClient {
+  return new SvcClient({
+    baseUrl: cfg.baseUrl,
+    clientId: cfg.clientId,
+    clientSecret: cfg.clientSecret,
+    username: cfg.username,
+    password: cfg.password,
+    token: cfg.token,
+    settingNames: NAMES,
+  });
+}
+
+/**
+ * The embedded emulator of the state file, shared with the run's other process (see embedded.ts):
+ * served here, or reached over HTTP where another process serves it, and found again if it moves.
+ */
+async function embeddedContext(cfg: ProviderConfig, statePath: string): Promise<KindContext> {
+  const { attachEmbedded } = await import("./embedded");
+  const { BUILTIN_CLIENTS } = await import("../emulator");
+  const attach = async () => {
+    const embedded = await attachEmbedded(statePath);
+    if (embedded.served) {
+      closeEmbedded = embedded.close;
+      // A program's process serves without being kept alive by it, and stops serving when it ends.
+      if (!closingOnExit) {
+        closingOnExit = true;
+        process.once("beforeExit", () => {
+          closingOnExit = false;
+          void closeEmbedded?.();
+        });
+      }
+    }
+    return embedded.baseUrl;
   };
+  const baseUrl = await attach();
+  const [clientId, entry] = Object.entries(BUILTIN_CLIENTS)[0];
+  return { client: new SvcClient({ baseUrl, clientId, clientSecret: entry.secret, relocate: attach }), settings: settingsOf(cfg) };
 }
 
-function ctx(): Promise<KindContext> {
-  if (configError) return Promise.reject(configError);
+/** Waits for `configure`'s work and fails with its error. */
+async function ready(): Promise<void> {
+  await configured;
+  if (configError) throw configError;
+}
+
+async function ctx(): Promise<KindContext> {
+  await ready();
   if (!config) {
-    // Outside a configured host (a program's lookups, tests): configuration from the environment.
+    // Outside a configured host (states written before the one-line shim): configuration from the environment.
     config = resolveConfig({ get: () => undefined });
   }
-  context ??= makeContext(config);
+  const cfg = config;
+  context ??= cfg.emulatorStatePath ? embeddedContext(cfg, cfg.emulatorStatePath) : Promise.resolve({ client: remoteClient(cfg), settings: settingsOf(cfg) });
   return context;
 }
 
@@ -77,7 +159,7 @@ type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
 export function shim(kindName: string): Required<Pick<ResourceProvider, "configure" | "check" | "diff" | "create" | "read" | "update" | "delete">> {
   kindOf(kindName);
   return {
-    configure: (req) => configure(req as unknown as { config: ConfigSource }),
+    configure: (req) => configure(req as unknown as ConfigureRequest),
     check: (olds, news) => dispatch(kindName, "check", olds, news) as never,
     diff: (id, olds, news) => dispatch(kindName, "diff", id, olds, news) as never,
     create: (inputs) => dispatch(kindName, "create", inputs) as never,
@@ -93,8 +175,10 @@ export async function dispatch(kindName: string, method: Method, ...args: unknow
   type P = Record<string, unknown>;
   switch (method) {
     case "check":
+      await ready();
       return machinery.check(kind, args[0] as P, args[1] as P, Date.now());
     case "diff":
+      await ready();
       return machinery.diff(kind, args[0] as string, args[1] as P, args[2] as P);
     case "create":
       return machinery.create(kind, await ctx(), args[0] as P);
@@ -112,13 +196,15 @@ export async function client(): Promise<SvcClient> {
   return (await ctx()).client;
 }
 
-/** Stops the embedded emulator and the client (tests, lookups at program end). */
+/** Stops the embedded emulator this process serves and the client, and forgets the configuration (tests, lookups at program end). */
 export async function shutdown(): Promise<void> {
   const c = context;
+  const close = closeEmbedded;
+  configured = undefined;
   context = undefined;
   config = undefined;
   configError = undefined;
-  if (c) await (await c).client.close().catch(() => undefined);
-  await closeEmbedded?.();
   closeEmbedded = undefined;
+  if (c) await (await c.catch(() => undefined))?.client.close().catch(() => undefined);
+  await close?.();
 }

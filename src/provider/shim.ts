@@ -8,7 +8,7 @@
  * state written on one machine works on another.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { TYPE_TOKEN_PREFIX } from "./kind";
+import { TYPE_TOKEN_PREFIX, type Kind } from "./kind";
 
 /** The property the dynamic-provider host reads the provider from. */
 const PROVIDER_KEY = "__provider";
@@ -19,13 +19,13 @@ export function providerModule(kind: string): string {
 }
 
 /**
- * Base of every resource class: declares the kind's computed outputs so the program can read them,
- * and registers under the type token `pulumi-nodejs:dynamic/svc:<Kind>`, the token
+ * Base of every resource class: registers the kind's computed outputs (the names of its output map)
+ * so the program can read them, under the type token `pulumi-nodejs:dynamic/svc:<Kind>`, the token
  * `pulumi.dynamic.Resource` gives, so the engine hands it to the dynamic-provider host.
  */
 export abstract class SvcResource extends pulumi.CustomResource {
-  protected constructor(kind: string, name: string, args: object, outputs: readonly string[], opts?: pulumi.CustomResourceOptions) {
-    const props = { ...Object.fromEntries(outputs.map((o) => [o, undefined])), ...args, [PROVIDER_KEY]: providerModule(kind) };
-    super(TYPE_TOKEN_PREFIX + kind, name, props, opts);
+  protected constructor(kind: Pick<Kind, "name" | "outputNames">, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
+    const props = { ...Object.fromEntries(kind.outputNames.map((o) => [o, undefined])), ...args, [PROVIDER_KEY]: providerModule(kind.name) };
+    super(TYPE_TOKEN_PREFIX + kind.name, name, props, opts);
   }
 }

@@ -3,6 +3,9 @@
  * sentinel, scrubbing `undefined` (the host cannot encode it), and the comparisons diff and refresh use.
  */
 
+import type { z } from "zod";
+import { showValue } from "../api/common";
+
 /** What Pulumi sends for an input that is not known yet (during preview), whatever the field's type. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
@@ -89,4 +92,29 @@ export function containedIn(user: unknown, server: unknown): boolean {
     return Object.entries(user).every(([k, v]) => containedIn(v, (server as Record<string, unknown>)[k]));
   }
   return user === server;
+}
+
+/** A zod issue, parsed with `reportInput` so it carries the value. */
+export type Issue = z.core.$ZodIssue & { input?: unknown };
+
+/** One issue as a rule and the value given, in the user's terms (`keyName`: how unknown keys are named to the user). */
+export function describeIssue(issue: Issue, keyName: (key: string) => string = camel): string {
+  const input = issue.input;
+  let text: string;
+  if (issue.code === "unrecognized_keys") {
+    text = `unknown field(s) ${issue.keys.map(keyName).join(", ")}`;
+  } else if (issue.code === "invalid_type" && input === undefined) {
+    return "is required";
+  } else if (issue.code === "invalid_type" && issue.message.startsWith("Invalid input: expected")) {
+    text = `must be ${issue.expected === "int" ? "an integer" : `of type ${issue.expected}`}`;
+  } else if ((issue.code === "too_big" || issue.code === "too_small") && /^Too (big|small):/.test(issue.message)) {
+    const bound = issue.code === "too_big" ? `at most ${issue.maximum}` : `at least ${issue.minimum}`;
+    const unit = issue.origin === "string" ? " characters" : issue.origin === "array" || issue.origin === "set" ? " items" : "";
+    text = `must be ${bound}${unit}`;
+  } else {
+    text = issue.message;
+  }
+  const shown = showValue(input);
+  const scalar = input === null || ["string", "number", "boolean"].includes(typeof input);
+  return scalar && input !== "" && !text.includes(shown) ? `${text}, got ${shown}` : text;
 }

@@ -23,7 +23,20 @@ export async function deleteResources(ctx: EngineContext, plan: DeletionPlan, re
   const managed = plan.entries.filter((e) => !e.external);
   if (!plan.preview) for (const e of plan.entries) if (e.external) ctx.state.remove(e);
   const doomed = new Set(managed.map((e) => e.urn));
-  const dependents = (e: ResourceState) => managed.filter((d) => d !== e && prerequisites(d).includes(e.urn));
+  // Who depends on each entry, built once: a lookup per entry would compare every pair (a plant of
+  // thousands of resources spent most of its destroy there).
+  const byUrn = new Map(managed.map((e) => [e.urn, e] as const));
+  const dependentsOf = new Map<ResourceState, ResourceState[]>();
+  for (const d of managed) {
+    for (const urn of new Set(prerequisites(d))) {
+      const e = byUrn.get(urn);
+      if (!e || e === d) continue;
+      const list = dependentsOf.get(e);
+      if (list) list.push(d);
+      else dependentsOf.set(e, [d]);
+    }
+  }
+  const dependents = (e: ResourceState) => dependentsOf.get(e) ?? [];
   const effectOf = await destroyEffects(managed);
   await runOrdered(managed, dependents, ctx.semaphore, async (e) => {
     const ref = { urn: e.urn, type: e.type, name: e.name };

@@ -14,9 +14,9 @@
 import { CancelledError, EngineError, providerStep, resourceUrn, ROOT_STACK_TYPE, type EngineContext } from "./context";
 import { deleteResources } from "./deletion";
 import { ProviderError, type ResourceRef } from "./grpc";
-import type { OperationKind, OperationReport } from "./report";
+import { reportedInputs, type OperationKind, type OperationReport } from "./report";
 import { type ResourceState } from "./state";
-import { annotateSecrets, changedKeys, forProviderMap, type PropertyMap } from "./values";
+import { annotateSecrets, changedKeys, forProviderMap, isObject, isSecret, secret, unwrapSecret, type PropertyMap, type PropertyValue } from "./values";
 
 /** A resource registration as the program sends it (RegisterResourceRequest / ReadResourceRequest). */
 export interface Registration {
@@ -61,6 +61,14 @@ export interface Answer {
   outputs: PropertyMap;
 }
 
+interface ReportDetail {
+  diffs?: string[];
+  replaces?: string[];
+  adopt?: boolean;
+  olds?: PropertyMap;
+  news?: PropertyMap;
+}
+
 type Plan = { op: "same" } | { op: "update"; diffs: string[] } | { op: "replace"; diffs: string[]; replaces: string[]; deleteBeforeReplace: boolean };
 
 export class Deployment {
@@ -82,6 +90,11 @@ export class Deployment {
   constructor(
     private readonly ctx: EngineContext,
     readonly preview: boolean,
+    /**
+     * For an adoption plan (a preview): the platform id of the object a create would take over (with
+     * `adopt: true`, say), from its type and inputs; such a create is planned against the object as read.
+     */
+    private readonly adoptionId?: (type: string, inputs: PropertyMap) => string | undefined,
   ) {}
 
   get failure(): Error | undefined {
@@ -133,7 +146,7 @@ export class Deployment {
     const entries = this.ctx.state.all().filter((e) => e.delete || (!this.registered.has(e.urn) && !this.aliased.has(e.urn)));
     try {
       await deleteResources(this.ctx, { entries, preview: this.preview }, (op, entry) => {
-        if (!(entry.delete && this.replaced.has(`${entry.urn}#${entry.id}`))) this.operations.push(op);
+        if (!(entry.delete && this.replaced.has(`${entry.urn}#${entry.id}`))) this.operations.push(op.oldInputs || !entry.custom ? op : { ...op, oldInputs: reportedInputs(entry.inputs) });
       });
     } catch (e) {
       this.fail(e as Error);
@@ -156,10 +169,13 @@ export class Deployment {
     if (this.errors.length === 1) this.signalFailure();
   }
 
-  private report(ref: ResourceRef, op: OperationKind, detail: { diffs?: string[]; replaces?: string[] } = {}): void {
+  private report(ref: ResourceRef, op: OperationKind, detail: ReportDetail = {}): void {
     const entry: OperationReport = { ...ref, op };
     if (detail.diffs?.length) entry.diffs = detail.diffs;
     if (detail.replaces?.length) entry.replaces = detail.replaces;
+    if (detail.adopt) entry.adopt = true;
+    if (detail.olds) entry.oldInputs = reportedInputs(detail.olds);
+    if (detail.news) entry.newInputs = reportedInputs(detail.news);
     this.operations.push(entry);
   }
 
@@ -250,13 +266,40 @@ export class Deployment {
   }
 
   private async create(ref: ResourceRef, reg: Registration, inputs: PropertyMap): Promise<Answer> {
+    const detail = { news: inputs, adopt: adopting(inputs) };
+    if (this.preview && this.adoptionId) {
+      const planned = await this.planAdoption(ref, reg, inputs);
+      if (planned) return planned;
+    }
     if (this.preview) {
-      this.report(ref, "create");
+      this.report(ref, "create", detail);
       return { urn: ref.urn, id: "", outputs: inputs };
     }
     const created = await this.createObject(ref, reg, inputs);
-    this.report(ref, "create");
+    this.report(ref, "create", detail);
     return created;
+  }
+
+  /**
+   * Adoption plan: reads the object the create would take over (with the declared inputs as the old
+   * ones, as a refresh does) and plans the declared inputs against what the platform states.
+   * Undefined when there is no such object: adopting creates it.
+   */
+  private async planAdoption(ref: ResourceRef, reg: Registration, inputs: PropertyMap): Promise<Answer | undefined> {
+    const id = this.adoptionId?.(reg.type, forProviderMap(inputs));
+    if (!id) return undefined;
+    const declared = forProviderMap(inputs);
+    const read = await providerStep(this.ctx, ref, "read", () => this.ctx.client.read(ref, id, declared, declared));
+    if (!read.id) return undefined;
+    const platform = this.ctx.redactor.protect(annotateSecrets(read.inputs ?? read.properties, inputs));
+    const outputs = this.ctx.redactor.protect(annotateSecrets(read.properties, inputs, reg.additionalSecretOutputs));
+    const plan = await this.plan(ref, reg, { urn: ref.urn, type: reg.type, name: reg.name, custom: true, id: read.id, inputs: platform, outputs, dependencies: [] }, inputs);
+    const adopt = adopting(inputs);
+    // The report's old values: the platform's, as far as the program declares them (adopting leaves the rest as it is).
+    const olds = declaredPart(platform, inputs) as PropertyMap;
+    const detail = { diffs: plan.op === "same" ? [] : plan.diffs, replaces: plan.op === "replace" ? plan.replaces : [], olds, news: inputs, adopt };
+    this.report(ref, plan.op, plan.op === "same" ? { adopt } : detail);
+    return { urn: ref.urn, id: read.id, outputs: plan.op === "same" ? outputs : inputs };
   }
 
   /** Creates the object and records it; an object that failed to initialize is recorded too, then the error stands. */
@@ -285,20 +328,20 @@ export class Deployment {
 
   private async update(ref: ResourceRef, reg: Registration, old: ResourceState, inputs: PropertyMap, diffs: string[]): Promise<Answer> {
     if (this.preview) {
-      this.report(ref, "update", { diffs });
+      this.report(ref, "update", { diffs, olds: old.inputs, news: inputs });
       return { urn: ref.urn, id: old.id ?? "", outputs: inputs };
     }
     const properties = await providerStep(this.ctx, ref, "update", () =>
       this.ctx.client.update(ref, old.id ?? "", forProviderMap(old.inputs), forProviderMap(old.outputs), forProviderMap(inputs), reg.ignoreChanges, false),
     );
     const outputs = this.record(ref.urn, reg, inputs, properties, old.id ?? "");
-    this.report(ref, "update", { diffs });
+    this.report(ref, "update", { diffs, olds: old.inputs, news: inputs });
     return { urn: ref.urn, id: old.id ?? "", outputs };
   }
 
   private async replace(ref: ResourceRef, reg: Registration, old: ResourceState, inputs: PropertyMap, plan: Extract<Plan, { op: "replace" }>): Promise<Answer> {
     if (old.protect) throw new EngineError(ref, "replace", "the resource is protected; set `protect: false` and run up before replacing it");
-    const detail = { diffs: plan.diffs, replaces: plan.replaces };
+    const detail = { diffs: plan.diffs, replaces: plan.replaces, olds: old.inputs, news: inputs };
     if (this.preview) {
       this.report(ref, "replace", detail);
       return { urn: ref.urn, id: "", outputs: inputs };
@@ -374,6 +417,21 @@ function applyIgnoreChanges(news: PropertyMap, olds: PropertyMap | undefined, ig
   }
   return out;
 }
+
+/** The parts of `platform` that `declared` states: objects cut to the declared keys, at any depth. */
+function declaredPart(platform: PropertyValue, declared: PropertyValue): PropertyValue {
+  const p = unwrapSecret(platform);
+  const d = unwrapSecret(declared);
+  let part: PropertyValue = p;
+  if (isObject(p) && isObject(d)) {
+    part = {};
+    for (const k of Object.keys(d)) if (k in p) part[k] = declaredPart(p[k], d[k]);
+  } else if (Array.isArray(p) && Array.isArray(d)) part = p.map((x, i) => (i < d.length ? declaredPart(x, d[i]) : x));
+  return isSecret(platform) ? secret(part) : part;
+}
+
+/** Whether the inputs ask the provider to take over the existing object (`adopt: true`). */
+const adopting = (inputs: PropertyMap): boolean => unwrapSecret(inputs.adopt ?? null) === true;
 
 const topLevel = (path: string) => path.split(/[.[]/)[0];
 

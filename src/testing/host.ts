@@ -24,13 +24,45 @@ const TAIL_LINES = 200;
  * Runs the host script unchanged, and ends the process when its stdin closes, i.e. when the test
  * process is gone (a gRPC server never exits on its own; an orphaned host would live forever). With
  * `node -e`, argv is [node, <host script>, <engine address>], as the host expects after `node <script>`.
+ *
+ * A package the serialized provider requires by name and that is not installed where the host runs
+ * fails with Node's "Cannot find module"; the host's resolver adds where it looked and what to do.
  */
 const BOOTSTRAP = [
   'process.stdin.on("end", () => process.exit(0));',
   'process.stdin.on("error", () => process.exit(0));',
   "process.stdin.resume();",
+  `(${hintMissingPackages.toString()})(require("node:module"));`,
   "require(process.argv[1]);",
 ].join(" ");
+
+/**
+ * Runs in the host process: a bare package name that a serialized provider (a module compiled from
+ * the state, whose file name is empty) cannot resolve gets a message saying that the host resolves
+ * packages from its working directory, the kit's `cwd` stack option, and that the package must be
+ * installed there.
+ */
+function hintMissingPackages(Module: { _resolveFilename: (request: string, parent: { filename?: string | null } | undefined, ...rest: unknown[]) => string }): void {
+  const resolve = Module._resolveFilename;
+  Module._resolveFilename = function (this: unknown, request, parent, ...rest) {
+    try {
+      return resolve.call(this, request, parent, ...rest);
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      if (err?.code === "MODULE_NOT_FOUND" && parent && !parent.filename && !/^[./]/.test(request)) {
+        const pkg = request.split("/").slice(0, request.startsWith("@") ? 2 : 1).join("/");
+        const [first, ...more] = err.message.split("\n");
+        err.message = [
+          `${first}: the provider host resolves '${request}' from its working directory ${process.cwd()} ` +
+            `(the \`cwd\` option of the test stack, default: the test process's working directory); ` +
+            `${pkg} must be installed there (npm install ${pkg}), or set \`cwd\` to a directory where it is`,
+          ...more,
+        ].join("\n");
+      }
+      throw err;
+    }
+  };
+}
 const START_TIMEOUT_MS = 20_000;
 
 /** Resolves a file of @pulumi/pulumi as installed next to this package (or the program's). */

@@ -10,6 +10,7 @@
  *   await stack.close();
  */
 import type { Program } from "./program";
+import type { RenderedRunResult } from "./report";
 import { TestStack, type StackOptions } from "./test-stack";
 
 /** Starts a stack for `program`: its provider host, its state, and the emulator when asked for. */
@@ -17,9 +18,23 @@ export function stack(program: Program, options: StackOptions = {}): Promise<Tes
   return TestStack.start(program, options);
 }
 
+/**
+ * The adoption plan of `program` (see TestStack.adoptionPlan): what adopting the objects it declares
+ * with `adopt: true` would change on the platform. Starts a stack with `options`, plans, and closes it.
+ */
+export async function adoptionPlan(program: Program, options: StackOptions = {}): Promise<RenderedRunResult> {
+  const s = await TestStack.start(program, options);
+  try {
+    return await s.adoptionPlan();
+  } finally {
+    await s.close();
+  }
+}
+
 export { TestStack, RunError, type StackOptions, type ResourceView, type ImportArgs } from "./test-stack";
 export type { Program } from "./program";
-export type { RunResult, RunKind, OperationReport, OperationKind } from "./report";
+export type { RunResult, RenderedRunResult, RunKind, OperationReport, OperationKind } from "./report";
+export { renderPlan, summaryLine, propertyChanges, formatValue, shortType, type RenderOptions, type RenderFormat, type RenderableRun, type PropertyChange, type PropertyChangeKind } from "./render";
 export type { StackState, ResourceState } from "./state";
 export { EngineError } from "./context";
 export { expectAdoptionMatchesCreate, type AdoptionOptions } from "./assertions";

@@ -1,3 +1,6 @@
+import { renderPlan, type RenderOptions } from "./render";
+import { isObject, isSecret, mapValues, PROVIDER_KEY, SECRET_SIG, SIG_KEY, type PropertyMap, type PropertyValue } from "./values";
+
 /** What a run did (or, for a preview, would do) to each resource. */
 
 export type OperationKind = "create" | "update" | "replace" | "delete" | "same" | "read" | "import";
@@ -18,9 +21,22 @@ export interface OperationReport {
    * stack (a kind the API cannot delete, such as a cluster, or `retainOnDelete`).
    */
   released?: boolean;
+  /**
+   * A create that takes over the existing object (`adopt: true`): shown as `create (adopt)`. In an
+   * adoption plan, set on the same/update/replace that adopting the object amounts to.
+   */
+  adopt?: boolean;
+  /**
+   * The inputs before the operation (update, replace, delete), without the serialized provider; each
+   * secret is a secret marker without its value, so a report never holds a secret.
+   */
+  oldInputs?: Record<string, unknown>;
+  /** The inputs after the operation (create, update, replace), in the same form. */
+  newInputs?: Record<string, unknown>;
 }
 
-export type RunKind = "up" | "preview" | "refresh" | "destroy";
+/** "adoption": a preview in which each create with `adopt: true` is planned against the object it takes over. */
+export type RunKind = "up" | "preview" | "refresh" | "destroy" | "adoption";
 
 export interface RunResult {
   kind: RunKind;
@@ -33,16 +49,25 @@ export interface RunResult {
   outputs: Record<string, unknown>;
 }
 
+/** What the stack's runs return: a RunResult that renders itself for a reviewer (see renderPlan). */
+export interface RenderedRunResult extends RunResult {
+  /** Old => new values per property, the inputs of creates, what forces replacements: text or Markdown. */
+  render(options?: RenderOptions): string;
+}
+
 export const isChange = (op: OperationKind) => op !== "same" && op !== "read";
 
-export function runResult(kind: RunKind, operations: OperationReport[], outputs: Record<string, unknown>): RunResult {
+export function runResult(kind: RunKind, operations: OperationReport[], outputs: Record<string, unknown>): RenderedRunResult {
   const totals: Partial<Record<OperationKind, number>> = {};
   for (const o of operations) totals[o.op] = (totals[o.op] ?? 0) + 1;
-  return { kind, operations, totals, changes: operations.filter((o) => isChange(o.op)).length, outputs };
+  const result = { kind, operations, totals, changes: operations.filter((o) => isChange(o.op)).length, outputs } as RenderedRunResult;
+  // Not enumerable: results stay plain data for comparisons and JSON.
+  Object.defineProperty(result, "render", { value: (options?: RenderOptions) => renderPlan(result, options), enumerable: false });
+  return result;
 }
 
 /** The operation's verb for people: `release` for a delete that released the object. */
-export const verb = (o: OperationReport): string => (o.released ? "release" : o.op);
+export const verb = (o: OperationReport): string => (o.released ? "release" : o.adopt && o.op === "create" ? "create (adopt)" : o.op);
 
 /** One line per operation, e.g. `update fixture:Record "b" (value)`. */
 export function describeOperations(operations: readonly OperationReport[]): string {
@@ -52,4 +77,20 @@ export function describeOperations(operations: readonly OperationReport[]): stri
       return `  ${verb(o)} ${o.type} "${o.name}"${detail}`;
     })
     .join("\n");
+}
+
+/** A secret marker without the secret's value: what reports carry in place of a secret. */
+export const MASKED_SECRET: PropertyMap = Object.freeze({ [SIG_KEY]: SECRET_SIG }) as PropertyMap;
+
+/** Inputs as a report carries them: without the serialized provider, each secret's value dropped. */
+export function reportedInputs(m: PropertyMap): Record<string, unknown> {
+  const { [PROVIDER_KEY]: _provider, ...rest } = m;
+  return mapValues(rest, maskSecrets);
+}
+
+function maskSecrets(v: PropertyValue): PropertyValue {
+  if (isSecret(v)) return MASKED_SECRET;
+  if (Array.isArray(v)) return v.map(maskSecrets);
+  if (isObject(v)) return mapValues(v, maskSecrets);
+  return v;
 }

@@ -11,11 +11,12 @@ import { ProviderClient } from "./grpc";
 import { ProviderHost } from "./host";
 import { runProgram, type Program } from "./program";
 import { refreshResources } from "./refresh";
-import { runResult, type OperationReport, type RunKind, type RunResult } from "./report";
+import { reportedInputs, runResult, type OperationReport, type RenderedRunResult, type RunKind } from "./report";
 import { Semaphore } from "./scheduler";
 import { DEFAULT_PASSPHRASE } from "./secrets";
 import { StateStore, type ResourceState, type StackState } from "./state";
-import { forProviderMap, PROVIDER_KEY, redactSecrets, reveal, secret, secretPaths, type PropertyMap } from "./values";
+import { forProviderMap, PROVIDER_KEY, redactSecrets, reveal, secret, secretPaths, UNKNOWN, type PropertyMap } from "./values";
+import { TYPE_TOKEN_PREFIX } from "../provider/kind";
 
 export interface StackOptions {
   /** Project name (default "test"). */
@@ -163,7 +164,7 @@ export class TestStack {
   }
 
   /** Deploys the program (or `program`, which becomes the stack's program), then checks the plan is empty. */
-  up(program?: Program): Promise<RunResult> {
+  up(program?: Program): Promise<RenderedRunResult> {
     return this.exclusive(async () => {
       if (program) this.program = program;
       const result = await this.deploy(false);
@@ -173,15 +174,44 @@ export class TestStack {
   }
 
   /** Plans the program (or `program`, which becomes the stack's program) without changing anything. */
-  preview(program?: Program): Promise<RunResult> {
+  preview(program?: Program): Promise<RenderedRunResult> {
     return this.exclusive(async () => {
       if (program) this.program = program;
       return this.deploy(true);
     });
   }
 
+  /**
+   * What adopting would change, before anything is applied: a preview of the program (or `program`,
+   * which becomes the stack's program) in which each resource to create that would take an existing
+   * object over (`adopt: true`, or a kind whose create writes over the existing object, such as
+   * parameter values) is read from the platform by its id and planned against it: `same` where the platform already states the
+   * declared values, else an update or replace listing each differing property (old: the platform's
+   * value, new: the declared one). A program that matches the platform has an empty plan.
+   */
+  adoptionPlan(program?: Program): Promise<RenderedRunResult> {
+    return this.exclusive(async () => {
+      if (program) this.program = program;
+      // Loaded only here: the kit otherwise knows nothing of the provider's kinds.
+      const { kinds } = await import("../provider/resources");
+      const adoptionId = (type: string, inputs: PropertyMap): string | undefined => {
+        const kind = type.startsWith(TYPE_TOKEN_PREFIX) ? kinds[type.slice(TYPE_TOKEN_PREFIX.length)] : undefined;
+        // A create takes the existing object over when asked to (`adopt: true`), for a kind whose create
+        // writes over what exists (no `adopt` arg: app, parameter values, settings), or one destroy releases.
+        if (!kind || !(inputs.adopt === true || !("adopt" in kind.args) || kind.onDestroy === "release")) return undefined;
+        try {
+          const id = kind?.id?.(inputs);
+          return id && !id.includes(UNKNOWN) ? id : undefined;
+        } catch {
+          return undefined;
+        }
+      };
+      return this.deploy(true, adoptionId);
+    });
+  }
+
   /** Reads every object back from the platform and records what it holds. */
-  refresh(): Promise<RunResult> {
+  refresh(): Promise<RenderedRunResult> {
     return this.exclusive(async () => {
       const operations: OperationReport[] = [];
       await refreshResources(this.ctx, (op) => operations.push(op)).catch((e: Error) => {
@@ -195,11 +225,12 @@ export class TestStack {
    * Deletes every resource in reverse dependency order, then checks through Read that the objects are
    * gone. An object that stays on the platform by design is reported as a delete with `released: true`.
    */
-  destroy(): Promise<RunResult> {
+  destroy(): Promise<RenderedRunResult> {
     return this.exclusive(async () => {
       const operations: OperationReport[] = [];
       const doomed = this.ctx.state.all().filter((e) => !e.external);
-      await deleteResources(this.ctx, { entries: this.ctx.state.all(), preview: false }, (op) => operations.push(op)).catch((e: Error) => {
+      const report = (op: OperationReport, entry: ResourceState) => operations.push(op.oldInputs || !entry.custom ? op : { ...op, oldInputs: reportedInputs(entry.inputs) });
+      await deleteResources(this.ctx, { entries: this.ctx.state.all(), preview: false }, report).catch((e: Error) => {
         throw new RunError("destroy", [e], operations);
       });
       this.ctx.state.setOutputs({});
@@ -229,7 +260,10 @@ export class TestStack {
       const record = options.record ?? true;
       if (record && this.ctx.state.get(urn)) throw new Error(`the stack already has a resource ${urn}`);
       const ref = { urn, type, name: args.name };
-      const read = await this.ctx.client.read(ref, args.id, {}, { [PROVIDER_KEY]: provider }).catch((e: Error) => {
+      // The serialized provider goes in both the properties and the inputs: hosts before 3.268 look for it
+      // only in the properties, later ones also in the inputs (as the engine's own Get sends them).
+      const known = { [PROVIDER_KEY]: provider };
+      const read = await this.ctx.client.read(ref, args.id, known, known).catch((e: Error) => {
         throw new EngineError(ref, "import", this.ctx.redactor.mask(e.message));
       });
       if (!read.id) throw new EngineError(ref, "import", `there is no object with id "${args.id}"`);
@@ -274,9 +308,9 @@ export class TestStack {
     throw new Error(`several resources are named "${nameOrUrn}"; use the URN: ${matches.map((e) => e.urn).join(", ")}`);
   }
 
-  private async deploy(preview: boolean): Promise<RunResult> {
-    const kind = preview ? "preview" : "up";
-    const deployment = new Deployment(this.ctx, preview);
+  private async deploy(preview: boolean, adoptionId?: (type: string, inputs: PropertyMap) => string | undefined): Promise<RenderedRunResult> {
+    const kind = adoptionId ? "adoption" : preview ? "preview" : "up";
+    const deployment = new Deployment(this.ctx, preview, adoptionId);
     let programError: Error | undefined;
     try {
       await runProgram(this.program, deployment, { project: this.ctx.project, stack: this.ctx.stack, preview, config: this.settings.config, secretKeys: this.settings.secretKeys });

@@ -128,7 +128,7 @@ describe("provider-side args", () => {
     read: async (_ctx, id) => (id === "exists" ? { name: "exists", title: "old" } : undefined),
     update: async (_ctx, _id, args, _olds, changed) => (seen.push({ call: "update", args, changed }), { name: args.name, title: args.title }),
     delete: async (_ctx, _id, args) => void seen.push({ call: "delete", args }),
-    outputs: () => ({}),
+    outputs: {},
   });
   const ctx = { client: { withDefaults: () => ({}) } as unknown as SvcClient, settings } as KindContext;
 

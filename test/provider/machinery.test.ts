@@ -13,7 +13,7 @@ const NOW = Date.parse("2030-01-01T00:00:00Z");
 
 describe("check validates inputs before any call", () => {
   test("a missing required input is named", () => {
-    expect(check(cluster, undefined, {}, NOW).failures).toEqual([{ property: "name", reason: "name is required" }]);
+    expect(check(cluster, undefined, {}, NOW).failures).toEqual([{ property: "name", reason: "is required" }]);
   });
 
   test("a value the wire schema refuses is named by its arg and says what is allowed", () => {
@@ -52,7 +52,50 @@ describe("check validates inputs before any call", () => {
   test("an app version manifest is validated with the API's schema and failures name the manifest field", () => {
     const f = check(appVersion, undefined, { appName: "pump-app", version: "1.0.0", type: "app", manifest: { io: [{ name: "t", data_type: "number", way: "sideways" }] } }, NOW).failures;
     expect(f.map((x) => x.property)).toContain("manifest");
-    expect(f.map((x) => x.reason).join()).toMatch(/manifest\.io\.0\.way/);
+    expect(f.map((x) => x.reason).join()).toMatch(/^io\[0\]\.way: .*, got "sideways"$/);
+  });
+});
+
+describe("check messages state the rule and the value, once, for every field at once", () => {
+  const dataLabel = kinds.DataLabel;
+  const label = { labelName: "anomaly", startDate: "2030-05-01T12:00:00Z", endDate: "2030-05-01T13:00:00Z" };
+
+  test("a name error names the value and the whole rule, without the arg's name in the reason (the engine prints it)", () => {
+    expect(check(cluster, undefined, { name: "Pump 1" }, NOW).failures).toEqual([
+      { property: "name", reason: `may contain only lowercase letters, digits and '.', '_', '-' and be 1-64 characters long, got "Pump 1"` },
+    ]);
+    const long = "p".repeat(70);
+    expect(check(cluster, undefined, { name: long }, NOW).failures).toEqual([{ property: "name", reason: `must be at most 64 characters, got 70: "${"p".repeat(57)}…"` }]);
+  });
+
+  test("every field's failures come in one answer, all problems of a field in one entry", () => {
+    const f = check(dataLabel, undefined, { labelName: "Bad Label", startDate: "yesterday", endDate: "2030-05-01T13:00:00Z", confidence: 150.5, metrics: [{ assetName: "Pump 1", name: "" }] }, NOW).failures;
+    expect(f.map((x) => x.property).sort()).toEqual(["confidence", "labelName", "metrics", "startDate"]);
+    const metrics = f.find((x) => x.property === "metrics")!.reason;
+    expect(metrics).toMatch(/^\[0\]\.assetName: may contain only .*, got "Pump 1"; \[0\]\.name: must not be empty$/);
+    expect(f.find((x) => x.property === "startDate")!.reason).toMatch(/RFC 3339 .*, got "yesterday"$/);
+    for (const x of f) expect(x.reason.startsWith(x.property)).toBe(false);
+  });
+
+  test.each([150.5, 150, -1, 2.5])("a DataLabel confidence of %p is refused with the whole rule at once", (confidence) => {
+    expect(check(dataLabel, undefined, { ...label, confidence }, NOW).failures).toEqual([
+      { property: "confidence", reason: `must be an integer from 0 to 100, got ${confidence}` },
+    ]);
+  });
+
+  test("a DataLabel confidence from 0 to 100 passes, and the API's own rules still apply", () => {
+    for (const confidence of [0, 42, 100]) expect(check(dataLabel, undefined, { ...label, confidence }, NOW).failures).toEqual([]);
+    const backwards = check(dataLabel, undefined, { ...label, endDate: "2030-05-01T11:00:00Z" }, NOW).failures;
+    expect(backwards).toEqual([{ property: "endDate", reason: expect.stringMatching(/^must be after start_date/) }]);
+  });
+
+  test("a kind's own rules are reported without the arg's name in front, next to the schema's", () => {
+    const values = kinds.AppParameterValues;
+    const f = check(values, undefined, { appName: "a", appVersion: "1.0.0", resource: "Pump 1", values: { threshold: { nested: 1 } } }, NOW).failures;
+    expect(f).toEqual([
+      { property: "resource", reason: "'Pump 1' is neither an asset name nor a KRN 'krn:asset:<name>'" },
+      { property: "values", reason: "threshold: must be a number, string or boolean" },
+    ]);
   });
 });
 

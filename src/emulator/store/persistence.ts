@@ -8,9 +8,14 @@
  *   a crash leaves the old snapshot or the new one.
  * - FILE.log: the changes committed since the snapshot, one line per commit:
  *   `<crc32 hex> {"s":<seq>,"c":[[table,key,value] | [table,key] (a delete), ...]}`. A commit is
- *   answered only after its line is written and fsynced. Concurrent commits share one write and one
- *   fsync (group commit). A torn last line (a crash mid-write, never acknowledged) fails its checksum
- *   and is dropped on load; a bad line followed by good ones means damage, and loading fails.
+ *   answered only after its line is written and synced. The log is opened with O_DSYNC where the
+ *   platform has it, so one write call is the write and its sync (elsewhere the write is followed by
+ *   fdatasync). Group commit, with no timer: the commits of the requests handled in one turn of the
+ *   event loop go together in one write, made right after that turn (setImmediate), and the commits
+ *   made while a write is under way go together in the next one. Writes run in the I/O thread pool,
+ *   so requests (and a client in the same process) go on while the disk syncs.
+ *   A torn last line (a crash mid-write, never acknowledged) fails its checksum and is dropped on
+ *   load; a bad line followed by good ones means damage, and loading fails.
  * - FILE.lock (a directory, proper-lockfile) and FILE.lock-owner (pid and host of the holder) while an
  *   emulator has the state open.
  *
@@ -61,6 +66,8 @@ export interface PersistenceOptions {
   compactBytes?: number;
   /** Where background failures are reported. */
   log?: (line: string) => void;
+  /** @internal How a batch of log lines is appended and made durable (tests delay it or make it fail). */
+  writeLog?: (fh: fsp.FileHandle, data: Buffer) => Promise<void>;
 }
 
 export interface PersistenceStats {
@@ -87,7 +94,18 @@ interface Pending {
   reject: (err: Error) => void;
 }
 
+
 const SNAPSHOT_CHUNK = 1 << 20;
+/** Opening flags of the log: append, each write synced before it returns (O_DSYNC) where available. */
+const O_DSYNC = (fsConstants as { O_DSYNC?: number }).O_DSYNC;
+const LOG_FLAGS = fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | (O_DSYNC ?? 0);
+
+/** Appends all of `data` to the log and makes it durable. */
+async function appendDurably(fh: fsp.FileHandle, data: Buffer): Promise<void> {
+  let off = 0;
+  while (off < data.length) off += (await fh.write(data, off, data.length - off)).bytesWritten;
+  if (O_DSYNC === undefined) await fh.datasync();
+}
 const META = "_meta";
 
 const errText = (err: unknown) => (err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message ?? String(err);
@@ -367,8 +385,11 @@ export class StatePersistence {
   private logRecords = 0;
   private logBytes = 0;
   private pending: Pending[] = [];
-  private exclusive: Array<() => Promise<void>> = [];
+  private flushScheduled = false;
+  /** A write is under way. */
   private writing = false;
+  private exclusive: Array<() => Promise<void>> = [];
+  private exclusiveRunning = false;
   private idleWaiters: Array<() => void> = [];
   private failure: Error | undefined;
   private closed = false;
@@ -377,6 +398,8 @@ export class StatePersistence {
   private tail: { since: number; lines: string[] } | undefined;
   /** `_meta` rows as last written, JSON. */
   private readonly persistedMeta = new Map<string, string>();
+  /** The same rows as values: rows are immutable, so an unchanged reference needs no JSON comparison. */
+  private readonly persistedMetaValues = new Map<string, unknown>();
   private readonly counts = { compactions: 0, fsyncs: 0, commits: 0 };
 
   private constructor(
@@ -432,16 +455,32 @@ export class StatePersistence {
       this.options.log?.(`svc-emulator: dropped an incomplete last record of ${this.logFile} (${log.totalBytes - log.validBytes} bytes, never acknowledged)`);
     }
     this.logBytes = log.validBytes;
-    for (const [k, v] of this.store.table(META).entries()) this.persistedMeta.set(k, JSON.stringify(v));
+    for (const [k, v] of this.store.table(META).entries()) {
+      this.persistedMeta.set(k, JSON.stringify(v));
+      this.persistedMetaValues.set(k, v);
+    }
     if (!hasSnapshot) await writeSnapshot(this.file, this.seq, this.store.snapshot());
-    this.logHandle = await fsp.open(this.logFile, "a");
+    this.logHandle = await fsp.open(this.logFile, LOG_FLAGS);
   }
 
   /** `_meta` rows that changed since they were last written (they are set outside transactions). */
   private metaChanges(): Change[] {
     const out: Change[] = [];
     const meta = this.store.table(META);
+    if (meta.size === this.persistedMeta.size) {
+      let same = true;
+      for (const [k, v] of meta.entries()) {
+        if (this.persistedMetaValues.get(k) !== v || !this.persistedMetaValues.has(k)) {
+          same = false;
+          break;
+        }
+      }
+      // The common case: no row was set since the last commit.
+      if (same) return out;
+    }
     for (const [k, v] of meta.entries()) {
+      if (this.persistedMetaValues.get(k) === v && this.persistedMetaValues.has(k)) continue;
+      this.persistedMetaValues.set(k, v);
       const json = JSON.stringify(v);
       if (this.persistedMeta.get(k) !== json) {
         this.persistedMeta.set(k, json);
@@ -451,6 +490,7 @@ export class StatePersistence {
     for (const k of [...this.persistedMeta.keys()]) {
       if (!meta.has(k)) {
         this.persistedMeta.delete(k);
+        this.persistedMetaValues.delete(k);
         out.push({ table: META, key: k, value: undefined });
       }
     }
@@ -485,40 +525,69 @@ export class StatePersistence {
   }
 
   private kick(): void {
-    if (this.writing) return;
-    this.writing = true;
-    void this.writeLoop();
+    if (this.flushScheduled || this.writing) return;
+    this.flushScheduled = true;
+    // After the requests that arrived with this one were handled: they all go in the same write.
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.flush();
+    });
   }
 
-  /** The single writer: batches of log lines (one write, one fsync each) and exclusive jobs, in order. */
-  private async writeLoop(): Promise<void> {
-    while (this.pending.length > 0 || this.exclusive.length > 0) {
-      const job = this.exclusive.shift();
-      if (job) {
-        await job();
-        continue;
-      }
+  /**
+   * The writer: writes everything pending as one write, and runs exclusive jobs (compaction's log
+   * swap) between two writes. One write at a time; commits are answered in sequence order.
+   */
+  private flush(): void {
+    if (this.exclusiveRunning || this.writing) return;
+    const job = this.exclusive.shift();
+    if (job) {
+      this.exclusiveRunning = true;
+      void job().finally(() => {
+        this.exclusiveRunning = false;
+        this.flush();
+      });
+      return;
+    }
+    if (this.pending.length > 0) {
       const batch = this.pending.splice(0);
-      try {
-        if (this.failure) throw this.failure;
-        const data = batch.map((p) => p.line).join("");
-        await this.logHandle!.write(data);
-        await this.logHandle!.datasync();
-        this.counts.fsyncs++;
-        this.logRecords += batch.length;
-        this.logBytes += Buffer.byteLength(data);
-        if (this.tail) for (const p of batch) if (p.seq > this.tail.since) this.tail.lines.push(p.line);
-        for (const p of batch) p.resolve();
-      } catch (err) {
-        // The disk refused a write: later commits cannot be made durable either.
-        this.failure ??= new Error(`writing the state log ${this.logFile} failed: ${errText(err)}; the emulator no longer accepts changes`);
-        this.options.log?.(this.failure.message);
+      if (this.failure) {
         for (const p of batch) p.reject(this.failure);
+      } else {
+        const data = Buffer.from(batch.length === 1 ? batch[0].line : batch.map((p) => p.line).join(""));
+        this.writing = true;
+        (this.options.writeLog ?? appendDurably)(this.logHandle!, data).then(
+          () => this.written(batch, data.length),
+          (err: unknown) => this.written(batch, data.length, err ?? new Error("write failed")),
+        );
+        return;
       }
     }
-    this.writing = false;
     for (const w of this.idleWaiters.splice(0)) w();
     this.maybeCompact();
+  }
+
+  /** A write ended: its commits are answered, and the writer goes on with what came meanwhile. */
+  private written(batch: Pending[], bytes: number, error?: unknown): void {
+    this.writing = false;
+    this.settle(batch, bytes, error);
+    this.flush();
+  }
+
+  /** Answers the commits of a write that ended. */
+  private settle(batch: Pending[], bytes: number, error: unknown): void {
+    if (error !== undefined) {
+      // The disk refused a write: later commits cannot be made durable either.
+      this.failure ??= new Error(`writing the state log ${this.logFile} failed: ${errText(error)}; the emulator no longer accepts changes`);
+      this.options.log?.(this.failure.message);
+      for (const p of batch) p.reject(this.failure);
+      return;
+    }
+    this.counts.fsyncs++;
+    this.logRecords += batch.length;
+    this.logBytes += bytes;
+    if (this.tail) for (const p of batch) if (p.seq > this.tail.since) this.tail.lines.push(p.line);
+    for (const p of batch) p.resolve();
   }
 
   /** Runs `fn` in the writer, between two batches. */
@@ -575,7 +644,7 @@ export class StatePersistence {
         await fsp.rename(tmp, this.logFile);
         await syncDir(dirname(this.file));
         await this.logHandle?.close();
-        this.logHandle = await fsp.open(this.logFile, "a");
+        this.logHandle = await fsp.open(this.logFile, LOG_FLAGS);
         this.logRecords = lines.length;
         this.logBytes = Buffer.byteLength(data);
         this.counts.compactions++;
@@ -586,7 +655,8 @@ export class StatePersistence {
   }
 
   private whenIdle(): Promise<void> {
-    if (!this.writing) return Promise.resolve();
+    const busy = this.pending.length > 0 || this.flushScheduled || this.writing || this.exclusive.length > 0 || this.exclusiveRunning;
+    if (!busy) return Promise.resolve();
     return new Promise((r) => this.idleWaiters.push(r));
   }
 

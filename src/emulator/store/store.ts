@@ -169,6 +169,7 @@ export class Table<T> {
   private readonly rows = new Map<string, T>();
   /** Named ordered indexes, least recently used first. */
   private readonly indexes = new Map<string, OrderedIndex<T>>();
+  private newestIndex: string | undefined;
 
   constructor(
     readonly name: string,
@@ -204,6 +205,8 @@ export class Table<T> {
    */
   index(name: string, keyOf: (row: T) => readonly IndexValue[]): OrderedIndex<T> {
     let ix = this.indexes.get(name);
+    // Already the most recently used: nothing to reorder (the common case, one index read again and again).
+    if (ix && name === this.newestIndex) return ix;
     if (ix) {
       this.indexes.delete(name);
     } else {
@@ -212,6 +215,7 @@ export class Table<T> {
       if (this.indexes.size >= MAX_INDEXES_PER_TABLE) this.indexes.delete(this.indexes.keys().next().value!);
     }
     this.indexes.set(name, ix);
+    this.newestIndex = name;
     return ix;
   }
 
@@ -269,10 +273,14 @@ interface JournalEntry {
 
 export type CommitListener = (changes: Change[]) => void | Promise<void>;
 
+/** The changes of a transaction that changed nothing (most reads): shared, never written to. */
+const NO_CHANGES: Change[] = Object.freeze([]) as unknown as Change[];
+
 export class Store {
   private readonly tables = new Map<string, Table<unknown>>();
   private journal: JournalEntry[] | null = null;
   private readonly listeners: CommitListener[] = [];
+  private readonly resetListeners: Array<() => void> = [];
 
   table<T>(name: string): Table<T> {
     let t = this.tables.get(name);
@@ -329,6 +337,11 @@ export class Store {
   }
 
   private finish(): Change[] {
+    if (this.journal!.length === 0) {
+      // A read: nothing to collect, nothing to hand to the listeners.
+      this.journal = null;
+      return NO_CHANGES;
+    }
     const changes = this.pendingChanges().map(({ table, key, value }) => ({ table, key, value }));
     this.journal = null;
     return changes;
@@ -351,6 +364,16 @@ export class Store {
   async publish(changes: Change[]): Promise<void> {
     if (changes.length === 0) return;
     for (const l of this.listeners) await l(changes);
+  }
+
+  /** `listener` runs whenever the state is reset or cleared: things derived from it (verified tokens) are forgotten. */
+  onReset(listener: () => void): void {
+    this.resetListeners.push(listener);
+  }
+
+  /** Tells the onReset listeners that the state was emptied (POST /emulator/reset does). */
+  notifyReset(): void {
+    for (const l of this.resetListeners) l();
   }
 
   snapshot(): Snapshot {
@@ -376,5 +399,6 @@ export class Store {
 
   clear(): void {
     for (const t of this.tables.values()) t.clear();
+    this.notifyReset();
   }
 }

@@ -1,26 +1,33 @@
-/**
- * AppParameterValues: the values of an app version's parameters for one resource, with patch
- * semantics: only the parameters named in `values` are managed; the resource's other parameters are
- * left alone. Removing a parameter from `values` (or destroying the resource) resets it to its default.
- */
+/** AppParameterValues: the values of an app version's parameters for one resource. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SvcClient } from "../../client";
 import { parameters } from "../../api/parameters";
-import { defineKind, type CheckFailure, type WireRecord } from "../kind";
+import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { assetNameOfKrn } from "../../api/common";
 import { isAssetRef, toAssetKrn } from "./refs";
 
 type Scalar = string | number | boolean;
 
+/** The arguments of an {@link AppParameterValues}. */
 export interface AppParameterValuesArgs {
+  /** The app whose parameters are set (an app name, 1–64 characters). Changing it replaces the resource. */
   appName: pulumi.Input<string>;
+  /** The app version that declares the parameters, a semantic version such as `1.2.0`. Changing it replaces the resource. */
   appVersion: pulumi.Input<string>;
-  /** Asset name or KRN. */
+  /** The resource the values are for: an asset name or KRN (`krn:asset:<name>`). Changing it replaces the resource. */
   resource: pulumi.Input<string>;
+  /**
+   * The managed values: parameter name → number, string or boolean (the parameter's type). Only
+   * these parameters are managed; one removed from here returns to its default. Changes update in place.
+   */
   values: pulumi.Input<Record<string, pulumi.Input<Scalar>>>;
+  /** A comment stored with the values when they are written; not read back; default: none. Changes update in place. */
   comment?: pulumi.Input<string>;
 }
+
+/** Parameter values have no computed outputs: `values` (the managed values as the platform holds them) is their state. */
+export const appParameterValuesOutputs = defineOutputs({});
 
 interface Inputs {
   appName: string;
@@ -82,6 +89,9 @@ export const appParameterValuesKind = defineKind<Inputs>({
     return failures;
   },
   async create({ client }, i) {
+    // Values the platform already holds (an adopted plant) are not written again: no call changes anything.
+    const current = await currentValues(client, i);
+    if (i.comment === undefined && Object.entries(i.values).every(([k, v]) => k in current && current[k] === v)) return record(client, i);
     await client.call(parameters.valuesUpdate, {
       params: params(i),
       query: { patch: true },
@@ -122,13 +132,22 @@ export const appParameterValuesKind = defineKind<Inputs>({
     resource: olds.resource ?? assetNameOfKrn(r.resource as string),
     values: r.values as Record<string, Scalar>,
   }),
-  outputs: () => ({}),
+  outputs: appParameterValuesOutputs,
 });
 
+export interface AppParameterValues extends Outputs<typeof appParameterValuesOutputs> {}
+
+/**
+ * The values of an app version's parameters for one resource (asset), with patch semantics: only
+ * the parameters named in `values` are managed; the resource's other parameters are left alone.
+ * Removing a parameter from `values` (or destroying the resource) resets it to its default. A new
+ * app, version or resource replaces it; the values update in place.
+ */
 export class AppParameterValues extends SvcResource {
+  /** The managed values as the platform holds them. */
   declare readonly values: pulumi.Output<Record<string, Scalar>>;
 
   constructor(name: string, args: AppParameterValuesArgs, opts?: pulumi.CustomResourceOptions) {
-    super("AppParameterValues", name, args, [], opts);
+    super(appParameterValuesKind, name, args, opts);
   }
 }

@@ -1,36 +1,55 @@
-/**
- * AppVersion: one version of an app; the first version creates the app (POST /apps/create).
- * `image`, `defaults` and `schemas` change in place (the spec's patchable keys, patch semantics);
- * any other change replaces the version, because the platform cannot patch the rest of a manifest.
- */
+/** AppVersion: one version of an app; the first version creates the app. */
 import fs from "node:fs";
+import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { parse as parseYaml } from "yaml";
 import { AppVersionCreate, apps } from "../../api/apps";
-import { defineKind, type CheckFailure, type WireRecord } from "../kind";
+import { renderPath } from "../../api/common";
+import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
-import { camel, containedIn, convertKeys, snake } from "../values";
+import { camel, containedIn, convertKeys, describeIssue, snake } from "../values";
 
 type Json = Record<string, unknown>;
 
+/**
+ * The arguments of an {@link AppVersion}. `image`, `defaults` and `schemas` change in place; a
+ * change of any other argument replaces the version.
+ */
 export interface AppVersionArgs {
+  /** The app's name: lowercase letters, digits, '.', '_' and '-', 1–64 characters; the first version creates the app. Changing it replaces the version. */
   appName: pulumi.Input<string>;
+  /** The version, a semantic version such as `1.2.0` (at most 64 characters). Changing it replaces the version. */
   version: pulumi.Input<string>;
-  /** app, importer, exporter or docker. */
+  /** The app's type: `app`, `importer`, `exporter` or `docker`. Changing it replaces the version. */
   type: pulumi.Input<"app" | "importer" | "exporter" | "docker">;
-  /** Defaults to the app name. */
+  /** The display title, 1–128 characters; default: the manifest's, else the app name. Changing it replaces the version. */
   title?: pulumi.Input<string>;
+  /** The description, up to 4096 characters; default: the manifest's, else empty. Changing it replaces the version. */
   description?: pulumi.Input<string>;
+  /** The container image, up to 1024 characters; default: the manifest's, else none. Changes update in place. */
   image?: pulumi.Input<string>;
-  /** defaults.deployment, defaults.app (configuration passes through untouched), defaults.system, defaults.apiPermissions. */
+  /**
+   * The deployment defaults: `deployment`, `app` (its `configuration` passes through untouched),
+   * `system` and `apiPermissions` (untouched); camelCase here, snake_case on the platform. Default:
+   * the manifest's, else none. Changes update in place.
+   */
   defaults?: pulumi.Input<Json>;
-  /** schemas.parameters, schemas.configuration (JSON Schemas, untouched), schemas.ioConfiguration. */
+  /**
+   * The schemas: `parameters` and `configuration` (JSON Schemas, untouched) and `ioConfiguration`.
+   * Default: the manifest's, else none. Changes update in place.
+   */
   schemas?: pulumi.Input<Json>;
   /**
    * The rest of the app manifest in the platform's shape (snake_case: io, parameters, flags, ...):
-   * an object, or the path of a YAML file read when the program runs. Explicit args win over it.
+   * an object, or the path of a YAML file read when the program runs. A relative path is relative to
+   * the program's working directory (`process.cwd()` of the program: with the Pulumi CLI, the project
+   * directory that holds Pulumi.yaml, or `main` when that names a directory). A file that cannot be
+   * read or is not a YAML mapping fails the resource's check, naming the path and that directory.
+   * Explicit args win over the manifest; `name`, `version` and `type` must be set with the args.
+   * Default: none. Changing it replaces the version.
    */
   manifest?: pulumi.Input<Json | string>;
+  /** Take over a version that already exists instead of failing, and bring it to the declared arguments. Provider-side only (never sent); default `false`. */
   adopt?: pulumi.Input<boolean>;
 }
 
@@ -63,7 +82,21 @@ const params = (id: string) => {
   return { app_name: id.slice(0, at), app_version: id.slice(at + 1) };
 };
 
-const OUTPUTS = ["createdAt", "createdBy", "updatedAt", "updatedBy", "parameterNames", "flags"] as const;
+/** An app version's computed outputs, read from the platform's record. */
+export const appVersionOutputs = defineOutputs({
+  /** When the version was created (RFC 3339). */
+  createdAt: (r) => r.created_at as string,
+  /** Who created the version. */
+  createdBy: (r) => r.created_by as string,
+  /** When the version was last changed (RFC 3339). */
+  updatedAt: (r) => r.updated_at as string,
+  /** Who changed the version last. */
+  updatedBy: (r) => r.updated_by as string,
+  /** The names of the parameters the version declares (its manifest's `parameters`), in order. */
+  parameterNames: (r) => ((r.parameters ?? []) as Array<{ name: string }>).map((p) => p.name),
+  /** The version's flags as the platform holds them (snake_case, the platform's defaults filled in). */
+  flags: (r) => r.flags as Json,
+});
 
 export const appVersionKind = defineKind<Json>({
   name: "AppVersion",
@@ -83,15 +116,19 @@ export const appVersionKind = defineKind<Json>({
   required: ["appName", "version", "type"],
   id: (i) => `${i.appName}@${i.version}`,
   check(i): CheckFailure[] {
+    const unreadable = manifestProblem(i.manifest);
+    if (unreadable) return [{ property: "manifest", reason: unreadable }];
     const manifest = (i.manifest ?? {}) as Json;
     const clash = MANIFEST_OWN.filter((k) => k !== "title" && k !== "description" && k !== "image" && k in manifest && k !== "defaults" && k !== "schemas");
-    const failures: CheckFailure[] = clash.map((k) => ({ property: "manifest", reason: `manifest.${k}: set it with the ${camel(k === "name" ? "app_name" : k)} arg instead` }));
-    const parsed = AppVersionCreate.safeParse(createBody(i));
+    const failures: CheckFailure[] = clash.map((k) => ({ property: "manifest", reason: `${k}: set it with the ${camel(k === "name" ? "app_name" : k)} arg instead` }));
+    const parsed = AppVersionCreate.safeParse(createBody(i), { reportInput: true });
     if (!parsed.success) {
-      for (const issue of parsed.error.issues.slice(0, 10)) {
+      for (const issue of parsed.error.issues.slice(0, 20)) {
         const head = String(issue.path[0] ?? "");
-        const property = head === "name" ? "appName" : MANIFEST_OWN.includes(head) ? camel(head) : "manifest";
-        failures.push({ property, reason: `${property === "manifest" ? "manifest." : ""}${issue.path.join(".")}: ${issue.message}` });
+        const property = head === "name" ? "appName" : head === "version" || head === "type" || MANIFEST_OWN.includes(head) ? camel(head) : "manifest";
+        // Inside an arg the path below it; inside the manifest the manifest's own path.
+        const where = property === "manifest" ? renderPath("", issue.path).slice(1) : renderPath("", issue.path.slice(1)).replace(/^\./, "");
+        failures.push({ property, reason: `${where ? `${where}: ` : ""}${describeIssue(issue, property === "manifest" ? (k) => k : camel)}` });
       }
     }
     return failures;
@@ -122,42 +159,77 @@ export const appVersionKind = defineKind<Json>({
     }
     return out;
   },
-  outputs: (r) => ({
-    createdAt: r.created_at,
-    createdBy: r.created_by,
-    updatedAt: r.updated_at,
-    updatedBy: r.updated_by,
-    parameterNames: ((r.parameters ?? []) as Array<{ name: string }>).map((p) => p.name),
-    flags: r.flags,
-  }),
+  outputs: appVersionOutputs,
 });
 
-/** Reads a manifest YAML file when the program runs, so its content (not its path) is what diffs compare. */
-export function loadManifest(file: string): Json {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (e) {
-    throw new Error(`AppVersion manifest: cannot read '${file}': ${(e as Error).message}`);
-  }
-  const doc = parseYaml(text) as unknown;
-  if (!doc || typeof doc !== "object" || Array.isArray(doc)) throw new Error(`AppVersion manifest: '${file}' must hold a YAML mapping (the app manifest)`);
-  return doc as Json;
+/** The key of the value a manifest file that could not be used is replaced with; check reports it. */
+const UNUSABLE_MANIFEST = "__unusableManifest";
+
+/** What check says about a manifest file that could not be used, when that is what `manifest` holds. */
+function manifestProblem(manifest: unknown): string | undefined {
+  const m = manifest as Record<string, unknown> | undefined;
+  const problem = m && typeof m === "object" && !Array.isArray(m) ? m[UNUSABLE_MANIFEST] : undefined;
+  return typeof problem === "string" ? problem : undefined;
 }
 
+/**
+ * Reads a manifest YAML file, relative paths against `cwd` (the program's working directory): the
+ * mapping it holds, or why it cannot be used (naming the path given, the directory and the file).
+ */
+export function readManifestFile(file: string, cwd = process.cwd()): { manifest: Json } | { problem: string } {
+  const resolved = path.resolve(cwd, file);
+  const where = path.isAbsolute(file) ? `manifest file '${file}'` : `manifest file '${file}' (relative to the program's working directory ${cwd}: ${resolved})`;
+  let text: string;
+  try {
+    text = fs.readFileSync(resolved, "utf8");
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const why = err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "it is a directory" : err.code === "EACCES" ? "permission denied" : err.message;
+    return { problem: `cannot read the ${where}: ${why}${err.code && !why.includes(err.code) ? ` (${err.code})` : ""}` };
+  }
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (e) {
+    return { problem: `the ${where} is not valid YAML: ${(e as Error).message.split("\n")[0]}` };
+  }
+  if (!doc || typeof doc !== "object" || Array.isArray(doc)) {
+    const holds = doc === null || doc === undefined ? "nothing" : Array.isArray(doc) ? "a list" : `a ${typeof doc}`;
+    return { problem: `the ${where} must hold a YAML mapping (the app manifest); it holds ${holds}` };
+  }
+  return { manifest: doc as Json };
+}
+
+/** Reads a manifest YAML file (relative paths against the working directory); throws when it cannot be used. */
+export function loadManifest(file: string): Json {
+  const read = readManifestFile(file);
+  if ("problem" in read) throw new Error(`AppVersion: ${read.problem}`);
+  return read.manifest;
+}
+
+export interface AppVersion extends Outputs<typeof appVersionOutputs> {}
+
+/**
+ * One version of an app, with the id `<app>@<version>`; the first version creates the app. `image`,
+ * `defaults` and `schemas` change in place (the platform's patchable keys, patch semantics); any
+ * other change replaces the version, because the platform cannot patch the rest of a manifest.
+ * Destroying it deletes the version.
+ */
 export class AppVersion extends SvcResource {
+  /** The app's name. */
   declare readonly appName: pulumi.Output<string>;
+  /** The version. */
   declare readonly version: pulumi.Output<string>;
+  /** The app's type. */
   declare readonly type: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly createdBy: pulumi.Output<string>;
-  declare readonly updatedAt: pulumi.Output<string>;
-  declare readonly updatedBy: pulumi.Output<string>;
-  declare readonly parameterNames: pulumi.Output<string[]>;
-  declare readonly flags: pulumi.Output<Json>;
 
   constructor(name: string, args: AppVersionArgs, opts?: pulumi.CustomResourceOptions) {
-    const manifest = args.manifest === undefined ? undefined : pulumi.output(args.manifest).apply((m) => (typeof m === "string" ? loadManifest(m) : m));
-    super("AppVersion", name, { ...args, manifest }, OUTPUTS, opts);
+    // A file that cannot be used becomes a value check refuses: the resource fails, the program does not crash.
+    const fromFile = (file: string) => {
+      const read = readManifestFile(file);
+      return "problem" in read ? { [UNUSABLE_MANIFEST]: read.problem } : read.manifest;
+    };
+    const manifest = args.manifest === undefined ? undefined : pulumi.output(args.manifest).apply((m) => (typeof m === "string" ? fromFile(m) : m));
+    super(appVersionKind, name, { ...args, manifest }, opts);
   }
 }

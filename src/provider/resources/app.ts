@@ -1,30 +1,39 @@
-/**
- * App: the app-level fields (title, description, category) of an app that its versions create.
- * Declare it after the first version, e.g. `name: version.appName`, which also orders it after that
- * version. Creating it patches the app; destroying it waits until no workload runs the app, then
- * deletes the app with all its versions.
- *
- * Its outputs are the app's own, fixed fields (type, creation). The app's latest version, status and
- * update time move whenever its versions or workloads change, which are other resources of the stack:
- * kept in this resource's state they would be stale after every such change (and every refresh would
- * report them), so the App does not report them; `getApp` reads them.
- */
+/** App: the app-level fields of an app that its versions create. */
 import type * as pulumi from "@pulumi/pulumi";
 import { AppPatch, apps } from "../../api/apps";
 import { workloads } from "../../api/workloads";
 import type { SvcClient } from "../../client";
 import { name as nameSchema } from "../../api/common";
-import { defineKind, type WireRecord } from "../kind";
+import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 
+/** The arguments of an {@link App}. */
 export interface AppArgs {
+  /**
+   * The app's name, as its first {@link AppVersion} created it (e.g. `version.appName`): lowercase
+   * letters, digits, '.', '_', '-'; 1–64 characters. Changing it replaces the App resource.
+   */
   name: pulumi.Input<string>;
+  /** The app's display title, 1–128 characters; default: left as the versions set it. Changes update in place. */
   title?: pulumi.Input<string>;
+  /** The app's description, up to 4096 characters; default: left as the versions set it. Changes update in place. */
   description?: pulumi.Input<string>;
+  /** The app's category, free text up to 256 characters; default: none. Changes update in place. */
   category?: pulumi.Input<string>;
 }
 
-const OUTPUTS = ["type", "createdAt", "createdBy"] as const;
+/**
+ * An app's computed outputs: its own, fixed fields. The latest version, status and update time move
+ * with other resources of the stack (versions, workloads) and are read with `getApp`.
+ */
+export const appOutputs = defineOutputs({
+  /** The app's type, fixed by its first version: `app`, `importer`, `exporter` or `docker`. */
+  type: (r) => r.type as "app" | "importer" | "exporter" | "docker",
+  /** When the app was created (RFC 3339), by its first version. */
+  createdAt: (r) => r.created_at as string,
+  /** Who created the app. */
+  createdBy: (r) => r.created_by as string,
+});
 type Inputs = { name: string; title?: string; description?: string; category?: string };
 
 const patchBody = (i: Inputs) => ({ title: i.title, description: i.description, category: i.category });
@@ -70,16 +79,27 @@ export const appKind = defineKind<Inputs>({
     await waitUntilUndeployed(client, id, settings.operationTimeoutSeconds * 1000);
     await client.call(apps.delete, { params: { app_name: id } });
   },
-  outputs: (r) => ({ type: r.type, createdAt: r.created_at, createdBy: r.created_by }),
+  outputs: appOutputs,
 });
 
+export interface App extends Outputs<typeof appOutputs> {}
+
+/**
+ * The app-level fields (title, description, category) of an app that its versions create. Declare
+ * it after the first version, e.g. `name: version.appName`, which also orders it after that
+ * version. Creating it patches the app; a new `name` replaces it, other changes update in place.
+ * Destroying it waits until no workload runs the app, then deletes the app with all its versions.
+ *
+ * Its outputs are the app's own, fixed fields (type, creation). The app's latest version, status and
+ * update time move whenever its versions or workloads change, which are other resources of the stack:
+ * kept in this resource's state they would be stale after every such change (and every refresh would
+ * report them), so the App does not report them; `getApp` reads them.
+ */
 export class App extends SvcResource {
+  /** The app's name (its id on the platform). */
   declare readonly name: pulumi.Output<string>;
-  declare readonly type: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly createdBy: pulumi.Output<string>;
 
   constructor(name: string, args: AppArgs, opts?: pulumi.CustomResourceOptions) {
-    super("App", name, args, OUTPUTS, opts);
+    super(appKind, name, args, opts);
   }
 }

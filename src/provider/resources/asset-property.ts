@@ -1,29 +1,40 @@
-/**
- * AssetProperty and AssetMetadata: records that belong to one asset. A property's value may be a
- * string, number, boolean or an array of one of these; the platform stores it as text, which refresh
- * compares against the text of what was declared.
- */
+/** AssetProperty and AssetMetadata: records that belong to one asset. */
 import type * as pulumi from "@pulumi/pulumi";
 import { AssetPropertyCreate, MetadataCreate, assets } from "../../api/assets";
 import { name as nameSchema } from "../../api/common";
-import { defineKind, type WireRecord } from "../kind";
+import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 
 type Value = string | number | boolean | string[] | number[] | boolean[];
 
+/** The arguments of an {@link AssetProperty}. */
 export interface AssetPropertyArgs {
+  /** The asset the property belongs to: an asset name (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changing it replaces the property. */
   assetName: pulumi.Input<string>;
+  /** The property's name: lowercase letters, digits, '.', '_' and '-', 1–64 characters. Changing it replaces the property. */
   name: pulumi.Input<string>;
-  /** Property names are platform-wide: when the name exists already, its title stays as it is. */
+  /**
+   * The property's display title, 1–64 characters; default: none. Property names are
+   * platform-wide: when the name exists already, its title stays as it is. Changes update in place.
+   */
   title?: pulumi.Input<string>;
+  /**
+   * The value: a string, number, boolean or an array of one of these. The platform stores it as
+   * text (arrays as JSON), which refresh compares with the text of the declared value. Changes update in place.
+   */
   value: pulumi.Input<Value>;
+  /** Take over a property that already exists with this name on the asset instead of failing. Provider-side only (never sent); default `false`. */
   adopt?: pulumi.Input<boolean>;
 }
+/** The arguments of an {@link AssetMetadata}. */
 export interface AssetMetadataArgs {
+  /** The asset the metadata belongs to: an asset name (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changing it replaces the metadata. */
   assetName: pulumi.Input<string>;
+  /** The metadata record's name: lowercase letters, digits, '.', '_' and '-', 1–64 characters. Changing it replaces the metadata. */
   name: pulumi.Input<string>;
-  /** Free-form; passes through untouched. */
+  /** The metadata: a free-form JSON object, passed through untouched. Changes update in place. */
   payload: pulumi.Input<Record<string, unknown>>;
+  /** Take over a metadata record that already exists with this name on the asset instead of failing. Provider-side only (never sent); default `false`. */
   adopt?: pulumi.Input<boolean>;
 }
 
@@ -37,6 +48,26 @@ const split = (id: string) => {
   const at = id.indexOf("/");
   return { asset_name: id.slice(0, at), name: id.slice(at + 1) };
 };
+
+/** An asset property's computed outputs, read from the platform's record. */
+export const assetPropertyOutputs = defineOutputs({
+  /** The value as the platform stores it: text (arrays as JSON). */
+  storedValue: (r) => r.value as string,
+  /** The title as the platform holds it (it keeps the title of a property name that existed already). */
+  storedTitle: (r) => r.title as string,
+  /** When the property was created on the platform (RFC 3339). */
+  created: (r) => r.created as string,
+  /** When the property was last changed on the platform (RFC 3339). */
+  updated: (r) => r.updated as string,
+});
+
+/** An asset metadata record's computed outputs, read from the platform's record. */
+export const assetMetadataOutputs = defineOutputs({
+  /** When the metadata was created on the platform (RFC 3339). */
+  created: (r) => r.created as string,
+  /** When the metadata was last changed on the platform (RFC 3339). */
+  updated: (r) => r.updated as string,
+});
 
 export const assetPropertyKind = defineKind<PropInputs>({
   name: "AssetProperty",
@@ -63,7 +94,7 @@ export const assetPropertyKind = defineKind<PropInputs>({
     await client.call(assets.propertyDelete, { params: { asset_name, asset_property_name: name } });
   },
   argsFromRecord: (r, olds) => ({ value: valueText(olds.value) === r.value ? olds.value : (r.value as string) }),
-  outputs: (r) => ({ storedValue: r.value, storedTitle: r.title, created: r.created, updated: r.updated }),
+  outputs: assetPropertyOutputs,
 });
 
 export const assetMetadataKind = defineKind<MetaInputs>({
@@ -86,24 +117,29 @@ export const assetMetadataKind = defineKind<MetaInputs>({
     const { asset_name, name } = split(id);
     await client.call(assets.metadataDelete, { params: { asset_name, asset_metadata_name: name } });
   },
-  outputs: (r) => ({ created: r.created, updated: r.updated }),
+  outputs: assetMetadataOutputs,
 });
 
-export class AssetProperty extends SvcResource {
-  declare readonly storedValue: pulumi.Output<string>;
-  declare readonly storedTitle: pulumi.Output<string>;
-  declare readonly created: pulumi.Output<string>;
+export interface AssetProperty extends Outputs<typeof assetPropertyOutputs> {}
 
+/**
+ * A property of an asset (a named value such as a rated power). A new `assetName` or `name`
+ * replaces it; the title and the value update in place. Destroying it deletes the property.
+ */
+export class AssetProperty extends SvcResource {
   constructor(name: string, args: AssetPropertyArgs, opts?: pulumi.CustomResourceOptions) {
-    super("AssetProperty", name, args, ["storedValue", "storedTitle", "created", "updated"], opts);
+    super(assetPropertyKind, name, args, opts);
   }
 }
 
-export class AssetMetadata extends SvcResource {
-  declare readonly created: pulumi.Output<string>;
-  declare readonly updated: pulumi.Output<string>;
+export interface AssetMetadata extends Outputs<typeof assetMetadataOutputs> {}
 
+/**
+ * A metadata record of an asset: a named free-form JSON payload. A new `assetName` or `name`
+ * replaces it; the payload updates in place. Destroying it deletes the record.
+ */
+export class AssetMetadata extends SvcResource {
   constructor(name: string, args: AssetMetadataArgs, opts?: pulumi.CustomResourceOptions) {
-    super("AssetMetadata", name, args, ["created", "updated"], opts);
+    super(assetMetadataKind, name, args, opts);
   }
 }

@@ -1,25 +1,40 @@
-/** AssetType and AssetClass: name changes replace; titles (and a type's class) update in place. */
+/** AssetType and AssetClass: the types of assets and the classes that group them. */
 import type * as pulumi from "@pulumi/pulumi";
 import { AssetClassCreate, AssetTypeCreate, assets } from "../../api/assets";
-import { defineKind, type WireRecord } from "../kind";
+import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 
+/** The arguments of an {@link AssetType}. */
 export interface AssetTypeArgs {
+  /** The type's name, unique on the platform: lowercase letters, digits, '.', '_' and '-', 1–64 characters. Changing it replaces the asset type. */
   name: pulumi.Input<string>;
+  /** The type's display title, 1–64 characters. Changes update in place. */
   title: pulumi.Input<string>;
+  /** The class the type belongs to: the name of an {@link AssetClass} (lowercase letters, digits, '.', '_', '-'; 1–64 characters); default: none. Changes update in place. */
   assetClassName?: pulumi.Input<string>;
+  /** Take over an asset type that already exists with this name instead of failing, and bring it to the declared arguments. Provider-side only (never sent); default `false`. */
   adopt?: pulumi.Input<boolean>;
 }
+/** The arguments of an {@link AssetClass}. */
 export interface AssetClassArgs {
+  /** The class's name, unique on the platform: lowercase letters, digits, '.', '_' and '-', 1–64 characters. Changing it replaces the asset class. */
   name: pulumi.Input<string>;
+  /** The class's display title, 1–64 characters. Changes update in place. */
   title: pulumi.Input<string>;
+  /** Take over an asset class that already exists with this name instead of failing, and bring it to the declared arguments. Provider-side only (never sent); default `false`. */
   adopt?: pulumi.Input<boolean>;
 }
 
 type TypeInputs = { name: string; title: string; assetClassName?: string; [k: string]: unknown };
 type ClassInputs = { name: string; title: string; [k: string]: unknown };
 
-const stamps = (r: WireRecord) => ({ created: r.created, updated: r.updated });
+/** The computed outputs of an asset type or class, read from the platform's record. */
+export const assetTypeOutputs = defineOutputs({
+  /** When it was created on the platform (RFC 3339). */
+  created: (r) => r.created as string,
+  /** When it was last changed on the platform (RFC 3339). */
+  updated: (r) => r.updated as string,
+});
 
 export const assetTypeKind = defineKind<TypeInputs>({
   name: "AssetType",
@@ -34,7 +49,7 @@ export const assetTypeKind = defineKind<TypeInputs>({
   async delete({ client }, id) {
     await client.call(assets.typeDelete, { params: { asset_type_name: id } });
   },
-  outputs: stamps,
+  outputs: assetTypeOutputs,
 });
 
 export const assetClassKind = defineKind<ClassInputs>({
@@ -50,27 +65,37 @@ export const assetClassKind = defineKind<ClassInputs>({
   async delete({ client }, id) {
     await client.call(assets.classDelete, { params: { asset_class_name: id } });
   },
-  outputs: stamps,
+  outputs: assetTypeOutputs,
 });
 
+export interface AssetType extends Outputs<typeof assetTypeOutputs> {}
+
+/**
+ * An asset type: what kind of thing an {@link Asset} is (e.g. a pump), optionally in an
+ * {@link AssetClass}. A new `name` replaces it; the title and the class update in place. Destroying
+ * it deletes the type.
+ */
 export class AssetType extends SvcResource {
+  /** The type's name (its id on the platform). */
   declare readonly name: pulumi.Output<string>;
+  /** The type's display title. */
   declare readonly title: pulumi.Output<string>;
-  declare readonly created: pulumi.Output<string>;
-  declare readonly updated: pulumi.Output<string>;
 
   constructor(name: string, args: AssetTypeArgs, opts?: pulumi.CustomResourceOptions) {
-    super("AssetType", name, args, ["created", "updated"], opts);
+    super(assetTypeKind, name, args, opts);
   }
 }
 
+export interface AssetClass extends Outputs<typeof assetTypeOutputs> {}
+
+/** An asset class: a group of asset types. A new `name` replaces it; the title updates in place. Destroying it deletes the class. */
 export class AssetClass extends SvcResource {
+  /** The class's name (its id on the platform). */
   declare readonly name: pulumi.Output<string>;
+  /** The class's display title. */
   declare readonly title: pulumi.Output<string>;
-  declare readonly created: pulumi.Output<string>;
-  declare readonly updated: pulumi.Output<string>;
 
   constructor(name: string, args: AssetClassArgs, opts?: pulumi.CustomResourceOptions) {
-    super("AssetClass", name, args, ["created", "updated"], opts);
+    super(assetClassKind, name, args, opts);
   }
 }

@@ -1,26 +1,47 @@
-/**
- * Asset: name changes replace; everything else updates in place (the update body always carries
- * the title, as the platform requires). Properties and metadata are managed by AssetProperty and
- * AssetMetadata, so that one object is never owned by two resources.
- */
+/** Asset: a thing in the plant hierarchy (machine, line, site) that workloads read and control. */
 import type * as pulumi from "@pulumi/pulumi";
 import { AssetCreate, assets } from "../../api/assets";
-import { defineKind, type WireRecord } from "../kind";
+import type { z } from "zod";
+import type { assetState } from "../../api/assets";
+import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 
+/** The arguments of an {@link Asset}. */
 export interface AssetArgs {
+  /** The asset's name, unique on the platform: lowercase letters, digits, '.', '_' and '-', 1–64 characters. Changing it replaces the asset. */
   name: pulumi.Input<string>;
+  /** The asset's display title, 1–64 characters. Changes update in place. */
   title: pulumi.Input<string>;
+  /** The asset's type: the name of an {@link AssetType} (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changes update in place. */
   assetTypeName: pulumi.Input<string>;
-  /** Name of the parent asset in the hierarchy. */
+  /** The name of the parent asset in the hierarchy (lowercase letters, digits, '.', '_', '-'; 1–64 characters); default: none (a top-level asset). Changes update in place. */
   parentName?: pulumi.Input<string>;
+  /** Where the asset is: `lat` from -90 to 90 and `lon` from -180 to 180 (degrees); default: none. Changes update in place. */
   location?: pulumi.Input<{ lat: pulumi.Input<number>; lon: pulumi.Input<number> }>;
+  /** Take over an asset that already exists with this name instead of failing, and bring it to the declared arguments. Provider-side only (never sent); default `false`. */
   adopt?: pulumi.Input<boolean>;
 }
 
 type Inputs = { name: string; title: string; assetTypeName: string; parentName?: string; location?: { lat: number; lon: number }; [k: string]: unknown };
 
-const OUTPUTS = ["path", "assetTypeTitle", "state", "lastSeen", "created", "updated"] as const;
+/** The record's status object (always present on the platform's records). */
+const status = (r: WireRecord) => (r.status ?? {}) as { state: z.infer<typeof assetState>; last_seen?: string | null };
+
+/** An asset's computed outputs, read from the platform's record. */
+export const assetOutputs = defineOutputs({
+  /** The asset's place in the hierarchy: the names from the top-level asset down to this one, joined by `/`. */
+  path: (r) => r.path as string,
+  /** The title of the asset's type. */
+  assetTypeTitle: (r) => r.asset_type_title as string,
+  /** The asset's connection state: `online`, `offline`, `partially_online` or `unknown`. */
+  state: (r) => status(r).state,
+  /** When data of the asset was last seen (RFC 3339); unset until then. */
+  lastSeen: (r) => status(r).last_seen ?? undefined,
+  /** When the asset was created on the platform (RFC 3339). */
+  created: (r) => r.created as string,
+  /** When the asset was last changed on the platform (RFC 3339). */
+  updated: (r) => r.updated as string,
+});
 
 const fields = (i: Inputs) => ({ title: i.title, asset_type_name: i.assetTypeName, asset_parent_name: i.parentName, location: i.location });
 
@@ -44,24 +65,26 @@ export const assetKind = defineKind<Inputs>({
   async delete({ client }, id) {
     await client.call(assets.delete, { params: { asset_name: id } });
   },
-  outputs: (r) => {
-    const status = (r.status ?? {}) as { state?: string; last_seen?: string };
-    return { path: r.path, assetTypeTitle: r.asset_type_title, state: status.state, lastSeen: status.last_seen, created: r.created, updated: r.updated };
-  },
+  outputs: assetOutputs,
 });
 
+export interface Asset extends Outputs<typeof assetOutputs> {}
+
+/**
+ * An asset of the plant hierarchy. A new `name` replaces it; everything else updates in place (the
+ * update always sends the title, as the platform requires). Its properties and metadata are managed
+ * by {@link AssetProperty} and {@link AssetMetadata}, so that one object is never owned by two
+ * resources. Destroying it deletes the asset.
+ */
 export class Asset extends SvcResource {
+  /** The asset's name (its id on the platform). */
   declare readonly name: pulumi.Output<string>;
+  /** The asset's display title. */
   declare readonly title: pulumi.Output<string>;
+  /** The asset's type. */
   declare readonly assetTypeName: pulumi.Output<string>;
-  declare readonly path: pulumi.Output<string>;
-  declare readonly assetTypeTitle: pulumi.Output<string>;
-  declare readonly state: pulumi.Output<string>;
-  declare readonly lastSeen: pulumi.Output<string | undefined>;
-  declare readonly created: pulumi.Output<string>;
-  declare readonly updated: pulumi.Output<string>;
 
   constructor(name: string, args: AssetArgs, opts?: pulumi.CustomResourceOptions) {
-    super("Asset", name, args, OUTPUTS, opts);
+    super(assetKind, name, args, opts);
   }
 }

@@ -1,24 +1,52 @@
-/**
- * Bridge: a bridge app deployed with its workload. The API has no bridge update, so every change
- * replaces the bridge; as the name stays, the old one is deleted first.
- */
+/** Bridge: a bridge app deployed with its workload, connecting a data source to assets. */
 import type * as pulumi from "@pulumi/pulumi";
 import { BridgeDeploy, bridges } from "../../api/bridges";
-import { defineKind, type WireRecord } from "../kind";
+import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 
+/**
+ * The arguments of a {@link Bridge}. The API has no bridge update: a change of any of them replaces
+ * the bridge (the old one is deleted first, as the name stays).
+ */
 export interface BridgeArgs {
+  /** The bridge's name, unique on the platform: lowercase letters, digits, '.', '_' and '-', 1–32 characters. Changing it replaces the bridge. */
   name: pulumi.Input<string>;
+  /** The cluster the bridge's workload runs on: a cluster name (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changing it replaces the bridge. */
   clusterName: pulumi.Input<string>;
+  /** The bridge app to deploy: an app name (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changing it replaces the bridge. */
   appName: pulumi.Input<string>;
+  /** The version of the bridge app, 1–64 characters; default: the app's latest version (in the app registry, else in the apps). Changing it replaces the bridge. */
   appVersion?: pulumi.Input<string>;
+  /** The node of the cluster to run on: a node name (lowercase letters, digits, '.', '_', '-'; 1–64 characters); default: the platform picks one. Changing it replaces the bridge. */
   nodeName?: pulumi.Input<string>;
+  /** A display title, 1–64 characters; default: the name. Changing it replaces the bridge. */
   title?: pulumi.Input<string>;
+  /** The protocol the bridge speaks, 1–64 characters; default: none. Changing it replaces the bridge. */
   protocol?: pulumi.Input<string>;
-  /** The bridge app's configuration, passed through untouched (metrics_map, protocol settings, ...). */
+  /**
+   * The bridge app's configuration, passed through untouched (`metrics_map`, protocol settings,
+   * ...; snake_case as the platform writes it). Changing it replaces the bridge.
+   */
   payload: pulumi.Input<Record<string, unknown>>;
+  /** Take over a bridge that already exists with this name instead of failing. Provider-side only (never sent); default `false`. */
   adopt?: pulumi.Input<boolean>;
 }
+
+/** A bridge's computed outputs, read from the platform's record. */
+export const bridgeOutputs = defineOutputs({
+  /** The workload that runs the bridge app. */
+  workloadName: (r) => r.workload_name as string,
+  /** The compute node (ACP) of the bridge (the platform reports the cluster's name). */
+  acpName: (r) => r.acp_name as string,
+  /** The state of the bridge's workload, e.g. `running`, `stopped`, `failed` (the workload states). */
+  state: (r) => ((r.status ?? {}) as { state: string }).state,
+  /** Whether the bridge is enabled on the platform (an enabled bridge runs, a disabled one is stopped). */
+  enabled: (r) => r.enabled as boolean,
+  /** When the bridge was created on the platform (RFC 3339). */
+  created: (r) => r.created as string,
+  /** When the bridge was last changed on the platform (RFC 3339). */
+  updated: (r) => r.updated as string,
+});
 
 type Inputs = Record<string, any>;
 
@@ -49,19 +77,21 @@ export const bridgeKind = defineKind<Inputs>({
     await client.call(bridges.delete, { params: { bridge_name: id } });
   },
   skipAdoptUpdate: true,
-  outputs: (r) => {
-    const status = (r.status ?? {}) as { state?: string };
-    return { workloadName: r.workload_name, acpName: r.acp_name, state: status.state, enabled: r.enabled, created: r.created, updated: r.updated };
-  },
+  outputs: bridgeOutputs,
 });
 
+export interface Bridge extends Outputs<typeof bridgeOutputs> {}
+
+/**
+ * A bridge: a bridge app deployed with its workload, reading (or writing) asset metrics from a data
+ * source. The API has no bridge update, so every change replaces the bridge; as the name stays, the
+ * old one is deleted first. Destroying it deletes the bridge and its workload.
+ */
 export class Bridge extends SvcResource {
+  /** The bridge's name (its id on the platform). */
   declare readonly name: pulumi.Output<string>;
-  declare readonly workloadName: pulumi.Output<string>;
-  declare readonly state: pulumi.Output<string>;
-  declare readonly created: pulumi.Output<string>;
 
   constructor(name: string, args: BridgeArgs, opts?: pulumi.CustomResourceOptions) {
-    super("Bridge", name, args, ["workloadName", "acpName", "state", "enabled", "created", "updated"], opts);
+    super(bridgeKind, name, args, opts);
   }
 }

@@ -1,33 +1,46 @@
-/**
- * Cluster. API v4 has no cluster delete: destroying a Cluster resource releases it from the stack
- * and leaves it on the platform, and creating one whose cluster exists takes it over again. The edge
- * API credentials are write-only secrets and are not managed here, so no password ever enters the state.
- */
+/** Cluster: a cluster of edge nodes; API v4 cannot delete one, so destroy releases it. */
 import type * as pulumi from "@pulumi/pulumi";
 import { ClusterCreate, clusters } from "../../api/clusters";
-import { defineKind, type WireRecord } from "../kind";
+import type { z } from "zod";
+import type { clusterStatus } from "../../api/clusters";
+import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { snake } from "../values";
 
+/** The arguments of a {@link Cluster}. Settings left unset keep the platform's values (its defaults on a new cluster). */
 export interface ClusterArgs {
+  /** The cluster's name, unique on the platform: lowercase letters, digits, '.', '_' and '-', 1–64 characters. Changing it replaces the cluster. */
   name: pulumi.Input<string>;
+  /** A display title, 1–64 characters; default: the name. Changes update in place. */
   title?: pulumi.Input<string>;
-  /** k3s (default), kubernetes or docker; changing it replaces the cluster. */
+  /** The cluster's kind: `k3s` (the default), `kubernetes` or `docker`. Changing it replaces the cluster. */
   type?: pulumi.Input<"k3s" | "kubernetes" | "docker">;
+  /** Whether the cluster is marked ready (a new cluster is not; a ready cluster goes `online`); default: the platform's value. Changes update in place. */
   ready?: pulumi.Input<boolean>;
+  /** Whether the nodes forward their logs to the platform; default `true`. Changes update in place. */
   forwardLogsEnabled?: pulumi.Input<boolean>;
+  /** The log forwarding buffer size, an integer from 1 to 20; default 5. Changes update in place. */
   forwardLogsBufferSize?: pulumi.Input<number>;
+  /** Whether the platform scrapes the cluster's manifests; default `true`. Changes update in place. */
   manifestsScrapeEnabled?: pulumi.Input<boolean>;
+  /** Seconds between manifest scrapes, an integer from 30 to 86400; default 86400. Changes update in place. */
   manifestsScrapeInterval?: pulumi.Input<number>;
+  /** Seconds between syncs with the platform, an integer from 10 to 86400; default 30. Changes update in place. */
   syncScrapeInterval?: pulumi.Input<number>;
+  /** Whether the nodes send telemetry; default `true`. Changes update in place. */
   telemetryEnabled?: pulumi.Input<boolean>;
+  /** The telemetry buffer size, an integer from 1 to 20; default 5. Changes update in place. */
   telemetryBufferSize?: pulumi.Input<number>;
+  /** Seconds between telemetry scrapes, an integer from 1 to 3600; default 30. Changes update in place. */
   telemetryScrapeInterval?: pulumi.Input<number>;
+  /** Whether telemetry alerts are raised; default `true`. Changes update in place. */
   telemetryAlertsEnabled?: pulumi.Input<boolean>;
+  /** Options of the edge components: `imagePullPolicy`, `Always` or `IfNotPresent`; default: the platform's. Changes update in place. */
   edgeOptions?: pulumi.Input<{ imagePullPolicy?: pulumi.Input<"Always" | "IfNotPresent"> }>;
   /**
    * Take over a cluster that already exists with this name (the import route). A Cluster always
    * does: clusters cannot be deleted, so a create finds the cluster an earlier destroy released.
+   * Provider-side only (never sent); default `false`.
    */
   adopt?: pulumi.Input<boolean>;
 }
@@ -45,7 +58,29 @@ const SETTINGS = [
   "telemetryAlertsEnabled",
 ] as const;
 
-const OUTPUTS = ["status", "lastSeen", "podCidr", "serviceCidr", "k8sVersion", "svcVersion", "created", "updated"] as const;
+// The platform's records always carry cidr and version (the contract's Cluster record).
+const cidr = (r: WireRecord) => (r.cidr ?? {}) as { pod_cidr: string; service_cidr: string };
+const version = (r: WireRecord) => (r.version ?? {}) as { k8s_version: string; svc_version: string };
+
+/** A cluster's computed outputs, read from the platform's record. */
+export const clusterOutputs = defineOutputs({
+  /** The cluster's status: `pending_provision`, `pending`, `online`, `unreachable` or `requires_attention`. */
+  status: (r) => r.status as z.infer<typeof clusterStatus>,
+  /** When the cluster last reported to the platform (RFC 3339); unset until it has. */
+  lastSeen: (r) => (r.last_seen ?? undefined) as string | undefined,
+  /** The cluster's pod network (CIDR), once it reported it. */
+  podCidr: (r) => cidr(r).pod_cidr,
+  /** The cluster's service network (CIDR), once it reported it. */
+  serviceCidr: (r) => cidr(r).service_cidr,
+  /** The Kubernetes version the cluster runs, once it reported it. */
+  k8sVersion: (r) => version(r).k8s_version,
+  /** The version of the platform's edge software on the cluster, once it reported it. */
+  svcVersion: (r) => version(r).svc_version,
+  /** When the cluster was created on the platform (RFC 3339). */
+  created: (r) => r.created as string,
+  /** When the cluster was last changed on the platform (RFC 3339). */
+  updated: (r) => r.updated as string,
+});
 
 type Inputs = Record<string, any>;
 
@@ -87,35 +122,24 @@ export const clusterKind = defineKind<Inputs>({
     if (Object.keys(body).length === 0) return (await client.call(clusters.get, { params: { cluster_name: id } })) as WireRecord;
     return (await client.call(clusters.update, { params: { cluster_name: id }, body: body as never })) as WireRecord;
   },
-  outputs: (r) => {
-    const cidr = (r.cidr ?? {}) as { pod_cidr?: string; service_cidr?: string };
-    const version = (r.version ?? {}) as { k8s_version?: string; svc_version?: string };
-    return {
-      status: r.status,
-      lastSeen: r.last_seen,
-      podCidr: cidr.pod_cidr,
-      serviceCidr: cidr.service_cidr,
-      k8sVersion: version.k8s_version,
-      svcVersion: version.svc_version,
-      created: r.created,
-      updated: r.updated,
-    };
-  },
+  outputs: clusterOutputs,
 });
 
+export interface Cluster extends Outputs<typeof clusterOutputs> {}
+
+/**
+ * A cluster of edge nodes. A new `name` or `type` replaces it; the title and the settings update in
+ * place. API v4 has no cluster delete: destroying a Cluster resource releases it from the stack and
+ * leaves it on the platform, and creating one whose cluster exists takes it over again. The edge API
+ * credentials are write-only secrets and are not managed here, so no password ever enters the state.
+ */
 export class Cluster extends SvcResource {
+  /** The cluster's name (its id on the platform). */
   declare readonly name: pulumi.Output<string>;
+  /** The cluster's display title, if set. */
   declare readonly title: pulumi.Output<string | undefined>;
-  declare readonly status: pulumi.Output<string>;
-  declare readonly lastSeen: pulumi.Output<string | undefined>;
-  declare readonly podCidr: pulumi.Output<string>;
-  declare readonly serviceCidr: pulumi.Output<string>;
-  declare readonly k8sVersion: pulumi.Output<string>;
-  declare readonly svcVersion: pulumi.Output<string>;
-  declare readonly created: pulumi.Output<string>;
-  declare readonly updated: pulumi.Output<string>;
 
   constructor(name: string, args: ClusterArgs, opts?: pulumi.CustomResourceOptions) {
-    super("Cluster", name, args, OUTPUTS, opts);
+    super(clusterKind, name, args, opts);
   }
 }

@@ -1,17 +1,21 @@
-/**
- * DataType: one version of a data type definition (its ICD). A published version is immutable and
- * API v4 offers no delete: publishing a new definition means a new `icd.version`, and destroying the
- * resource releases the version from the stack while it stays on the platform. Creating one whose
- * version exists with the same definition takes it over again.
- */
+/** DataType: one version of a data type definition (its ICD); versions are immutable and cannot be deleted. */
 import type * as pulumi from "@pulumi/pulumi";
 import { DataTypeCreate, datatypes } from "../../api/datatypes";
-import { defineKind, type CheckFailure, type WireRecord } from "../kind";
+import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { deepEqual } from "../values";
 
+/** The arguments of a {@link DataType}. A published version is immutable: a change replaces it, which means publishing a new `icd.version`. */
 export interface DataTypeArgs {
-  /** name (`a.b_c` form), className, description, version (default 0.0.1), fields [{ name, type, description, array? }]. */
+  /**
+   * The definition: `name` (dotted lowercase segments such as `plant.pump_reading`, matching
+   * `^([a-z][a-z0-9_]+.)+[a-z][a-z0-9_]+$`), `className` (`^[a-zA-Z][a-zA-Z0-9_]+$`, up to 128
+   * characters), `description` (up to 4096 characters, default empty), `version` (a semantic
+   * version, default `0.0.1`) and `fields`, up to 1000 of `{ name, type, description?, array? }`
+   * (`type` a primitive type or another data type as `name:version` or `name`; field names unique).
+   * Changing it replaces the data type; the same name and version with another definition fails
+   * the check (change `icd.version`).
+   */
   icd: pulumi.Input<{
     name: pulumi.Input<string>;
     className: pulumi.Input<string>;
@@ -19,9 +23,12 @@ export interface DataTypeArgs {
     version?: pulumi.Input<string>;
     fields: pulumi.Input<pulumi.Input<{ name: pulumi.Input<string>; type: pulumi.Input<string>; description?: pulumi.Input<string>; array?: pulumi.Input<boolean> }>[]>;
   }>;
-  /** `connect` makes it a connect type; default `user`. */
+  /** Where the type comes from, 1–64 characters: `connect` makes it a connect type; default `user`. Changing it replaces the data type. */
   source?: pulumi.Input<string>;
-  /** Take over the version if it exists (a DataType always does, with the same definition: versions cannot be deleted). */
+  /**
+   * Take over the version if it exists (a DataType always does, with the same definition: versions
+   * cannot be deleted). Provider-side only (never sent); default `false`.
+   */
   adopt?: pulumi.Input<boolean>;
 }
 
@@ -29,6 +36,20 @@ type Icd = { name: string; className: string; description?: string; version?: st
 type Inputs = { icd: Icd; source?: string; [k: string]: unknown };
 
 const versionOf = (icd: Icd) => icd.version ?? "0.0.1";
+
+/** A data type's computed outputs, read from the platform's record. */
+export const dataTypeOutputs = defineOutputs({
+  /** The type's class name (the icd's `className`). */
+  type: (r) => r.type as string,
+  /** Whether it is a connect type (`source: connect`). */
+  connect: (r) => r.connect as boolean,
+  /** The JSON Schema the platform derived from the definition. */
+  jsonSchema: (r) => r.schema as Record<string, unknown>,
+  /** When the version was published (RFC 3339). */
+  created: (r) => r.created as string,
+  /** When the version was last changed on the platform (RFC 3339). */
+  updated: (r) => r.updated as string,
+});
 
 export const dataTypeKind = defineKind<Inputs>({
   name: "DataType",
@@ -53,16 +74,20 @@ export const dataTypeKind = defineKind<Inputs>({
     const at = id.lastIndexOf(":");
     return (await client.call(datatypes.get, { params: { data_type_name: id.slice(0, at), data_type_version: id.slice(at + 1) } })) as WireRecord;
   },
-  outputs: (r) => ({ type: r.type, connect: r.connect, jsonSchema: r.schema, created: r.created, updated: r.updated }),
+  outputs: dataTypeOutputs,
 });
 
-export class DataType extends SvcResource {
-  declare readonly type: pulumi.Output<string>;
-  declare readonly connect: pulumi.Output<boolean>;
-  declare readonly jsonSchema: pulumi.Output<Record<string, unknown>>;
-  declare readonly created: pulumi.Output<string>;
+export interface DataType extends Outputs<typeof dataTypeOutputs> {}
 
+/**
+ * One version of a data type definition (its ICD), with the id `<name>:<version>`. A published
+ * version is immutable and API v4 offers no delete: publishing a new definition means a new
+ * `icd.version` (which replaces the resource), and destroying the resource releases the version from
+ * the stack while it stays on the platform. Creating one whose version exists with the same
+ * definition takes it over again.
+ */
+export class DataType extends SvcResource {
   constructor(name: string, args: DataTypeArgs, opts?: pulumi.CustomResourceOptions) {
-    super("DataType", name, args, ["type", "connect", "jsonSchema", "created", "updated"], opts);
+    super(dataTypeKind, name, args, opts);
   }
 }

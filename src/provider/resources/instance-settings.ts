@@ -1,18 +1,22 @@
-/**
- * InstanceSettings: the platform's one settings record. Creating the resource adopts it and applies
- * the declared values; destroying it restores the documented defaults.
- */
+/** InstanceSettings: the platform's one settings record. */
 import type * as pulumi from "@pulumi/pulumi";
 import { InstanceSettingsUpdate, instance } from "../../api/instance";
-import { defineKind, type WireRecord } from "../kind";
+import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
+import { containedIn } from "../values";
 
 interface Schedule {
   enabled?: boolean;
   interval?: number;
 }
+/** The arguments of {@link InstanceSettings}. */
 export interface InstanceSettingsArgs {
-  /** ACP schedules; each { enabled, interval (seconds) }. Unset keys keep the platform's values. */
+  /**
+   * The compute nodes' (ACP) schedules: `autoUpdate` (default: disabled, every 86400 s), `metrics`
+   * (default: enabled, every 60 s) and `status` (default: enabled, every 30 s), each
+   * `{ enabled, interval }` with the interval an integer number of seconds from 1 to 604800 (one
+   * week). Unset keys keep the platform's values. Changes update in place.
+   */
   acp: pulumi.Input<{ autoUpdate?: pulumi.Input<Schedule>; metrics?: pulumi.Input<Schedule>; status?: pulumi.Input<Schedule> }>;
 }
 
@@ -25,6 +29,17 @@ type Inputs = { acp: { autoUpdate?: Schedule; metrics?: Schedule; status?: Sched
 
 const body = (i: Inputs) => ({ acp: { auto_update: i.acp.autoUpdate, metrics: i.acp.metrics, status: i.acp.status } });
 const apply = async (client: import("../../client").SvcClient, i: Inputs) => (await client.call(instance.settingsUpdate, { body: body(i) })) as WireRecord;
+/** Takes the record over: writes the declared values only when the platform does not already hold them (no mutating call otherwise). */
+const takeOver = async (client: import("../../client").SvcClient, i: Inputs) => {
+  const held = (await client.call(instance.settingsGet, {})) as WireRecord;
+  return containedIn(body(i), held) ? held : apply(client, i);
+};
+
+/** The instance settings' computed outputs, read from the platform's record. */
+export const instanceSettingsOutputs = defineOutputs({
+  /** The settings as the platform holds them (declared and untouched keys), snake_case as on the platform. */
+  effective: (r) => r as { acp: Record<string, Schedule> },
+});
 
 export const instanceSettingsKind = defineKind<Inputs>({
   name: "InstanceSettings",
@@ -35,20 +50,25 @@ export const instanceSettingsKind = defineKind<Inputs>({
   schema: InstanceSettingsUpdate,
   // The settings always exist: create applies the declared values, destroy restores the defaults.
   onDestroy: "reset",
-  create: ({ client }, i) => apply(client, i),
+  create: ({ client }, i) => takeOver(client, i),
   read: async ({ client }) => (await client.call(instance.settingsGet, {})) as WireRecord,
   update: ({ client }, _id, i) => apply(client, i),
   async delete({ client }) {
     await client.call(instance.settingsUpdate, { body: INSTANCE_SETTINGS_DEFAULTS });
   },
-  outputs: (r) => ({ effective: r }),
+  outputs: instanceSettingsOutputs,
 });
 
-export class InstanceSettings extends SvcResource {
-  /** The settings as the platform holds them (declared and untouched keys). */
-  declare readonly effective: pulumi.Output<{ acp: Record<string, Schedule> }>;
+export interface InstanceSettings extends Outputs<typeof instanceSettingsOutputs> {}
 
+/**
+ * The platform's one settings record (a singleton: declare it once per platform). Creating the
+ * resource takes the record over and applies the declared values (no write when the platform
+ * already holds them); changes update in place;
+ * destroying it restores the documented defaults.
+ */
+export class InstanceSettings extends SvcResource {
   constructor(name: string, args: InstanceSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    super("InstanceSettings", name, args, ["effective"], opts);
+    super(instanceSettingsKind, name, args, opts);
   }
 }

@@ -1,30 +1,63 @@
 /** Label (a data label's name, with a title) and DataLabel (a labelled time range over asset metrics). */
 import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { showValue } from "../../api/common";
 import { DataLabelCreate, LabelCreate, datalabels } from "../../api/datalabels";
-import { defineKind, type WireRecord } from "../kind";
+import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 
+/** The arguments of a {@link Label}. */
 export interface LabelArgs {
+  /** The label's name, unique on the platform: lowercase letters, digits, '.', '_' and '-', 1–64 characters. Changing it replaces the label. */
   name: pulumi.Input<string>;
+  /** The label's display title, 1–64 characters. Changes update in place. */
   title: pulumi.Input<string>;
+  /** Take over a label that already exists with this name instead of failing. Provider-side only (never sent); default `false`. */
   adopt?: pulumi.Input<boolean>;
 }
 
+/** The arguments of a {@link DataLabel}. Every argument updates in place (the platform assigns the data label's id). */
 export interface DataLabelArgs {
+  /** The label this range carries: the name of a {@link Label} (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changes update in place. */
   labelName: pulumi.Input<string>;
-  /** RFC 3339, microseconds allowed. */
+  /** Where the range starts: an RFC 3339 time, microseconds allowed. Changes update in place. */
   startDate: pulumi.Input<string>;
+  /** Where the range ends: an RFC 3339 time, microseconds allowed, not before `startDate`. Changes update in place. */
   endDate: pulumi.Input<string>;
+  /** The asset metrics the range covers, at most 1000, each `{ assetName, name }`; default: none (`[]`). Changes update in place. */
   metrics?: pulumi.Input<pulumi.Input<{ assetName: pulumi.Input<string>; name: pulumi.Input<string> }>[]>;
+  /** Who set the label: `type` `workload` or `user`, with free-form `info` (passed through untouched); default `{ type: "user", info: {} }`. Changes update in place. */
   source?: pulumi.Input<{ type: pulumi.Input<"workload" | "user">; info?: pulumi.Input<Record<string, unknown>> }>;
+  /** A description, up to 4096 characters; default: none. Changes update in place. */
   description?: pulumi.Input<string>;
+  /** How sure the label is: an integer from 0 to 100 (the platform's default is 0). Changes update in place. */
   confidence?: pulumi.Input<number>;
+  /** Whether the range was validated (e.g. by a person); default `false`. Changes update in place. */
   validation?: pulumi.Input<boolean>;
+  /** Free-form information stored with the range, passed through untouched; default: none. Changes update in place. */
   info?: pulumi.Input<Record<string, unknown>>;
 }
 
 type LabelInputs = { name: string; title: string; [k: string]: unknown };
 type DataLabelInputs = Record<string, any>;
+
+/** A label's computed outputs, read from the platform's record. */
+export const labelOutputs = defineOutputs({
+  /** When the label was created on the platform (RFC 3339). */
+  created: (r) => r.created as string,
+  /** When the label was last changed on the platform (RFC 3339). */
+  updated: (r) => r.updated as string,
+});
+
+/** A data label's computed outputs, read from the platform's record. */
+export const dataLabelOutputs = defineOutputs({
+  /** The data label's id, assigned by the platform (also the resource's id, as text). */
+  labelId: (r) => r.id as number,
+  /** When the data label was created on the platform (RFC 3339). */
+  created: (r) => r.created as string,
+  /** When the data label was last changed on the platform (RFC 3339). */
+  updated: (r) => r.updated as string,
+});
 
 export const labelKind = defineKind<LabelInputs>({
   name: "Label",
@@ -39,7 +72,7 @@ export const labelKind = defineKind<LabelInputs>({
   async delete({ client }, id) {
     await client.call(datalabels.labelDelete, { params: { label_name: id } });
   },
-  outputs: (r) => ({ created: r.created, updated: r.updated }),
+  outputs: labelOutputs,
 });
 
 const dataLabelArgs = {
@@ -53,6 +86,15 @@ const dataLabelArgs = {
   validation: {},
   info: { compare: "exact" as const },
 };
+
+/**
+ * The API's rule for `confidence` (an integer from 0 to 100), stated whole in one message: the API
+ * schema reports a fraction and a value out of range one after the other.
+ */
+const confidenceRule = (v: unknown) => `must be an integer from 0 to 100, got ${showValue(v)}`;
+const confidence = z
+  .number({ error: (issue) => confidenceRule(issue.input) })
+  .refine((v) => Number.isInteger(v) && v >= 0 && v <= 100, { error: (issue) => confidenceRule(issue.input) });
 
 const dataLabelBody = (i: DataLabelInputs) => ({
   label_name: i.labelName,
@@ -74,7 +116,7 @@ export const dataLabelKind = defineKind<DataLabelInputs>({
   noun: "data label",
   args: dataLabelArgs,
   required: ["labelName", "startDate", "endDate"],
-  schema: DataLabelCreate,
+  schema: DataLabelCreate.safeExtend({ confidence: confidence.nullish() }),
   create: async ({ client }, i) => (await client.call(datalabels.create, { body: dataLabelBody(i) as never })) as WireRecord,
   read: async ({ client }, id) => (await client.call(datalabels.get, { params: { datalabel_id: id } })) as WireRecord,
   update: async ({ client }, id, i) => (await client.call(datalabels.update, { params: { datalabel_id: id }, body: dataLabelBody(i) as never })) as WireRecord,
@@ -85,23 +127,29 @@ export const dataLabelKind = defineKind<DataLabelInputs>({
     startDate: sameInstant(olds.startDate, r.start_date) ? olds.startDate : r.start_date,
     endDate: sameInstant(olds.endDate, r.end_date) ? olds.endDate : r.end_date,
   }),
-  outputs: (r) => ({ labelId: r.id, created: r.created, updated: r.updated }),
+  outputs: dataLabelOutputs,
 });
 
+export interface Label extends Outputs<typeof labelOutputs> {}
+
+/** A label: the name data labels carry, with a title. A new `name` replaces it; the title updates in place. Destroying it deletes the label. */
 export class Label extends SvcResource {
+  /** The label's name (its id on the platform). */
   declare readonly name: pulumi.Output<string>;
-  declare readonly created: pulumi.Output<string>;
 
   constructor(name: string, args: LabelArgs, opts?: pulumi.CustomResourceOptions) {
-    super("Label", name, args, ["created", "updated"], opts);
+    super(labelKind, name, args, opts);
   }
 }
 
-export class DataLabel extends SvcResource {
-  declare readonly labelId: pulumi.Output<number>;
-  declare readonly created: pulumi.Output<string>;
+export interface DataLabel extends Outputs<typeof dataLabelOutputs> {}
 
+/**
+ * A data label: a {@link Label} set on a time range of asset metrics (e.g. an anomaly). The platform
+ * assigns its id; every argument updates in place. Destroying it deletes the data label.
+ */
+export class DataLabel extends SvcResource {
   constructor(name: string, args: DataLabelArgs, opts?: pulumi.CustomResourceOptions) {
-    super("DataLabel", name, args, ["labelId", "created", "updated"], opts);
+    super(dataLabelKind, name, args, opts);
   }
 }

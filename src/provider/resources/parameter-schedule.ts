@@ -1,30 +1,46 @@
-/**
- * ParameterSchedule: parameter values applied to assets at a time, optionally reverted later. The API
- * has no update, so every input change replaces the schedule. A schedule whose time has passed (applied
- * or completed) is left as it is by later runs until its inputs change.
- */
+/** ParameterSchedule: parameter values applied to assets at a time, optionally reverted later. */
 import type * as pulumi from "@pulumi/pulumi";
 import { schedules } from "../../api/schedules";
-import { defineKind, type CheckFailure, type WireRecord } from "../kind";
+import type { z } from "zod";
+import type { scheduleState } from "../../api/schedules";
+import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { camel, convertKeys, deepEqual } from "../values";
 import { isAssetRef, toAssetKrn } from "./refs";
 
 type Scalar = string | number | boolean;
 
+/**
+ * The arguments of a {@link ParameterSchedule}. The API has no update: a change of any of them
+ * replaces the schedule (the old one is deleted first).
+ */
 export interface ParameterScheduleArgs {
+  /** The app whose parameters are set (1–64 characters: lowercase letters, digits, '.', '_', '-'). Changing it replaces the schedule. */
   appName: pulumi.Input<string>;
+  /** The app version that declares the parameters, a semantic version such as `1.2.0`. Changing it replaces the schedule. */
   appVersion: pulumi.Input<string>;
-  /** RFC 3339 time, in the future when the schedule is created. */
+  /**
+   * When the values are applied: an RFC 3339 time, in the future when the schedule is created (a
+   * schedule whose time has passed is left as it is until its arguments change). Changing it replaces the schedule.
+   */
   scheduledFor: pulumi.Input<string>;
-  /** Asset names or KRNs (`krn:asset:<name>`). */
+  /** The assets the values are applied to, 1–10000: asset names or KRNs (`krn:asset:<name>`). Changing it replaces the schedule. */
   resources: pulumi.Input<pulumi.Input<string>[]>;
-  /** Parameter values applied to every listed resource. */
+  /**
+   * The parameter values applied to every listed resource: parameter name → number, string or
+   * boolean; at least one. Changing it replaces the schedule.
+   */
   parameters: pulumi.Input<Record<string, pulumi.Input<Scalar>>>;
+  /**
+   * Values to restore later: `scheduledFor` (after the schedule's own time) and
+   * `resourceParameters`, one entry per listed resource that sets exactly the scheduled
+   * parameters. Default: no revert. Changing it replaces the schedule.
+   */
   revert?: pulumi.Input<{
     scheduledFor: pulumi.Input<string>;
     resourceParameters: pulumi.Input<pulumi.Input<{ resource: pulumi.Input<string>; parameters: pulumi.Input<Record<string, pulumi.Input<Scalar>>> }>[]>;
   }>;
+  /** A comment stored with the schedule, up to 1024 characters; default: none. Changing it replaces the schedule. */
   comment?: pulumi.Input<string>;
 }
 
@@ -41,7 +57,27 @@ interface Inputs {
 
 const CLOCK_SKEW_MS = 60_000;
 
-const OUTPUTS = ["state", "originalResourceParameters", "appliedAt", "appliedBy", "revertedAt", "revertedBy", "errorMsg", "createdAt", "createdBy"] as const;
+/** A parameter schedule's computed outputs, read from the platform's record. */
+export const parameterScheduleOutputs = defineOutputs({
+  /** Where the schedule is: `scheduled` (waiting), `scheduled-revert` (applied, the revert waits), `completed` or `error`. */
+  state: (r) => r.state as z.infer<typeof scheduleState>,
+  /** The values the listed resources had before the schedule applied its own, per resource. */
+  originalResourceParameters: (r) => r.original_resource_parameters as Array<{ resource: string; parameters: Record<string, Scalar> }>,
+  /** When the values were applied (RFC 3339); unset until then. */
+  appliedAt: (r) => (r.applied_at ?? undefined) as string | undefined,
+  /** Who (or what) applied the values; unset until then. */
+  appliedBy: (r) => (r.applied_by ?? undefined) as string | undefined,
+  /** When the revert restored the values (RFC 3339); unset until then, and without a revert. */
+  revertedAt: (r) => (r.reverted_at ?? undefined) as string | undefined,
+  /** Who (or what) reverted the values; unset until then. */
+  revertedBy: (r) => (r.reverted_by ?? undefined) as string | undefined,
+  /** Why applying or reverting failed, when the state is `error`. */
+  errorMsg: (r) => (r.error_msg ?? undefined) as string | undefined,
+  /** When the schedule was created (RFC 3339). */
+  createdAt: (r) => r.created_at as string,
+  /** Who created the schedule. */
+  createdBy: (r) => r.created_by as string,
+});
 
 function body(i: Inputs) {
   return {
@@ -150,27 +186,19 @@ export const parameterScheduleKind = defineKind<Inputs>({
       revert: olds.revert && sameRevert(body(olds).revert, r.revert) ? olds.revert : r.revert ? (convertKeys(r.revert, camel) as Inputs["revert"]) : undefined,
     };
   },
-  outputs: (r) => ({
-    state: r.state,
-    originalResourceParameters: r.original_resource_parameters,
-    appliedAt: r.applied_at,
-    appliedBy: r.applied_by,
-    revertedAt: r.reverted_at,
-    revertedBy: r.reverted_by,
-    errorMsg: r.error_msg,
-    createdAt: r.created_at,
-    createdBy: r.created_by,
-  }),
+  outputs: parameterScheduleOutputs,
 });
 
-export class ParameterSchedule extends SvcResource {
-  declare readonly state: pulumi.Output<string>;
-  declare readonly originalResourceParameters: pulumi.Output<Array<{ resource: string; parameters: Record<string, Scalar> }>>;
-  declare readonly appliedAt: pulumi.Output<string | undefined>;
-  declare readonly revertedAt: pulumi.Output<string | undefined>;
-  declare readonly createdAt: pulumi.Output<string>;
+export interface ParameterSchedule extends Outputs<typeof parameterScheduleOutputs> {}
 
+/**
+ * Parameter values applied to assets at a time (`scheduledFor`), optionally reverted later. The
+ * platform assigns the schedule's id. The API has no update, so every argument change replaces the
+ * schedule, deleting the old one first. A schedule whose time has passed (applied or completed) is
+ * left as it is by later runs until its arguments change. Destroying it deletes the schedule.
+ */
+export class ParameterSchedule extends SvcResource {
   constructor(name: string, args: ParameterScheduleArgs, opts?: pulumi.CustomResourceOptions) {
-    super("ParameterSchedule", name, args, OUTPUTS, opts);
+    super(parameterScheduleKind, name, args, opts);
   }
 }

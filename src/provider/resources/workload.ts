@@ -1,42 +1,101 @@
-/**
- * Workload: an app version deployed to a cluster (and optionally a node). appVersion, clusterName and
- * nodeName change in place (the spec's update keys, patch semantics); a new name or app replaces.
- * `enabled: false` creates a pending workload, and setting it to true enables it; `running` maps to
- * start and stop. With a staged deploymentType an update stages the new version: the staged version
- * counts as the declared one until it is applied on the platform.
- */
+/** Workload: an app version deployed to a cluster, with its lifecycle (enabled, running, staged updates). */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SvcClient } from "../../client";
 import { WorkloadCreate, workloads } from "../../api/workloads";
-import { defineKind, type WireRecord } from "../kind";
+import type { z } from "zod";
+import type { downloadStatus, workloadState } from "../../api/workloads";
+import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { convertKeys, snake } from "../values";
 
 type Json = Record<string, unknown>;
 
+/** The arguments of a {@link Workload}. */
 export interface WorkloadArgs {
+  /**
+   * The workload's name, unique on the platform: lowercase letters, digits, '.', '_' and '-', 1–64
+   * characters. Changing it replaces the workload.
+   */
   name: pulumi.Input<string>;
+  /** The app the workload runs: the name of an app created by an {@link AppVersion} (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changing it replaces the workload. */
   appName: pulumi.Input<string>;
+  /**
+   * The version of the app to run: a semantic version such as `1.2.0` (at most 64 characters) that
+   * exists for `appName`. Changes update in place (with a staged `deploymentType`, the new version is
+   * staged first).
+   */
   appVersion: pulumi.Input<string>;
+  /** The cluster the workload runs on: a cluster name, 1–64 characters of lowercase letters, digits, '.', '_', '-'. Changes update in place (the workload moves). */
   clusterName: pulumi.Input<string>;
+  /** The node of the cluster to run on: a node name (lowercase letters, digits, '.', '_', '-'; 1–64 characters); default: the platform picks one. Changes update in place. */
   nodeName?: pulumi.Input<string>;
+  /** A display title, 1–128 characters; default: the name. Changes update in place. */
   title?: pulumi.Input<string>;
-  /** resources (one entry per asset: resource KRN, parameters, datastreams), configuration (untouched), datastreams. */
+  /**
+   * The runtime settings: `resources` (one entry per asset: its resource KRN, parameters and
+   * datastreams), `configuration` (the app's configuration, passed through untouched) and
+   * `datastreams`. Keys are camelCase here, snake_case on the platform (except inside
+   * `configuration`, parameters and datastreams). Default: the app version's defaults. Changes update in place.
+   */
   runtime?: pulumi.Input<Json>;
+  /** System settings of the deployment (free-form JSON, passed through untouched); default: none. Changes update in place. */
   system?: pulumi.Input<Json>;
+  /** The platform API permissions granted to the workload (a JSON object or list, passed through untouched); default: none. Changes update in place. */
   apiPermissions?: pulumi.Input<Json | unknown[]>;
-  /** standard, staged+instant-apply or staged-only: how an update is applied (input only). */
+  /**
+   * How an update is applied: `standard` (at once, the default), `staged+instant-apply` (staged,
+   * then applied as soon as it is downloaded) or `staged-only` (staged until applied on the
+   * platform; the staged version counts as the declared one). Sent with each change, not read back.
+   * Changes update in place.
+   */
   deploymentType?: pulumi.Input<"standard" | "staged+instant-apply" | "staged-only">;
-  /** false creates a pending workload; true enables it. Default true. */
+  /**
+   * `false` creates a pending workload (not deployed); setting it to `true` enables it, in place.
+   * Default `true`. A pending workload cannot be made pending again: setting it to `false` on an
+   * enabled workload replaces it.
+   */
   enabled?: pulumi.Input<boolean>;
-  /** false stops the workload, true starts it. Default: running. */
+  /** `false` stops the workload, `true` starts it (in place); default: left as the platform runs it (a new workload runs). Changes update in place. */
   running?: pulumi.Input<boolean>;
+  /**
+   * Take over a workload that already exists with this name instead of failing, and bring it to
+   * the declared arguments. Provider-side only (never sent); default `false`.
+   */
   adopt?: pulumi.Input<boolean>;
 }
 
 const RUNTIME_FREE = ["configuration", "resources.*.parameters", "resources.*.datastreams"];
 const PATCHABLE = ["title", "appVersion", "clusterName", "nodeName", "deploymentType", "runtime", "system", "apiPermissions"];
-const OUTPUTS = ["state", "statusMessage", "lastSeen", "downloadStatus", "staged", "stagedAppVersion", "appType", "createdAt", "createdBy", "updatedAt", "updatedBy"] as const;
+/** The record's status object (always present on the platform's records). */
+type Status = { state: z.infer<typeof workloadState>; message: string; last_seen?: string | null };
+const status = (r: WireRecord) => (r.status ?? {}) as Status;
+const stagedOf = (r: WireRecord) => r.staged as { app_version?: string } | null | undefined;
+
+/** A workload's computed outputs, read from the platform's record. */
+export const workloadOutputs = defineOutputs({
+  /** The workload's lifecycle state, e.g. `pending_deploy`, `deploying`, `running`, `stopped`, `failed`, `staged`, `unreachable`. */
+  state: (r) => status(r).state,
+  /** The platform's message about the current state (empty when there is nothing to report). */
+  statusMessage: (r) => status(r).message,
+  /** When the node last reported the workload (RFC 3339); unset until it has. */
+  lastSeen: (r) => status(r).last_seen ?? undefined,
+  /** Progress of the app package's download to the node: `pending`, `scheduled`, `processing`, `downloading`, `ready` or `failed`. */
+  downloadStatus: (r) => r.download_status as z.infer<typeof downloadStatus>,
+  /** Whether a staged version waits to be applied (staged deployment types). */
+  staged: (r) => stagedOf(r) !== null && stagedOf(r) !== undefined,
+  /** The app version that is staged, when one is. */
+  stagedAppVersion: (r) => stagedOf(r)?.app_version,
+  /** The app's type: `app`, `importer`, `exporter` or `docker`. */
+  appType: (r) => r.app_type as "app" | "importer" | "exporter" | "docker",
+  /** When the workload was created on the platform (RFC 3339). */
+  createdAt: (r) => r.created_at as string,
+  /** Who created the workload. */
+  createdBy: (r) => r.created_by as string,
+  /** When the workload was last changed on the platform (RFC 3339). */
+  updatedAt: (r) => r.updated_at as string,
+  /** Who changed the workload last. */
+  updatedBy: (r) => r.updated_by as string,
+});
 
 function wireValue(arg: string, v: unknown): unknown {
   return arg === "runtime" ? convertKeys(v, snake, RUNTIME_FREE) : v;
@@ -120,41 +179,30 @@ export const workloadKind = defineKind<Json>({
     if (olds.enabled !== undefined) out.enabled = state !== "pending_deploy";
     return out;
   },
-  outputs(r) {
-    const status = (r.status ?? {}) as { state?: string; message?: string; last_seen?: string };
-    const staged = r.staged as { app_version?: string } | null;
-    return {
-      state: status.state,
-      statusMessage: status.message,
-      lastSeen: status.last_seen,
-      downloadStatus: r.download_status,
-      staged: staged !== null && staged !== undefined,
-      stagedAppVersion: staged?.app_version,
-      appType: r.app_type,
-      createdAt: r.created_at,
-      createdBy: r.created_by,
-      updatedAt: r.updated_at,
-      updatedBy: r.updated_by,
-    };
-  },
+  outputs: workloadOutputs,
 });
 
+export interface Workload extends Outputs<typeof workloadOutputs> {}
+
+/**
+ * A workload: an app version deployed to a cluster (and optionally a node). `appVersion`,
+ * `clusterName`, `nodeName`, `title`, `runtime`, `system`, `apiPermissions` change in place (patch
+ * semantics); a new `name` or `appName` replaces the workload. `enabled: false` creates a pending
+ * workload, and setting it to true enables it; `running` maps to start and stop. With a staged
+ * `deploymentType` an update stages the new version: the staged version counts as the declared one
+ * until it is applied on the platform. Destroying it deletes the workload.
+ */
 export class Workload extends SvcResource {
+  /** The workload's name (its id on the platform). */
   declare readonly name: pulumi.Output<string>;
+  /** The app the workload runs. */
   declare readonly appName: pulumi.Output<string>;
+  /** The declared app version (the staged one while a staged version waits). */
   declare readonly appVersion: pulumi.Output<string>;
+  /** The cluster the workload runs on. */
   declare readonly clusterName: pulumi.Output<string>;
-  declare readonly state: pulumi.Output<string>;
-  declare readonly statusMessage: pulumi.Output<string | undefined>;
-  declare readonly lastSeen: pulumi.Output<string | undefined>;
-  declare readonly downloadStatus: pulumi.Output<string>;
-  declare readonly staged: pulumi.Output<boolean>;
-  declare readonly stagedAppVersion: pulumi.Output<string | undefined>;
-  declare readonly appType: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: WorkloadArgs, opts?: pulumi.CustomResourceOptions) {
-    super("Workload", name, args, OUTPUTS, opts);
+    super(workloadKind, name, args, opts);
   }
 }

@@ -1,0 +1,19 @@
+/**
+ * Bringing an existing platform under code: `snapshot` reads a platform's inventory into a fixture
+ * the emulator loads (`svc-emulator serve --seed`), and `parity` compares the answers of a platform
+ * with those of an emulator seeded from its snapshot.
+ */
+export {
+  snapshot,
+  resolveOnly,
+  SNAPSHOT_AREAS,
+  SNAPSHOT_SECTIONS,
+  type SnapshotEvent,
+  type SnapshotOptions,
+  type SnapshotProblem,
+  type SnapshotResult,
+  type SnapshotSection,
+} from "./snapshot";
+export { fileSink, memorySink, type TextSink } from "./writer";
+export { parity, formatParity, type ParityOptions, type ParityReport, type OperationParity, type FieldDifference, type ParityEvent } from "./parity";
+export { generateProgram, generateFromFile, writeProgram, identifier, literal, type Snapshot, type GenerateOptions, type GeneratedFiles } from "./generate";

@@ -1,0 +1,125 @@
+/** The plan renderer: old => new values per property path, creates' inputs, forced replacements, secrets masked. */
+import { renderPlan, propertyChanges, summaryLine, type OperationReport } from "../../src/testing";
+import { reportedInputs } from "../../src/testing/report";
+import { secret, type PropertyMap } from "../../src/testing/values";
+import * as pulumi from "@pulumi/pulumi";
+import { Record } from "./fixtures/record";
+import { closeStacks, fixtureStack } from "./fixtures/harness";
+
+const T = "pulumi-nodejs:dynamic/svc:";
+const op = (o: Partial<OperationReport> & Pick<OperationReport, "op" | "name" | "type">): OperationReport => ({ urn: `urn:pulumi:test::test::${T}${o.type}::${o.name}`, ...o, type: `${T}${o.type}` });
+
+const operations: OperationReport[] = [
+  op({
+    op: "create",
+    type: "Bridge",
+    name: "mqtt-in",
+    newInputs: reportedInputs({ __provider: "serialized", name: "mqtt-in", config: { broker: "tcp://b:1883", password: secret("hunter2") }, topics: ["a", "b"] } as PropertyMap),
+  }),
+  op({
+    op: "update",
+    type: "Workload",
+    name: "line-monitor-hall-b",
+    diffs: ["appVersion", "runtime"],
+    oldInputs: { appVersion: "1.4.0", runtime: { resources: [{ resource: "krn:asset:line-1" }, { resource: "krn:asset:line-2" }], cpu: "1" }, title: "same" },
+    newInputs: { appVersion: "2.0.0", runtime: { resources: [{ resource: "krn:asset:line-1" }, { resource: "krn:asset:line-3" }], memory: "1Gi" }, title: "same" },
+  }),
+  op({ op: "replace", type: "Label", name: "anomaly", diffs: ["name", "title"], replaces: ["name"], oldInputs: { name: "anomaly", title: "A" }, newInputs: { name: "anomalies", title: "B" } }),
+  op({ op: "update", type: "Cluster", name: "edge", diffs: ["token"], oldInputs: reportedInputs({ token: secret("old-token") }), newInputs: reportedInputs({ token: secret("new-token") }) }),
+  op({ op: "delete", type: "Asset", name: "old-pump", oldInputs: { name: "old-pump", title: "Old pump" } }),
+  op({ op: "same", type: "Asset", name: "riverside" }),
+  op({ op: "create", type: "Asset", name: "adopted", adopt: true, newInputs: { name: "adopted", adopt: true } }),
+];
+
+describe("renderPlan", () => {
+  test("text: per resource, old => new by nested path, a create's inputs, the forcing property, secrets masked; then the counts", () => {
+    expect(renderPlan({ kind: "preview", operations })).toBe(
+      [
+        "+ svc:Bridge mqtt-in create",
+        '    + config.broker: "tcp://b:1883"',
+        "    + config.password: [secret]",
+        '    + name: "mqtt-in"',
+        '    + topics[0]: "a"',
+        '    + topics[1]: "b"',
+        "~ svc:Workload line-monitor-hall-b update",
+        '    ~ appVersion: "1.4.0" => "2.0.0"',
+        '    - runtime.cpu: "1"',
+        '    + runtime.memory: "1Gi"',
+        '    ~ runtime.resources[1].resource: "krn:asset:line-2" => "krn:asset:line-3"',
+        "+- svc:Label anomaly replace (name forces replacement)",
+        '    ~ name: "anomaly" => "anomalies" (forces replacement)',
+        '    ~ title: "A" => "B"',
+        "~ svc:Cluster edge update",
+        "    ~ token: [secret] => [secret]",
+        "- svc:Asset old-pump delete",
+        '    - name: "old-pump"',
+        '    - title: "Old pump"',
+        "= svc:Asset adopted create (adopt)",
+        "    + adopt: true",
+        '    + name: "adopted"',
+        "",
+        "1 to create, 1 to adopt, 2 to update, 1 to replace, 1 to delete, 1 unchanged",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("no secret value reaches a report or its rendering", () => {
+    const all = JSON.stringify(operations) + renderPlan({ operations }, { format: "markdown" }) + renderPlan({ operations });
+    for (const s of ["hunter2", "old-token", "new-token"]) expect(all).not.toContain(s);
+  });
+
+  test("markdown: a heading, the counts in bold, the changes in a diff block with each sign first", () => {
+    const md = renderPlan({ kind: "preview", operations: operations.slice(1, 3) }, { format: "markdown" });
+    expect(md).toBe(
+      [
+        "### Preview",
+        "",
+        "**1 to update, 1 to replace**",
+        "",
+        "```diff",
+        "~ svc:Workload line-monitor-hall-b update",
+        '~     appVersion: "1.4.0" => "2.0.0"',
+        '-     runtime.cpu: "1"',
+        '+     runtime.memory: "1Gi"',
+        '~     runtime.resources[1].resource: "krn:asset:line-2" => "krn:asset:line-3"',
+        "+- svc:Label anomaly replace (name forces replacement)",
+        '~     name: "anomaly" => "anomalies" (forces replacement)',
+        '~     title: "A" => "B"',
+        "```",
+        "",
+      ].join("\n"),
+    );
+    expect(renderPlan({ kind: "adoption", operations: [operations[5]] }, { format: "markdown" })).toBe("### Adoption plan\n\n**no changes (1 unchanged)**\n");
+  });
+
+  test("past tense for a run that applied; changes of a report without the provider's list found from the values", () => {
+    expect(summaryLine({ kind: "up", operations: [operations[0], operations[4], { ...operations[4], released: true }] })).toBe("1 created, 1 deleted, 1 released");
+    const bare = { ...operations[1], diffs: undefined };
+    expect(propertyChanges(bare).map((c) => c.path)).toEqual(["appVersion", "runtime.cpu", "runtime.memory", "runtime.resources[1].resource"]);
+  });
+});
+
+describe("the kit's runs carry old and new inputs", () => {
+  afterEach(closeStacks);
+
+  test("a preview renders old => new values of an update, nested; a secret input shows as [secret]", async () => {
+    const program = (value: string, nested: number) => () => {
+      // Inputs the fixture's args do not type: the record backend stores whatever it is given.
+      new Record("a", { key: "a", value, ...({ extra: { list: [1, nested] }, token: pulumi.secret(`t-${value}`) } as object) });
+    };
+    const f = await fixtureStack(program("one", 2));
+    const up = await f.stack.up();
+    expect(up.render()).toContain(`+ value: "one"`);
+    expect(up.render()).toContain(`+ token: [secret]`);
+    const plan = await f.stack.preview(program("two", 3));
+    const text = plan.render();
+    expect(text).toContain(`    ~ extra.list[1]: 2 => 3\n`);
+    expect(text).toContain(`    ~ value: "one" => "two"\n`);
+    expect(text).toContain(`    ~ token: [secret] => [secret]\n`);
+    expect(text).not.toMatch(/t-one|t-two/);
+    expect(plan.operations[0]).toMatchObject({ op: "update", oldInputs: { value: "one" }, newInputs: { value: "two" } });
+    // A destroy lists what it deletes.
+    expect((await f.stack.destroy()).render()).toContain(`- fixture:Record a delete\n    - extra.list[0]: 1\n`);
+  });
+});
