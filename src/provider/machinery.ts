@@ -127,14 +127,17 @@ function withoutArgName(property: string, reason: string): string {
 }
 
 export function diff(kind: Kind, id: string, olds: Props, news: Props) {
+  // Provider-side (local) args count too: never sent to the platform, they must still reach the
+  // state's outputs, which are all a later refresh reads them from (an update that only changes them
+  // makes no call that changes anything). They never replace.
   const changed: string[] = [];
-  for (const [name, spec] of Object.entries(kind.args)) {
-    if (spec.local) continue;
+  for (const name of Object.keys(kind.args)) {
     if (containsUnknown(news[name]) || !deepEqual(olds[name], news[name])) changed.push(name);
   }
   if (changed.length === 0) return { changes: false };
-  const replaceAll = kind.replaceWhen?.(argsOf(kind, olds) as never, argsOf(kind, news) as never) ?? false;
-  const replaces = replaceAll ? changed : changed.filter((n) => kind.args[n].replaces);
+  const platformChanged = changed.filter((n) => !kind.args[n].local);
+  const replaceAll = platformChanged.length > 0 && (kind.replaceWhen?.(argsOf(kind, olds) as never, argsOf(kind, news) as never) ?? false);
+  const replaces = replaceAll ? platformChanged : platformChanged.filter((n) => kind.args[n].replaces);
   // A replacement that keeps the platform identity must delete first, or the create would collide.
   const newId = safeId(kind, news);
   const deleteBeforeReplace = replaces.length > 0 && (kind.deleteBeforeReplace === true || (newId !== undefined && newId === (safeId(kind, olds) ?? id)));
@@ -225,7 +228,8 @@ export async function create(kind: Kind, ctx: KindContext, inputs: Props): Promi
     const id = naturalId ?? String(record.id);
     return { id, outs: outputsOf(kind, declared, record) };
   } catch (e) {
-    if (e instanceof SvcApiError && e.status === 409 && "adopt" in kind.args) {
+    // A 409 of the create call itself (not of a call that follows it) means the object exists.
+    if (e instanceof SvcApiError && e.status === 409 && "adopt" in kind.args && /(create|deploy)$/i.test(e.endpointId ?? "")) {
       throw new Error(
         `${label(kind, naturalId)}: create failed: ${e.message}. It already exists on the platform: set \`adopt: true\` on the resource to take it over (this provider's import route).`,
       );
@@ -268,9 +272,11 @@ export async function update(kind: Kind, ctx: KindContext, id: string, olds: Pro
   const args = platformArgs(kind, news);
   const before = platformArgs(kind, olds);
   const changed = Object.keys(kind.args).filter((n) => !kind.args[n].local && !deepEqual(before[n], args[n]));
-  if (!kind.update) throw new Error(`${label(kind, id)}: the platform cannot update a ${kind.noun} in place`);
+  if (changed.length > 0 && !kind.update) throw new Error(`${label(kind, id)}: the platform cannot update a ${kind.noun} in place`);
   try {
-    const record = await kind.update(ctx, id, args as never, before as never, changed);
+    // Only provider-side args changed: nothing to send, the object as it stands gives the outputs.
+    const record = changed.length === 0 ? await existing(kind, ctx, id, args) : await kind.update!(ctx, id, args as never, before as never, changed);
+    if (!record) throw new Error(`the ${kind.noun} no longer exists on the platform; run a refresh, then up to create it again`);
     return { outs: outputsOf(kind, argsOf(kind, news), record) };
   } catch (e) {
     throw describeFailure(kind, id, "update", e);

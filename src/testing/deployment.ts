@@ -39,6 +39,19 @@ export interface Registration {
   importId?: string;
   /** Set for `get` (ReadResource): the id of the object to read. */
   readId?: string;
+  /** The `aliases` option: what the resource was called before (its state is taken over, not replaced). */
+  aliases?: AliasSpec[];
+}
+
+/** An alias: a former URN, or the parts of the former URN that differ (the others are the resource's own). */
+export interface AliasSpec {
+  urn?: string;
+  name?: string;
+  type?: string;
+  project?: string;
+  stack?: string;
+  parentUrn?: string;
+  noParent?: boolean;
 }
 
 export interface Answer {
@@ -63,6 +76,8 @@ export class Deployment {
   /** The program's stack outputs, once it registered them. */
   stackOutputs: PropertyMap = {};
   private readonly registered = new Set<string>();
+  /** Former URNs whose state a registration took over through its aliases: they are not deleted as undeclared. */
+  private readonly aliased = new Set<string>();
   /** Old objects retired by this run's replacements: their deletion is part of the "replace" already reported. */
   private readonly replaced = new Set<string>();
   private readonly running = new Set<Promise<unknown>>();
@@ -128,7 +143,7 @@ export class Deployment {
 
   /** After a successful program: delete what it no longer declares, and the old objects of replacements. */
   async deleteUndeclared(): Promise<void> {
-    const entries = this.ctx.state.all().filter((e) => e.delete || !this.registered.has(e.urn));
+    const entries = this.ctx.state.all().filter((e) => e.delete || (!this.registered.has(e.urn) && !this.aliased.has(e.urn)));
     try {
       await deleteResources(this.ctx, { entries, preview: this.preview }, (op, entry) => {
         if (!(entry.delete && this.replaced.has(`${entry.urn}#${entry.id}`))) this.operations.push(op.oldInputs || !entry.custom ? op : { ...op, oldInputs: reportedInputs(entry.inputs) });
@@ -164,8 +179,43 @@ export class Deployment {
     this.operations.push(entry);
   }
 
+  /**
+   * The state of the resource under the first of its aliases that the state holds and no other
+   * registration claimed, as the engine takes it over: the entry moves to the new URN (in a preview,
+   * only the plan sees it there) and what depended on the former URN depends on the new one.
+   */
+  private aliasedEntry(urn: string, reg: Registration): ResourceState | undefined {
+    for (const alias of reg.aliases ?? []) {
+      const parent = alias.noParent ? undefined : (alias.parentUrn ?? reg.parent);
+      const former = alias.urn ?? resourceUrn({ project: alias.project ?? this.ctx.project, stack: alias.stack ?? this.ctx.stack }, alias.type ?? reg.type, alias.name ?? reg.name, parent);
+      if (former === urn || this.registered.has(former) || this.aliased.has(former)) continue;
+      const entry = this.ctx.state.get(former);
+      if (!entry || entry.external) continue;
+      this.aliased.add(former);
+      const moved: ResourceState = { ...entry, urn, name: reg.name, type: reg.type };
+      if (reg.parent) moved.parent = reg.parent;
+      else delete moved.parent;
+      if (!this.preview) {
+        this.ctx.state.replace(entry, moved);
+        const renamed = (u: string) => (u === former ? urn : u);
+        for (const e of this.ctx.state.all()) {
+          if (e === moved) continue;
+          const deps = e.dependencies.map(renamed);
+          const changed = deps.some((d, i) => d !== e.dependencies[i]) || e.parent === former || e.deletedWith === former;
+          if (!changed) continue;
+          const next: ResourceState = { ...e, dependencies: deps };
+          if (e.parent === former) next.parent = urn;
+          if (e.deletedWith === former) next.deletedWith = urn;
+          this.ctx.state.replace(e, next);
+        }
+      }
+      return moved;
+    }
+    return undefined;
+  }
+
   private component(urn: string, reg: Registration): Answer {
-    const old = this.ctx.state.get(urn);
+    const old = this.ctx.state.get(urn) ?? this.aliasedEntry(urn, reg);
     this.report({ urn, type: reg.type, name: reg.name }, old ? "same" : "create");
     if (!this.preview) this.ctx.state.put({ ...this.entry(urn, reg, reg.inputs, old?.outputs ?? {}), custom: false, id: undefined });
     return { urn, id: "", outputs: reg.inputs };
@@ -174,7 +224,7 @@ export class Deployment {
   private async custom(urn: string, reg: Registration): Promise<Answer> {
     const ref = { urn, type: reg.type, name: reg.name };
     if (reg.readId !== undefined) return this.readExternal(ref, reg);
-    const existing = this.ctx.state.get(urn);
+    const existing = this.ctx.state.get(urn) ?? this.aliasedEntry(urn, reg);
     const old = existing && !existing.external ? existing : undefined;
     const news = applyIgnoreChanges(reg.inputs, old?.inputs, reg.ignoreChanges);
     const inputs = await this.check(ref, old?.inputs ?? {}, news);

@@ -13,7 +13,7 @@ import type * as resprotoTypes from "@pulumi/pulumi/proto/resource_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import * as path from "node:path";
 import { CancelledError } from "./context";
-import type { Answer, Deployment, Registration } from "./deployment";
+import type { AliasSpec, Answer, Deployment, Registration } from "./deployment";
 import { pulumiFile } from "./host";
 import { toPropertyMap, type PropertyMap } from "./values";
 
@@ -72,6 +72,7 @@ class EngineMonitor extends MockMonitor {
       deletedWith: req.getDeletedwith() || undefined,
       additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
       importId: req.getImportid() || undefined,
+      aliases: aliasesOf(req),
     };
     await this.answer(reg, callback, (answer) => {
       const resp = new resproto.RegisterResourceResponse();
@@ -125,6 +126,26 @@ class EngineMonitor extends MockMonitor {
     this.resources.set(answer.urn, { urn: answer.urn, id: answer.id || null, state: answer.outputs });
     callback(null, respond(answer));
   }
+}
+
+/** The `aliases` option: earlier URNs, or specs of earlier names, types, parents (what is left out is the resource's own). */
+function aliasesOf(req: resprotoTypes.RegisterResourceRequest): AliasSpec[] {
+  const out: AliasSpec[] = req.getAliasurnsList().map((urn) => ({ urn }));
+  for (const a of req.getAliasesList()) {
+    const spec = a.getSpec();
+    if (a.hasUrn()) out.push({ urn: a.getUrn() });
+    else if (spec) {
+      out.push({
+        name: spec.getName() || undefined,
+        type: spec.getType() || undefined,
+        stack: spec.getStack() || undefined,
+        project: spec.getProject() || undefined,
+        parentUrn: spec.hasParenturn() ? spec.getParenturn() || undefined : undefined,
+        noParent: spec.hasNoparent() ? spec.getNoparent() : undefined,
+      });
+    }
+  }
+  return out;
 }
 
 export interface ProgramSettings {

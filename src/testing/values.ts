@@ -77,16 +77,33 @@ export function forProviderMap(m: PropertyMap): PropertyMap {
 }
 
 /**
- * The engine re-marks as secret every top-level property of a provider's answer whose input was
- * secret (a provider that does not accept secrets never sees the marking), and those the program
- * names in `additionalSecretOutputs`. A value the provider itself wrapped as a secret stays one.
+ * The engine re-marks as secret what a provider answers where the program's inputs held a secret (a
+ * provider that does not accept secrets never sees the marking), as the engine's provider plugin does
+ * (`annotateSecrets`, pkg/resource/plugin/provider_plugin.go): where input and output are both objects
+ * it goes down into them key by key; otherwise an output whose input contains a secret anywhere becomes
+ * secret as a whole. Top-level outputs the program names in `additionalSecretOutputs` become secret
+ * too. A value the provider itself wrapped as a secret stays one.
  */
 export function annotateSecrets(answer: PropertyMap, inputs: PropertyMap, extraSecretKeys: readonly string[] = []): PropertyMap {
-  return mapValues(answer, (v, k) => {
-    if (isSecret(v)) return v;
-    const wasSecret = (k in inputs && isSecret(inputs[k])) || extraSecretKeys.includes(k);
-    return wasSecret ? secret(v) : v;
+  const marked = markLike(answer, inputs);
+  return mapValues(marked, (v, k) => (extraSecretKeys.includes(k) && !isSecret(v) ? secret(v) : v));
+}
+
+function markLike(outs: PropertyMap, ins: PropertyMap): PropertyMap {
+  return mapValues(outs, (out, k) => {
+    if (!(k in ins) || isSecret(out)) return out;
+    const input = ins[k];
+    if (isObject(out) && isObject(input) && !isSecret(input)) return markLike(out, input);
+    return containsSecret(input) ? secret(out) : out;
   });
+}
+
+/** Whether a value is or holds a secret at any depth. */
+export function containsSecret(v: PropertyValue): boolean {
+  if (isSecret(v)) return true;
+  if (Array.isArray(v)) return v.some(containsSecret);
+  if (isObject(v)) return Object.values(v).some(containsSecret);
+  return false;
 }
 
 /** Deep equality of plain JSON values (object key order ignored). */

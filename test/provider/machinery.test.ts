@@ -128,7 +128,10 @@ describe("diff is exact", () => {
     expect(diff(schedule, "id", s, { ...s, comment: "now" })).toEqual({ changes: true, replaces: ["comment"], deleteBeforeReplace: true });
   });
 
-  test("toggling adopt is not a change", () => {
-    expect(diff(cluster, "plant-a", olds, { name: "plant-a", title: "Plant A", telemetryBufferSize: 5, adopt: true })).toEqual({ changes: false });
+  test("toggling adopt is an update that never replaces, so that the state's outputs (what refresh reads) carry it", () => {
+    expect(diff(cluster, "plant-a", olds, { name: "plant-a", title: "Plant A", telemetryBufferSize: 5, adopt: true })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    // Even for kinds that replace on every change of their platform args.
+    const b = { name: "br", clusterName: "c", appName: "a", payload: {} };
+    expect(diff(kinds.Bridge, "br", b, { ...b, adopt: true })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
   });
 });

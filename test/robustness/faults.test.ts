@@ -1,11 +1,12 @@
 /**
- * Faults: the quickstart goes up, re-runs and goes down through the engine kit and the real
- * dynamic-provider host while the emulator fails 20% of the requests (429 with Retry-After,
- * 502/503/504, connection resets, added latency) from a fixed seed. It must end with the same
- * platform records and the same Pulumi state as the same run without faults: no duplicate object,
- * no lost resource, nothing left behind after destroy. In the ambiguous mode (`after_apply`: the
- * change is applied and durable, then the answer is lost) every create must adopt the object it
- * made instead of failing with 409 or making a second one.
+ * Faults: a program holding all 16 kinds (the quickstart plus one resource of each kind it leaves
+ * out) goes up, re-runs and goes down through the engine kit and the real dynamic-provider host while
+ * the emulator fails 20% of the requests (429 with Retry-After, 502/503/504, connection resets, added
+ * latency) from a fixed seed. It must end with the same platform records and the same Pulumi state as
+ * the same run without faults: no duplicate object, no lost resource, nothing left behind after
+ * destroy but what the platform cannot delete (the kit's own check after destroy knows which). In the
+ * ambiguous mode (`after_apply`: the change is applied and durable, then the answer is lost) every
+ * create must adopt the object it made instead of failing with 409 or making a second one.
  *
  * The stacks run one provider operation at a time (`parallel: 1`), so the requests reach the
  * emulator in the same order on every run and the seed alone decides which of them fail.
@@ -14,7 +15,9 @@ import * as testing from "../../src/testing";
 import type { FaultConfigInput } from "../../src/emulator";
 import type { Store } from "../../src/emulator/store/store";
 import { TABLES } from "../../src/emulator/store/tables";
-import { quickstart } from "../../examples/quickstart/program";
+import { kinds } from "../../src/provider/resources";
+import { INSTANCE_SETTINGS_DEFAULTS } from "../../src/provider/resources/instance-settings";
+import { ALL_KINDS_RESOURCES, allKinds } from "../model/all-kinds";
 import { Figures, report } from "./reliability";
 import { MODE, SEED, SOAK } from "./helpers";
 
@@ -50,18 +53,11 @@ function platform(store: Store): Record<string, string[]> {
   return out;
 }
 
-/**
- * Outputs that tell when a resource was read, not what it holds: the App's `latestVersion` is the
- * newest version when the App was created, which with operations running at once may be either.
- */
-const TIMING_OUTPUTS = ["latestVersion"];
-
-/** The Pulumi state's resources: URN, id and values, generated ids and times masked (and with `concurrent`, the timing outputs). */
-function pulumiState(stack: testing.TestStack, concurrent: boolean) {
-  const outputsOf = (o: Record<string, unknown>) => (concurrent ? Object.fromEntries(Object.entries(o).filter(([k]) => !TIMING_OUTPUTS.includes(k))) : o);
+/** The Pulumi state's resources: URN, id and values, generated ids and times masked. */
+function pulumiState(stack: testing.TestStack) {
   return stack
     .resources()
-    .map((r) => stable({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: outputsOf(r.outputs), secret: r.secretOutputs }))
+    .map((r) => stable({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: r.outputs, secret: r.secretOutputs }))
     .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
 
@@ -91,23 +87,21 @@ interface Outcome {
   resources: number;
 }
 
-/** Up, an up that must change nothing, a refresh without drift, destroy: the quickstart's whole life. */
+/** Up, an up that must change nothing, a refresh without drift, destroy: the program's whole life. */
 async function lifecycle(faults?: FaultConfigInput, parallel = 1): Promise<Outcome> {
-  // API v4 has no cluster delete: the quickstart's cluster stays on the platform after destroy.
-  const stack = await testing.stack(quickstart, { emulator: { faults }, parallel, checkDestroy: false });
+  const stack = await testing.stack(allKinds, { emulator: { faults }, parallel });
   try {
     const emulator = stack.emulator!;
     const up = await stack.up();
-    expect(up.operations.filter((o) => o.op === "create")).toHaveLength(14);
-    const concurrent = parallel > 1;
-    const outputs = stable(stack.outputs) as Record<string, unknown>;
-    if (concurrent) delete outputs.latestVersion;
-    const afterUp = { platform: platform(emulator.store), state: pulumiState(stack, concurrent), outputs };
+    expect(up.operations.filter((o) => o.op === "create")).toHaveLength(ALL_KINDS_RESOURCES);
+    const afterUp = { platform: platform(emulator.store), state: pulumiState(stack), outputs: stable(stack.outputs) as Record<string, unknown> };
     const dup = duplicates(emulator.store);
     expect(await stack.up()).toHaveNoChanges();
     await stack.expectNoDrift();
+    // The kit reads every deleted object back; released ones (the cluster, the data type) and the
+    // reset instance settings stay by design.
     const down = await stack.destroy();
-    expect(down.operations.filter((o) => o.op === "delete")).toHaveLength(14);
+    expect(down.operations.filter((o) => o.op === "delete")).toHaveLength(ALL_KINDS_RESOURCES);
     expect(stack.resources()).toEqual([]);
     const { counters } = emulator.faults.status();
     return { afterUp, afterDestroy: platform(emulator.store), faults: counters as Outcome["faults"], duplicates: dup, resources: afterUp.state.length };
@@ -137,11 +131,13 @@ function expectSameAsBaseline(run: Outcome, base: Outcome = baseline): void {
 
 const FAULTS = { include_auth: true, latency_ms: 3, retry_after_s: 1 } as const;
 
-describe("The quickstart under injected faults ends as it does without them", () => {
-  test("the run without faults (the baseline) keeps only the cluster after destroy (API v4 has no cluster delete)", () => {
-    expect(baseline.resources).toBe(14);
+describe("A program of all 16 kinds under injected faults ends as it does without them", () => {
+  test("the run without faults (the baseline) keeps after destroy only what API v4 cannot delete, and the instance settings at their defaults", () => {
+    expect(baseline.resources).toBe(ALL_KINDS_RESOURCES);
+    expect(new Set(baseline.afterUp.state.map((r) => (r as { urn: string }).urn.split("::")[2]))).toEqual(new Set(Object.keys(kinds).map((k) => `pulumi-nodejs:dynamic/svc:${k}`)));
     expect(baseline.duplicates).toEqual([]);
-    expect(Object.keys(baseline.afterDestroy)).toEqual([TABLES.clusters]);
+    expect(Object.keys(baseline.afterDestroy).sort()).toEqual([TABLES.clusters, TABLES.dataTypes, TABLES.instanceSettings].sort());
+    expect(baseline.afterDestroy[TABLES.instanceSettings]).toEqual([JSON.stringify({ key: "settings", value: INSTANCE_SETTINGS_DEFAULTS })]);
   });
 
   test("20% of requests fail before they take effect (429, 502, 503, 504 and resets) with 3 ms latency: same records, same state", async () => {
@@ -176,10 +172,12 @@ describe("The quickstart under injected faults ends as it does without them", ()
     expectSameAsBaseline(run, base);
   });
 
-  test("every create and deploy loses its answer: each resource adopts the object its create made, including the schedule the platform names", async () => {
+  test("every create and deploy loses its answer: each resource adopts the object its create made, including those the platform names (the schedule, the data label)", async () => {
     const run = await lifecycle({ ...FAULTS, seed: 1, rate: 1, mode: "after_apply", after_apply_action: "reset", methods: ["POST"], paths: ["/api/v4/*create", "/api/v4/*deploy"] });
-    // One lost answer per object the quickstart's creates make: the cluster, the class, two types, three assets, the property, two versions, the workload and the schedule.
-    expect(run.faults.by_kind.after_apply_reset).toBe(12);
+    // One lost answer per object the program's creates make: the cluster, the class, two types, three
+    // assets, the property, the metadata, two versions, the workload, the schedule, the label, the data
+    // label, the data type and the bridge.
+    expect(run.faults.by_kind.after_apply_reset).toBe(17);
     expectSameAsBaseline(run);
   });
 });

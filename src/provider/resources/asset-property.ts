@@ -76,6 +76,9 @@ export const assetPropertyKind = defineKind<PropInputs>({
   required: ["assetName", "name", "value"],
   id: (i) => `${i.assetName}/${i.name}`,
   schema: AssetPropertyCreate.extend({ asset_name: nameSchema(64) }),
+  // A property's title belongs to one property name platform-wide: a replacement under a new name that
+  // keeps the title would be refused while the old property holds it, so the old one goes first.
+  deleteBeforeReplace: true,
   create: async ({ client }, i) =>
     (await client.call(assets.propertyCreate, { params: { asset_name: i.assetName }, body: { name: i.name, title: i.title, value: i.value } })) as WireRecord,
   read: async ({ client }, id) => {

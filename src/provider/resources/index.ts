@@ -11,6 +11,7 @@ import { clusterKind } from "./cluster";
 import { dataTypeKind } from "./data-type";
 import { instanceSettingsKind } from "./instance-settings";
 import { dataLabelKind, labelKind } from "./label";
+import { findCreatedDataLabel } from "./data-label-created";
 import { parameterScheduleKind } from "./parameter-schedule";
 import { workloadKind } from "./workload";
 
@@ -26,7 +27,8 @@ export const kinds: Record<string, Kind> = Object.fromEntries(
     assetTypeKind,
     bridgeKind,
     clusterKind,
-    dataLabelKind,
+    // The platform numbers data labels: a create whose answer was lost finds the label it made.
+    { ...dataLabelKind, findCreated: dataLabelKind.findCreated ?? findCreatedDataLabel },
     dataTypeKind,
     instanceSettingsKind,
     labelKind,

@@ -113,11 +113,13 @@ const get = async (client: SvcClient, name: string) => (await client.call(worklo
 async function settle(client: SvcClient, news: Json, olds: Json | undefined, record: WireRecord): Promise<WireRecord> {
   const name = news.name as string;
   let changed = false;
-  if (news.enabled !== false && record.enabled === false && (olds === undefined || olds.enabled === false || olds.enabled !== news.enabled)) {
+  const state = (record.status as { state?: string } | undefined)?.state;
+  // Only a pending workload (created with enabled: false) is enabled; a stopped one is not enabled
+  // either on the platform, but it is started, below, when it should run.
+  if (news.enabled !== false && state === "pending_deploy") {
     await client.call(workloads.enable, { body: { names: [name] } });
     changed = true;
   }
-  const state = (record.status as { state?: string } | undefined)?.state;
   if (news.running === false && state !== "stopped" && state !== "stopping" && news.enabled !== false) {
     await client.call(workloads.stop, { body: { names: [name] } });
     changed = true;
@@ -170,8 +172,11 @@ export const workloadKind = defineKind<Json>({
     const staged = r.staged as { app_version?: string } | null;
     const state = (r.status as { state?: string } | undefined)?.state;
     const out: Json = { appVersion: staged?.app_version ?? r.app_version };
-    if (olds.running !== undefined) out.running = !(state === "stopped" || state === "stopping");
-    if (olds.enabled !== undefined) out.enabled = r.enabled;
+    // A pending workload (enabled: false) neither runs nor is stopped: `running` waits until it is enabled.
+    if (olds.running !== undefined) out.running = state === "pending_deploy" ? olds.running : !(state === "stopped" || state === "stopping");
+    // The platform's own `enabled` is false while the workload is stopped; the arg says whether it is
+    // deployed at all (false: created pending), so it reads back from the state.
+    if (olds.enabled !== undefined) out.enabled = state !== "pending_deploy";
     return out;
   },
   outputs: workloadOutputs,

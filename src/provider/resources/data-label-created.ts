@@ -1,0 +1,45 @@
+/**
+ * Finding the data label a create made when its answer was lost. The platform numbers data labels
+ * itself, so a lost answer (reset, timeout, 502/503/504 after the label was stored) leaves nothing to
+ * read the label by: the provider looks for it among the label's data labels created since the create
+ * was sent, by every field the create set, and takes it as the create's result instead of creating a
+ * second one.
+ */
+import { datalabels } from "../../api/datalabels";
+import type { KindContext, WireRecord } from "../kind";
+import { deepEqual } from "../values";
+
+type Inputs = Record<string, any>;
+
+/** A minute of clock skew between this machine and the platform. */
+const CLOCK_SKEW_MS = 60_000;
+
+/** Times compare as instants to the microsecond, whatever form the platform renders them in. */
+const instant = (t: unknown) => (typeof t === "string" ? t.replace(/(\.\d*?)0*Z$/, "$1Z").replace(/\.Z$/, "Z") : t);
+
+/** Whether `r` holds what a create with inputs `i` stores (the platform's defaults where `i` leaves a field out). */
+function madeBy(i: Inputs, r: WireRecord): boolean {
+  const metrics = (i.metrics ?? []).map((m: { assetName: string; name: string }) => ({ asset_name: m.assetName, name: m.name }));
+  return (
+    r.label_name === i.labelName &&
+    instant(r.start_date) === instant(i.startDate) &&
+    instant(r.end_date) === instant(i.endDate) &&
+    deepEqual(r.metrics, metrics) &&
+    r.description === (i.description ?? "") &&
+    r.confidence === (i.confidence ?? 0) &&
+    r.validation === (i.validation ?? false) &&
+    deepEqual(r.info ?? {}, i.info ?? {}) &&
+    (i.source === undefined || ((r.source as { type?: string } | undefined)?.type === i.source.type && deepEqual((r.source as { info?: unknown }).info ?? {}, i.source.info ?? {})))
+  );
+}
+
+/** The data label a create with inputs `i` made at or after `sinceMs` (the newest that matches), if any. */
+export async function findCreatedDataLabel({ client }: KindContext, i: Inputs, sinceMs: number): Promise<WireRecord | undefined> {
+  for await (const item of client.paginate(datalabels.filter, { body: { label_names: [i.labelName] } })) {
+    const r = item as WireRecord;
+    // Newest first: past the window, nothing older can be the one.
+    if (Date.parse(r.created as string) < sinceMs - CLOCK_SKEW_MS) break;
+    if (madeBy(i, r)) return r;
+  }
+  return undefined;
+}

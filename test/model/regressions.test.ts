@@ -1,0 +1,118 @@
+/**
+ * Bugs the model tests found (test/robustness/model.test.ts), each kept as its shrunk reproduction:
+ * a sequence of programs and operations replayed through the same runner, which checks every
+ * promise after each step (empty preview after up, the platform equal to the program, a refresh
+ * without drift, destroy leaving only what the platform cannot delete, nothing lost or duplicated,
+ * no secret in the state or the logs).
+ */
+import { SvcApiError } from "../../src/client";
+import { defineKind, type KindContext } from "../../src/provider/kind";
+import * as machinery from "../../src/provider/machinery";
+import type { Decl, ProgramSpec } from "./program";
+import { runSequence, type Sequence } from "./run";
+
+jest.setTimeout(120_000);
+
+const replay = (steps: Sequence["steps"], parallel = 1) => runSequence({ parallel, steps });
+const up = (program: ProgramSpec) => ({ op: "up" as const, program });
+const with_ = (program: ProgramSpec, name: string, change: (d: Decl) => void): ProgramSpec =>
+  program.map((d) => {
+    if (d.name !== name) return d;
+    const copy = JSON.parse(JSON.stringify(d)) as Decl;
+    change(copy);
+    return copy;
+  });
+
+const MANIFEST = { parameters: [{ name: "threshold", data_type: "number", default: 80 }, { name: "mode", data_type: "string", default: "standard" }] };
+/** A cluster, an app version with its App, on which workloads run. */
+const appOnCluster: ProgramSpec = [
+  { kind: "Cluster", name: "cluster-1", args: { name: "cluster-1" } },
+  { kind: "AppVersion", name: "version-1", args: { appName: "app-1", version: "1.0.0", type: "app", manifest: MANIFEST } },
+  { kind: "App", name: "app-1", args: { name: { $ref: "version-1", out: "appName" }, title: "App 1" } },
+];
+const workload = (args: Decl["args"]): Decl => ({
+  kind: "Workload",
+  name: "wl-1",
+  args: { name: "wl-1", appName: { $ref: "version-1", out: "appName" }, appVersion: { $ref: "version-1", out: "version" }, clusterName: { $ref: "cluster-1", out: "name" }, ...args },
+});
+
+const rename = (program: ProgramSpec, from: string, to: string): ProgramSpec =>
+  JSON.parse(JSON.stringify(program).replaceAll(`"$ref":"${from}"`, `"$ref":"${to}"`)).map((d: Decl) => (d.name === from ? { ...d, name: to, aliases: [from] } : d));
+
+describe("shrunk reproductions of what the model tests found", () => {
+  test("an asset property given a new name and keeping its title: the replacement was created first, and the platform refused the title the old one held", async () => {
+    const property = (name: string): ProgramSpec => [
+      { kind: "AssetType", name: "type-1", args: { name: "type-1", title: "Type 1" } },
+      { kind: "Asset", name: "asset-1", args: { name: "asset-1", title: "Asset 1", assetTypeName: { $ref: "type-1", out: "name" } } },
+      { kind: "AssetProperty", name: "prop-1", args: { assetName: { $ref: "asset-1", out: "name" }, name, title: "Rated power", value: 7.5 } },
+    ];
+    await replay([up(property("rated_power")), up(property("rated_power_kw")), { op: "refresh" }], 4);
+  });
+
+  test("a secret inside an object arg (a metadata payload's key): the state held it in plain text, created and updated", async () => {
+    const meta = (key: string): ProgramSpec => [
+      { kind: "AssetType", name: "type-1", args: { name: "type-1", title: "Type 1" } },
+      { kind: "Asset", name: "asset-1", args: { name: "asset-1", title: "Asset 1", assetTypeName: { $ref: "type-1", out: "name" } } },
+      { kind: "AssetMetadata", name: "meta-1", args: { assetName: { $ref: "asset-1", out: "name" }, name: "meta-1", payload: { make: "ACME", apiKey: { $secret: key }, nested: { token: { $secret: `${key}-nested` } } } } },
+    ];
+    await replay([up(meta("metadata-key-1")), up(meta("metadata-key-2")), { op: "refresh" }]);
+  });
+
+  test("a resource renamed with an alias keeps its object: the kit ignored aliases, created the App anew and deleted the old one, which took the app's versions with it", async () => {
+    const renamed = rename(appOnCluster, "app-1", "app-1-renamed");
+    await replay([up(appOnCluster), up(renamed), { op: "preview" }, { op: "refresh" }, { op: "destroy" }, up(renamed)]);
+  });
+
+  test("renaming a resource that others depend on, and a dependent of it, in one up", async () => {
+    const program = [...appOnCluster, workload({})];
+    await replay([up(program), up(rename(rename(program, "cluster-1", "cluster-1b"), "wl-1", "wl-1b")), { op: "destroy" }], 4);
+  });
+
+  test("a workload declared with running: false: its create failed, enabling the stopped workload (409), reported as 'already exists, set adopt'", async () => {
+    await replay([up([...appOnCluster, workload({ running: false })]), { op: "refresh" }]);
+  });
+
+  test("a workload declared enabled: true and running: false: refresh reported `enabled` as drift (the platform's enabled is false while stopped)", async () => {
+    await replay([up([...appOnCluster, workload({ enabled: true, running: false })]), { op: "refresh" }]);
+  });
+
+  test("a workload declared enabled: false and running: false: refresh reported `running` as drift (a pending workload is not stopped)", async () => {
+    await replay([up([...appOnCluster, workload({ enabled: false, running: false })]), { op: "refresh" }, up([...appOnCluster, workload({ enabled: true, running: false })]), { op: "refresh" }]);
+  });
+
+  test("a stopped workload declared enabled: true and running: true is started, not enabled", async () => {
+    await replay([up([...appOnCluster, workload({ running: false })]), up([...appOnCluster, workload({ running: true, enabled: true })])]);
+  });
+
+  test("setting adopt on a resource that exists, then a refresh: the refresh reported `adopt` as changed on the platform", async () => {
+    const program: ProgramSpec = [{ kind: "Label", name: "label-1", args: { name: "label-1", title: "Label 1" } }];
+    await replay([up(program), up(with_(program, "label-1", (d) => (d.args.adopt = true))), { op: "refresh" }]);
+  });
+});
+
+describe("the create's 409 hint", () => {
+  const conflict = (endpointId: string) =>
+    new SvcApiError({ status: 409, method: "POST", path: "/x", detail: "conflict", retryable: false, endpointId, errors: [] } as never);
+  const kindFailingWith = (err: Error) =>
+    defineKind<Record<string, unknown>>({
+      name: "Fake",
+      noun: "fake",
+      args: { name: { replaces: true }, adopt: { local: true } },
+      required: ["name"],
+      id: (i) => String(i.name),
+      create: async () => {
+        throw err;
+      },
+      read: async () => undefined,
+      delete: async () => undefined,
+      outputs: () => ({}),
+    });
+  const ctx = { client: { withDefaults: () => ({}) }, settings: { operationTimeoutSeconds: 1 } } as unknown as KindContext;
+
+  test("says the object exists only when the create call itself answered 409", async () => {
+    await expect(machinery.create(kindFailingWith(conflict("workloads.create")), ctx, { name: "a" })).rejects.toThrow("set `adopt: true`");
+    const later = machinery.create(kindFailingWith(conflict("workloads.enable")), ctx, { name: "a" });
+    await expect(later).rejects.toThrow("Fake 'a': create failed: POST /x → 409: conflict");
+    await expect(machinery.create(kindFailingWith(conflict("workloads.enable")), ctx, { name: "a" })).rejects.not.toThrow("adopt");
+  });
+});
