@@ -108,3 +108,12 @@ export function programOf(dir: string, edit: (file: string, text: string) => str
     load(path.join(dir, "index.ts"));
   };
 }
+
+/**
+ * The operations of an up that removed `adopt` from an adopted program, other than the expected ones:
+ * `adopt` is a provider-side arg, so the state records its removal as an update of `adopt` alone,
+ * which sends nothing to the platform.
+ */
+export function beyondDroppingAdopt(run: testing.RunResult): string[] {
+  return run.operations.filter((o) => o.op !== "same" && !(o.op === "update" && o.diffs?.length === 1 && o.diffs[0] === "adopt")).map((o) => `${o.op} ${o.name} ${o.diffs ?? ""}`);
+}
