@@ -1,0 +1,37 @@
+// Lint for the sources, tests, bench and examples: typescript-eslint's recommended rules with type
+// information, plus the rules this project relies on (see README, "Development").
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "coverage/**", "bench/.results/**", "test/.artifacts/**", "**/*.d.ts"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/no-unnecessary-type-assertion": "error",
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+    },
+  },
+  {
+    // The provider keeps its types: no `as never` / `as unknown as` (an escape from the checker).
+    files: ["src/provider/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: "TSAsExpression > TSNeverKeyword", message: "`as never` discards the type: type the value instead." },
+        { selector: "TSAsExpression[expression.type='TSAsExpression'] > TSUnknownKeyword", message: "`as unknown as` discards the type." },
+        { selector: "TSAsExpression:has(> TSAsExpression > TSUnknownKeyword)", message: "`as unknown as` discards the type: type the value instead." },
+      ],
+    },
+  },
+  {
+    files: ["**/*.js", "**/*.mjs"],
+    languageOptions: { globals: { require: "readonly", module: "writable", process: "readonly", console: "readonly", __dirname: "readonly", Buffer: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", URL: "readonly", performance: "readonly", fetch: "readonly", AbortController: "readonly", setImmediate: "readonly", TextEncoder: "readonly", TextDecoder: "readonly", structuredClone: "readonly", exports: "writable", __filename: "readonly", queueMicrotask: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+);
