@@ -9,5 +9,7 @@ try {
   const st = fs.lstatSync(link);
   if (st.isSymbolicLink() && path.resolve(path.dirname(link), fs.readlinkSync(link)) === root) process.exit(0);
   fs.rmSync(link, { recursive: true, force: true });
-} catch {}
+} catch {
+  // Nothing there yet: the link is made below.
+}
 fs.symlinkSync(path.relative(path.dirname(link), root), link, "dir");

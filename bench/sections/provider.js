@@ -266,7 +266,7 @@ async function run(opts) {
   return {
     figures,
     detail: {
-      kit: kit.map(({ state, ...k }) => k),
+      kit: kit.map(({ state: _state, ...k }) => k),
       floor,
       direct,
       state_sizes: sizes,

@@ -70,7 +70,7 @@ export function generateFromFile(snapshotPath: string, outDir: string, options: 
   try {
     doc = parseYaml(readFileSync(snapshotPath, "utf8"));
   } catch (e) {
-    throw new Error(`snapshot ${snapshotPath}: cannot be read as YAML: ${(e as Error).message}`);
+    throw new Error(`snapshot ${snapshotPath}: cannot be read as YAML: ${(e as Error).message}`, { cause: e });
   }
   if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw new Error(`snapshot ${snapshotPath}: not a YAML mapping of sections`);
   const files = generateProgram(doc as Snapshot, options);
@@ -86,7 +86,6 @@ const entries = (doc: Snapshot, section: string): Entry[] => {
 };
 
 const byName = (a: Entry, b: Entry) => String(a.name ?? "").localeCompare(String(b.name ?? ""));
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
 /** The args of `kindName` from a platform record: each arg from its wire field, nested keys in camelCase. */
 function argsFromRecord(kindName: string, record: Entry, skip: readonly string[] = []): Record<string, unknown> {

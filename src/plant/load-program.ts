@@ -8,13 +8,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
+import type * as TypeScript from "typescript";
 
 type Transpile = (source: string, fileName: string) => string;
 
 function typescriptOf(dir: string): Transpile {
-  let ts: typeof import("typescript");
+  let ts: typeof TypeScript;
   try {
-    ts = createRequire(path.join(dir, "package.json"))("typescript") as typeof import("typescript");
+    ts = createRequire(path.join(dir, "package.json"))("typescript") as typeof TypeScript;
   } catch {
     throw new Error(`${dir}: the program's project has no TypeScript compiler (install it there: npm install --save-dev typescript)`);
   }

@@ -166,7 +166,7 @@ const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._z
 function fieldsOf(schema: z.ZodType | undefined): Record<string, z.ZodType> | undefined {
   if (!schema) return undefined;
   const base = baseSchema(schema);
-  return defOf(base).type === "object" ? ((base as unknown as z.ZodObject).shape as Record<string, z.ZodType>) : undefined;
+  return defOf(base).type === "object" ? ((base as unknown as z.ZodObject).shape) : undefined;
 }
 
 function elementOf(schema: z.ZodType | undefined): z.ZodType | undefined {

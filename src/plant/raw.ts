@@ -54,9 +54,8 @@ export class RawApi {
     let renewed = false;
     for (let attempt = 1; ; attempt++) {
       const token = ep.permission === null ? undefined : await this.tokens.token();
-      let status = 0;
       let retryAfter: number | undefined;
-      let failure = "";
+      let failure: string;
       try {
         const res = await fetch(`${this.config.origin}${path}`, {
           method: ep.method,
@@ -70,7 +69,7 @@ export class RawApi {
           signal: AbortSignal.timeout(this.config.timeoutMs),
         });
         const text = await res.text();
-        status = res.status;
+        const status = res.status;
         if (status === 401 && token && !renewed && this.tokens.invalidate(token)) {
           renewed = true;
           attempt--;
@@ -104,7 +103,7 @@ export class RawApi {
 
   private async token(which: "oidc" | "edge", form: Record<string, string>): Promise<unknown> {
     const ep = which === "oidc" ? areas.auth.token : areas.auth.edgeToken;
-    const answer = await this.send(ep as AnyEndpoint, { body: form });
+    const answer = await this.send(ep, { body: form });
     if (answer.status !== 200) {
       const detail = JSON.stringify(answer.body ?? "").slice(0, 300);
       throw new Error(`login at ${this.origin} refused (${answer.status}): ${detail}; check the credentials (SVC_CLIENT_ID, SVC_CLIENT_SECRET, SVC_USERNAME, SVC_PASSWORD)`);

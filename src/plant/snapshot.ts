@@ -25,6 +25,8 @@ import { SecretGuard } from "./secrets";
 import { clientSource, type PlantSource } from "./source";
 import { FixtureWriter, fileSink, type TextSink } from "./writer";
 
+// Platform records are walked as JSON; each section is checked against the endpoint's schema before it is written.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Rec = Record<string, any>;
 
 /** Sections in the order the snapshot writes them (the loader loads in its own order). */

@@ -75,7 +75,7 @@ export interface ReadResult {
   inputs?: PropertyMap;
 }
 
-const toStruct = (m: PropertyMap) => structpb.Struct.fromJavaScript(m as Record<string, structTypes.JavaScriptValue>);
+const toStruct = (m: PropertyMap) => structpb.Struct.fromJavaScript(m);
 const fromStruct = (s: structTypes.Struct | undefined): PropertyMap => toPropertyMap(s?.toJavaScript() ?? {});
 
 function describe(err: grpcTypes.ServiceError): ProviderError {

@@ -97,17 +97,17 @@ export class ProviderHost {
     const { port, rest } = await awaitPort(child, script, early);
     child.removeAllListeners("exit");
     child.removeAllListeners("error");
-    child.stderr!.removeAllListeners("data");
+    child.stderr.removeAllListeners("data");
     const host = new ProviderHost(child, `127.0.0.1:${port}`, options.log);
     for (const line of [...early, ...rest]) host.record(line);
-    host.follow(child.stdout!);
-    host.follow(child.stderr!);
+    host.follow(child.stdout);
+    host.follow(child.stderr);
     child.once("exit", (code, signal) => {
       host.exited = { code, signal };
     });
     // A failure to signal or a broken pipe must not throw in the test process; the exit is what counts.
     child.on("error", (e) => host.record(`[host process error] ${e.message}`));
-    child.stdin!.on("error", () => undefined);
+    child.stdin.on("error", () => undefined);
     // The host must not keep the test process alive on its own.
     child.unref();
     for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as { unref?: () => void } | null)?.unref?.();

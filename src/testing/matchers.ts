@@ -47,7 +47,7 @@ export function toHaveActions(this: { isNot?: boolean }, received: unknown, expe
   };
 }
 
-export const matchers: Record<string, Matcher> = { toHaveNoChanges, toHaveActions: toHaveActions as Matcher };
+export const matchers: Record<string, Matcher> = { toHaveNoChanges, toHaveActions: toHaveActions };
 
 /** Registers the matchers with jest's `expect` (the global one unless given). */
 export function registerMatchers(expect: { extend(m: Record<string, unknown>): void } | undefined = (globalThis as { expect?: { extend(m: Record<string, unknown>): void } }).expect): void {

@@ -35,7 +35,7 @@ const CANCELLED = 1;
 
 type Callback = (err: unknown, res?: unknown) => void;
 
-const struct = (m: PropertyMap) => structpb.Struct.fromJavaScript(m as Record<string, structTypes.JavaScriptValue>);
+const struct = (m: PropertyMap) => structpb.Struct.fromJavaScript(m);
 const fromStruct = (s: structTypes.Struct | undefined) => toPropertyMap(s?.toJavaScript() ?? {});
 
 function refusal(err: unknown) {

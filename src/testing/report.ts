@@ -80,7 +80,7 @@ export function describeOperations(operations: readonly OperationReport[]): stri
 }
 
 /** A secret marker without the secret's value: what reports carry in place of a secret. */
-export const MASKED_SECRET: PropertyMap = Object.freeze({ [SIG_KEY]: SECRET_SIG }) as PropertyMap;
+export const MASKED_SECRET: PropertyMap = Object.freeze({ [SIG_KEY]: SECRET_SIG });
 
 /** Inputs as a report carries them: without the serialized provider, each secret's value dropped. */
 export function reportedInputs(m: PropertyMap): Record<string, unknown> {

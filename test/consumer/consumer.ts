@@ -129,7 +129,7 @@ async function withLock<T>(lock: string, body: () => Promise<T>): Promise<T> {
       const st = fs.statSync(lock, { throwIfNoEntry: false });
       const age = st ? Date.now() - st.mtimeMs : 0;
       if (age > 20 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
-      else if (Date.now() - started > 20 * 60_000) throw new Error(`waited 20 minutes for ${lock}`);
+      else if (Date.now() - started > 20 * 60_000) throw new Error(`waited 20 minutes for ${lock}`, { cause: e });
       else await sleep(500);
     }
   }

@@ -71,12 +71,12 @@ function serve(): Promise<string> {
   let stdout = "";
   let stderr = "";
   return new Promise((resolvePromise, reject) => {
-    proc.stdout!.on("data", (d: Buffer) => {
+    proc.stdout.on("data", (d: Buffer) => {
       stdout += d.toString();
       const m = /listening on (http:\/\/\S+) /.exec(stdout);
       if (m) resolvePromise(m[1]);
     });
-    proc.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     proc.once("exit", (code) => reject(new Error(`svc-emulator exited with ${code}: ${stderr}`)));
   });
 }

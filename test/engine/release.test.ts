@@ -12,7 +12,7 @@ import { SvcClient } from "../../src/client";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import * as svc from "../../src";
 import * as testing from "../../src/testing";
-import { defineKind, type KindContext } from "../../src/provider/kind";
+import { defineKind } from "../../src/provider/kind";
 import * as machinery from "../../src/provider/machinery";
 import { kinds } from "../../src/provider/resources";
 
@@ -106,7 +106,7 @@ describe("taking over an existing object", () => {
   });
 
   test("an existing data type version with another definition is refused; the same definition is taken over", async () => {
-    await client.call(datatypes.create, { body: { icd: { name: "plant.pump_reading", class_name: "PumpReading", description: "", version: "1.0.0", fields: [{ name: "pressure", type: "number" }] } } as never });
+    await client.call(datatypes.create, { body: { icd: { name: "plant.pump_reading", class_name: "PumpReading", description: "", version: "1.0.0", fields: [{ name: "pressure", type: "number" }] } } });
     const other = await stackOf(async () => void new svc.DataType("reading", { icd: icd("string") }));
     await expect(other.up()).rejects.toThrow(/DataType 'plant\.pump_reading:1\.0\.0': create failed: the data type exists on the platform with icd \{.*"type":"number".*\} where the program declares \{.*"type":"string".*\}\. icd cannot change in place/);
     const same = await stackOf(async () => void new svc.DataType("reading", { icd: icd("number") }));
@@ -130,7 +130,7 @@ describe("provider-side args", () => {
     delete: async (_ctx, _id, args) => void seen.push({ call: "delete", args }),
     outputs: {},
   });
-  const ctx = { client: { withDefaults: () => ({}) } as unknown as SvcClient, settings } as KindContext;
+  const ctx = { client: { withDefaults: () => ({}) } as unknown as SvcClient, settings };
 
   test("never reach a kind's create, update (adoption included) or delete, nor its list of changed args", async () => {
     seen.length = 0;

@@ -1,7 +1,7 @@
 /** The plan renderer: old => new values per property path, creates' inputs, forced replacements, secrets masked. */
 import { renderPlan, propertyChanges, summaryLine, type OperationReport } from "../../src/testing";
 import { reportedInputs } from "../../src/testing/report";
-import { secret, type PropertyMap } from "../../src/testing/values";
+import { secret } from "../../src/testing/values";
 import * as pulumi from "@pulumi/pulumi";
 import { Record } from "./fixtures/record";
 import { closeStacks, fixtureStack } from "./fixtures/harness";
@@ -14,7 +14,7 @@ const operations: OperationReport[] = [
     op: "create",
     type: "Bridge",
     name: "mqtt-in",
-    newInputs: reportedInputs({ __provider: "serialized", name: "mqtt-in", config: { broker: "tcp://b:1883", password: secret("hunter2") }, topics: ["a", "b"] } as PropertyMap),
+    newInputs: reportedInputs({ __provider: "serialized", name: "mqtt-in", config: { broker: "tcp://b:1883", password: secret("hunter2") }, topics: ["a", "b"] }),
   }),
   op({
     op: "update",

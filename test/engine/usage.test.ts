@@ -4,8 +4,8 @@
  */
 // Loaded by package name at run time; typed from the sources (the repository's TypeScript settings
 // predate package "exports" resolution).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const testing = require("pulumi-svc/testing") as typeof import("../../src/testing");
+const testing = require("pulumi-svc/testing") as typeof Testing;
+import type * as Testing from "../../src/testing";
 import { Record } from "./fixtures/record";
 import { tempDir } from "./fixtures/harness";
 

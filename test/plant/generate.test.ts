@@ -82,7 +82,7 @@ describe("generate: snapshot to program", () => {
       symlinkSync(path.join(root, "node_modules"), path.join(typed, "node_modules"), "dir");
       execFileSync(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", typed, "--noEmit"], { stdio: "pipe" });
     } catch (e) {
-      throw new Error(`${(e as Error).message}\n${String((e as { stdout?: Buffer }).stdout ?? "")}`);
+      throw new Error(`${(e as Error).message}\n${String((e as { stdout?: Buffer }).stdout ?? "")}`, { cause: e });
     } finally {
       rmSync(typed, { recursive: true, force: true });
     }
@@ -146,7 +146,7 @@ describe("generate: snapshot to program", () => {
       expect((await stack.refresh()).changes).toBe(0);
       expect((await stack.preview()).changes).toBe(0);
 
-      const withoutAdopt = programOf(dir, (_f, text) => text.replace(/\n  adopt: true,/g, "").replace(/, adopt: true \}/g, " }"));
+      const withoutAdopt = programOf(dir, (_f, text) => text.replace(/\n {2}adopt: true,/g, "").replace(/, adopt: true \}/g, " }"));
       const again = await stack.up(withoutAdopt);
       expect(beyondDroppingAdopt(again)).toEqual([]);
       expect(await platformState(baseUrl)).toEqual(before);

@@ -14,7 +14,8 @@ import { fileWith, SERVICE, take } from "./helpers";
 
 const PLANT = resolve(__dirname, "../../examples/fixtures/plant.yaml");
 
-type Alter = (path: string, body: any) => any;
+type Body = Record<string, unknown>;
+type Alter = (path: string, body: Body) => Body;
 
 /** A proxy in front of `target` that passes everything through, the JSON answers of matching paths altered by `alter`. */
 async function proxy(target: string, alter: Alter, refuse?: RegExp): Promise<{ url: string; close(): Promise<void> }> {
@@ -59,17 +60,17 @@ test("against an unaltered emulator the report is empty, every get and list of t
 });
 
 test.each([
-  ["a renamed field", "clusters.get", /^\/api\/v4\/orchestration\/clusters\/[^/]+\/get$/, (b: any) => { const { title, ...rest } = b; return { ...rest, label: title }; }, [
+  ["a renamed field", "clusters.get", /^\/api\/v4\/orchestration\/clusters\/[^/]+\/get$/, (b: Body) => { const { title, ...rest } = b; return { ...rest, label: title }; }, [
     { field: "label", platform: "string", emulator: "absent" },
     { field: "title", platform: "absent", emulator: "string" },
   ]],
-  ["a removed field", "assets.list", /^\/api\/v4\/assets\/list$/, (b: any) => ({ ...b, data: b.data.map(({ location: _l, ...a }: any) => a) }), [
+  ["a removed field", "assets.list", /^\/api\/v4\/assets\/list$/, (b: Body) => ({ ...b, data: (b.data as Body[]).map(({ location: _l, ...a }) => a) }), [
     { field: "data[].location", platform: "absent", emulator: "null|object" },
   ]],
-  ["a retyped field", "workloads.get", /^\/api\/v4\/apps\/workloads\/[^/]+\/get$/, (b: any) => ({ ...b, enabled: String(b.enabled) }), [
+  ["a retyped field", "workloads.get", /^\/api\/v4\/apps\/workloads\/[^/]+\/get$/, (b: Body) => ({ ...b, enabled: String(b.enabled) }), [
     { field: "enabled", platform: "string", emulator: "boolean" },
   ]],
-  ["a field present only sometimes", "apps.versionGet", /^\/api\/v4\/apps\/oee-monitor\/v\/1\.0\.0\/get$/, (b: any) => { const { image: _i, ...rest } = b; return rest; }, [
+  ["a field present only sometimes", "apps.versionGet", /^\/api\/v4\/apps\/oee-monitor\/v\/1\.0\.0\/get$/, (b: Body) => { const { image: _i, ...rest } = b; return rest; }, [
     { field: "image", platform: "present in 2 of 3", emulator: "present in every answer" },
   ]],
 ] as const)("%s in one operation's answer is reported for exactly that operation and field", async (_what, operation, pattern, change, expected) => {

@@ -25,7 +25,7 @@ function typeCheck(dir: string): void {
   try {
     execFileSync(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", dir, "--noEmit"], { stdio: "pipe" });
   } catch (e) {
-    throw new Error(`tsc -p ${dir}: ${String((e as { stdout?: Buffer }).stdout ?? (e as Error).message)}`);
+    throw new Error(`tsc -p ${dir}: ${String((e as { stdout?: Buffer }).stdout ?? (e as Error).message)}`, { cause: e });
   }
 }
 

@@ -40,7 +40,7 @@ describe.each([
 });
 
 /** The fixture as data. */
-const parsed = (text: string) => parseYaml(text) as Record<string, Array<Record<string, any>>>;
+const parsed = (text: string) => parseYaml(text) as Record<string, Array<Record<string, unknown>>>;
 
 describe("The generated plant", () => {
   const plant = generatePlant({ assets: 600 });
@@ -143,7 +143,7 @@ describe("The generated plant", () => {
       expect(doc.assets.map((x) => x.name).sort()).toEqual(wanted.sort());
       expect(doc.assets.find((x) => x.name === "hall-0")!.asset_parent_name).toBeUndefined();
       expect(t.problems).toEqual([{ kind: "incomplete", section: "assets", name: "hall-0", reason: "written without its parent 'north', which is outside --asset-path north/hall-0" }]);
-      const resources = doc.parameter_values.flatMap((v) => v.resource_parameters.map((r: { resource: string }) => r.resource.slice("krn:asset:".length)));
+      const resources = doc.parameter_values.flatMap((v) => (v.resource_parameters as Array<{ resource: string }>).map((r) => r.resource.slice("krn:asset:".length)));
       expect(resources.length).toBeGreaterThan(0);
       expect(resources.filter((r) => !wanted.includes(r))).toEqual([]);
       const b = await emulator(fileWith(t.text));

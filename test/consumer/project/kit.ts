@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import * as svc from "pulumi-svc";
 import { areas } from "pulumi-svc/api";
 import { SvcApiError, SvcClient } from "pulumi-svc/client";

@@ -2,7 +2,7 @@
  * The program of the consumer project: what a user's index.ts declares, written as a function so that
  * the testing kit can run it again (and edited) in one process.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import * as svc from "pulumi-svc";
 
 export interface PlantOptions {
