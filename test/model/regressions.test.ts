@@ -105,7 +105,7 @@ describe("the create's 409 hint", () => {
       },
       read: async () => undefined,
       delete: async () => undefined,
-      outputs: () => ({}),
+      outputs: {},
     });
   const ctx = { client: { withDefaults: () => ({}) }, settings: { operationTimeoutSeconds: 1 } } as unknown as KindContext;
 
