@@ -40,6 +40,11 @@ const rename = (program: ProgramSpec, from: string, to: string): ProgramSpec =>
   JSON.parse(JSON.stringify(program).replaceAll(`"$ref":"${from}"`, `"$ref":"${to}"`)).map((d: Decl) => (d.name === from ? { ...d, name: to, aliases: [from] } : d));
 
 describe("shrunk reproductions of what the model tests found", () => {
+  test("one operation at a time, an app whose workload was declared after it: destroy deleted the App first, which waited for the workload that could not start (the kit deletes in reverse state order, as the engine does)", async () => {
+    const [cluster, version, app] = appOnCluster;
+    await replay([up([version, app]), up([version, app, cluster, workload({})]), { op: "destroy" }], 1);
+  }, 90_000);
+
   test("an asset property given a new name and keeping its title: the replacement was created first, and the platform refused the title the old one held", async () => {
     const property = (name: string): ProgramSpec => [
       { kind: "AssetType", name: "type-1", args: { name: "type-1", title: "Type 1" } },
