@@ -533,7 +533,14 @@ function replacers(w: World, d: Decl): Mutator[] {
   switch (d.kind) {
     case "Cluster":
       named("cluster");
-      m("type", () => (a.type === "docker" ? "kubernetes" : "docker"));
+      // A cluster keeps its type for good (check refuses a new one): another type comes with another name.
+      out.push([
+        "name and type",
+        () => {
+          set(a, "name", `cluster-${n()}`);
+          set(a, "type", a.type === "docker" ? "kubernetes" : "docker");
+        },
+      ]);
       break;
     case "AssetClass":
       named("class");

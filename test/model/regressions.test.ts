@@ -8,6 +8,7 @@
 import { SvcApiError } from "../../src/client";
 import { defineKind, type KindContext } from "../../src/provider/kind";
 import * as machinery from "../../src/provider/machinery";
+import { kinds } from "../../src/provider/resources";
 import type { Decl, ProgramSpec } from "./program";
 import { runSequence, type Sequence } from "./run";
 
@@ -92,6 +93,22 @@ describe("shrunk reproductions of what the model tests found", () => {
   test("setting adopt on a resource that exists, then a refresh: the refresh reported `adopt` as changed on the platform", async () => {
     const program: ProgramSpec = [{ kind: "Label", name: "label-1", args: { name: "label-1", title: "Label 1" } }];
     await replay([up(program), up(with_(program, "label-1", (d) => (d.args.adopt = true))), { op: "refresh" }]);
+  });
+});
+
+describe("a cluster's type", () => {
+  test("cannot change once the cluster exists: check says so, naming the cluster, the field, both values and what is allowed (a replacement failed half-way, dropping the cluster from the state)", () => {
+    const olds = { name: "plant-a", type: "k3s" };
+    const { failures } = machinery.check(kinds.Cluster, olds, { name: "plant-a", type: "docker" }, Date.now());
+    expect(failures).toEqual([
+      {
+        property: "type",
+        reason: "cluster 'plant-a' is of type 'k3s', and API v4 can neither delete nor retype a cluster, so its type cannot become 'docker' (allowed: 'k3s'); declare a cluster with another name for a docker cluster",
+      },
+    ]);
+    // No type declared is the default type; a new name may have any type.
+    expect(machinery.check(kinds.Cluster, { name: "plant-a" }, { name: "plant-a", type: "k3s" }, Date.now()).failures).toEqual([]);
+    expect(machinery.check(kinds.Cluster, olds, { name: "plant-b", type: "docker" }, Date.now()).failures).toEqual([]);
   });
 });
 
