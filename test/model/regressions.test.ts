@@ -41,6 +41,17 @@ const rename = (program: ProgramSpec, from: string, to: string): ProgramSpec =>
   JSON.parse(JSON.stringify(program).replaceAll(`"$ref":"${from}"`, `"$ref":"${to}"`)).map((d: Decl) => (d.name === from ? { ...d, name: to, aliases: [from] } : d));
 
 describe("shrunk reproductions of what the model tests found", () => {
+  test("an app version replaced under the same version (new title): the platform dropped its parameter values and the AppParameterValues on it stayed 'same' (the kit had no dependent replacements)", async () => {
+    const values = (title: string): ProgramSpec => [
+      { kind: "AppVersion", name: "version-1", args: { appName: "app-1", version: "1.0.0", type: "app", title, manifest: MANIFEST } },
+      { kind: "App", name: "app-1", args: { name: { $ref: "version-1", out: "appName" }, title: "App 1" } },
+      { kind: "AssetType", name: "type-1", args: { name: "type-1", title: "Type 1" } },
+      { kind: "Asset", name: "asset-1", args: { name: "asset-1", title: "Asset 1", assetTypeName: { $ref: "type-1", out: "name" } } },
+      { kind: "AppParameterValues", name: "values-1", args: { appName: { $ref: "version-1", out: "appName" }, appVersion: { $ref: "version-1", out: "version" }, resource: { $ref: "asset-1", out: "name" }, values: { threshold: 55 } } },
+    ];
+    await replay([up(values("Monitor")), up(values("Pump monitor")), { op: "refresh" }, { op: "destroy" }], 4);
+  });
+
   test("one operation at a time, an app whose workload was declared after it: destroy deleted the App first, which waited for the workload that could not start (the kit deletes in reverse state order, as the engine does)", async () => {
     const [cluster, version, app] = appOnCluster;
     await replay([up([version, app]), up([version, app, cluster, workload({})]), { op: "destroy" }], 1);
