@@ -9,7 +9,7 @@ import { EngineError, providerStep, type EngineContext } from "./context";
 import { destroyEffects } from "./effects";
 import type { OperationReport } from "./report";
 import { runOrdered } from "./scheduler";
-import { prerequisites, type ResourceState } from "./state";
+import { dependencyOrder, prerequisites, type ResourceState } from "./state";
 import { forProviderMap } from "./values";
 
 export interface DeletionPlan {
@@ -38,7 +38,9 @@ export async function deleteResources(ctx: EngineContext, plan: DeletionPlan, re
   }
   const dependents = (e: ResourceState) => dependentsOf.get(e) ?? [];
   const effectOf = await destroyEffects(managed);
-  await runOrdered(managed, dependents, ctx.semaphore, async (e) => {
+  // As the engine does: in reverse order of the state (a resource declared later goes first), each
+  // after what depends on it. With one operation at a time this order decides what waits for what.
+  await runOrdered(dependencyOrder(managed).reverse(), dependents, ctx.semaphore, async (e) => {
     const ref = { urn: e.urn, type: e.type, name: e.name };
     if (e.protect) throw new EngineError(ref, "delete", "the resource is protected; set `protect: false` and run up before deleting it");
     if (!plan.preview) {

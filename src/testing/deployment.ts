@@ -15,8 +15,8 @@ import { CancelledError, EngineError, providerStep, resourceUrn, ROOT_STACK_TYPE
 import { deleteResources } from "./deletion";
 import { ProviderError, type ResourceRef } from "./grpc";
 import { reportedInputs, type OperationKind, type OperationReport } from "./report";
-import { type ResourceState } from "./state";
-import { annotateSecrets, changedKeys, forProviderMap, isObject, isSecret, secret, unwrapSecret, type PropertyMap, type PropertyValue } from "./values";
+import { dependencyOrder, type ResourceState } from "./state";
+import { annotateSecrets, changedKeys, forProviderMap, UNKNOWN, isObject, isSecret, secret, unwrapSecret, type PropertyMap, type PropertyValue } from "./values";
 
 /** A resource registration as the program sends it (RegisterResourceRequest / ReadResourceRequest). */
 export interface Registration {
@@ -41,6 +41,8 @@ export interface Registration {
   readId?: string;
   /** The `aliases` option: what the resource was called before (its state is taken over, not replaced). */
   aliases?: AliasSpec[];
+  /** For each input, the URNs of the resources its value came from. */
+  propertyDependencies?: Record<string, string[]>;
 }
 
 /** An alias: a former URN, or the parts of the former URN that differ (the others are the resource's own). */
@@ -78,6 +80,8 @@ export class Deployment {
   private readonly registered = new Set<string>();
   /** Former URNs whose state a registration took over through its aliases: they are not deleted as undeclared. */
   private readonly aliased = new Set<string>();
+  /** Resources deleted (or, in a preview, to be deleted) because a resource they depend on is replaced delete-first: their registration replaces them. */
+  private readonly dependentReplaced = new Map<string, string[]>();
   /** Old objects retired by this run's replacements: their deletion is part of the "replace" already reported. */
   private readonly replaced = new Set<string>();
   private readonly running = new Set<Promise<unknown>>();
@@ -201,9 +205,11 @@ export class Deployment {
         for (const e of this.ctx.state.all()) {
           if (e === moved) continue;
           const deps = e.dependencies.map(renamed);
-          const changed = deps.some((d, i) => d !== e.dependencies[i]) || e.parent === former || e.deletedWith === former;
+          const changed =
+            deps.some((d, i) => d !== e.dependencies[i]) || e.parent === former || e.deletedWith === former || Object.values(e.propertyDependencies ?? {}).some((urns) => urns.includes(former));
           if (!changed) continue;
           const next: ResourceState = { ...e, dependencies: deps };
+          if (e.propertyDependencies) next.propertyDependencies = Object.fromEntries(Object.entries(e.propertyDependencies).map(([k, urns]) => [k, urns.map(renamed)]));
           if (e.parent === former) next.parent = urn;
           if (e.deletedWith === former) next.deletedWith = urn;
           this.ctx.state.replace(e, next);
@@ -228,6 +234,8 @@ export class Deployment {
     const old = existing && !existing.external ? existing : undefined;
     const news = applyIgnoreChanges(reg.inputs, old?.inputs, reg.ignoreChanges);
     const inputs = await this.check(ref, old?.inputs ?? {}, news);
+    const dependentKeys = this.dependentReplaced.get(urn);
+    if (dependentKeys) return this.recreateDependent(ref, reg, inputs, dependentKeys, old);
     if (!old) return reg.importId ? this.adopt(ref, reg, inputs, reg.importId) : this.create(ref, reg, inputs);
 
     const plan = await this.plan(ref, reg, old, inputs);
@@ -342,11 +350,19 @@ export class Deployment {
   private async replace(ref: ResourceRef, reg: Registration, old: ResourceState, inputs: PropertyMap, plan: Extract<Plan, { op: "replace" }>): Promise<Answer> {
     if (old.protect) throw new EngineError(ref, "replace", "the resource is protected; set `protect: false` and run up before replacing it");
     const detail = { diffs: plan.diffs, replaces: plan.replaces, olds: old.inputs, news: inputs };
+    const dependents = plan.deleteBeforeReplace ? await this.dependentReplacements(old) : [];
+    for (const d of dependents) this.dependentReplaced.set(d.entry.urn, d.keys);
     if (this.preview) {
       this.report(ref, "replace", detail);
       return { urn: ref.urn, id: "", outputs: inputs };
     }
     if (plan.deleteBeforeReplace) {
+      // What depends on the old object and would be replaced by its replacement goes first, dependents first.
+      for (const d of [...dependents].reverse()) {
+        const dref = { urn: d.entry.urn, type: d.entry.type, name: d.entry.name };
+        await providerStep(this.ctx, dref, "delete", () => this.ctx.client.delete(dref, d.entry.id ?? "", forProviderMap(d.entry.inputs), forProviderMap(d.entry.outputs)));
+        this.ctx.state.remove(d.entry);
+      }
       await providerStep(this.ctx, ref, "delete", () => this.ctx.client.delete(ref, old.id ?? "", forProviderMap(old.inputs), forProviderMap(old.outputs)));
       this.ctx.state.remove(old);
       const created = await this.createObject(ref, reg, inputs);
@@ -361,6 +377,45 @@ export class Deployment {
       if (!this.ctx.state.get(ref.urn)) this.ctx.state.reinstate(old);
       throw e;
     });
+    this.report(ref, "replace", detail);
+    return created;
+  }
+
+  /**
+   * The engine's dependent replacements (`calculateDependentReplacements`): before a resource is
+   * replaced delete-first, each resource that depends on it through an input, directly or through
+   * another such resource, is asked (Diff with those inputs unknown) whether the new object would
+   * replace it; those that would are deleted before it and created again when they register.
+   * Returned in dependency order.
+   */
+  private async dependentReplacements(root: ResourceState): Promise<Array<{ entry: ResourceState; keys: string[] }>> {
+    const replacing = new Set([root.urn]);
+    const out: Array<{ entry: ResourceState; keys: string[] }> = [];
+    for (const e of dependencyOrder(this.ctx.state.all())) {
+      if (!e.custom || e.external || e.delete || e.urn === root.urn || this.registered.has(e.urn) || this.dependentReplaced.has(e.urn)) continue;
+      const unknown = Object.entries(e.propertyDependencies ?? {})
+        .filter(([, urns]) => urns.some((u) => replacing.has(u)))
+        .map(([k]) => k);
+      if (unknown.length === 0) continue;
+      const news: PropertyMap = { ...e.inputs };
+      for (const k of unknown) news[k] = UNKNOWN;
+      const ref = { urn: e.urn, type: e.type, name: e.name };
+      const diff = await providerStep(this.ctx, ref, "diff", () => this.ctx.client.diff(ref, e.id ?? "", forProviderMap(e.inputs), forProviderMap(e.outputs), forProviderMap(news), []));
+      if (diff.replaces.length === 0) continue;
+      replacing.add(e.urn);
+      out.push({ entry: e, keys: diff.replaces });
+    }
+    return out;
+  }
+
+  /** A resource deleted for a dependent replacement registers again: it is created anew (reported as replaced). */
+  private async recreateDependent(ref: ResourceRef, reg: Registration, inputs: PropertyMap, keys: string[], old: ResourceState | undefined): Promise<Answer> {
+    const detail = { diffs: keys, replaces: keys, olds: old?.inputs, news: inputs };
+    if (this.preview) {
+      this.report(ref, "replace", detail);
+      return { urn: ref.urn, id: "", outputs: inputs };
+    }
+    const created = await this.createObject(ref, reg, inputs);
     this.report(ref, "replace", detail);
     return created;
   }
@@ -401,6 +456,8 @@ export class Deployment {
     if (reg.retainOnDelete) e.retainOnDelete = true;
     if (reg.deletedWith) e.deletedWith = reg.deletedWith;
     if (reg.additionalSecretOutputs.length) e.additionalSecretOutputs = reg.additionalSecretOutputs;
+    const propertyDependencies = Object.entries(reg.propertyDependencies ?? {}).filter(([, urns]) => urns.length > 0);
+    if (propertyDependencies.length) e.propertyDependencies = Object.fromEntries(propertyDependencies);
     return e;
   }
 }

@@ -57,7 +57,7 @@ class EngineMonitor extends MockMonitor {
   }
 
   override async registerResource(req: resprotoTypes.RegisterResourceRequest, callback: Callback): Promise<void> {
-    const reg: Registration = {
+    const registration = (): Registration => ({
       type: req.getType(),
       name: req.getName(),
       custom: req.getCustom(),
@@ -73,8 +73,9 @@ class EngineMonitor extends MockMonitor {
       additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
       importId: req.getImportid() || undefined,
       aliases: aliasesOf(req),
-    };
-    await this.answer(reg, callback, (answer) => {
+      propertyDependencies: propertyDependenciesOf(req),
+    });
+    await this.answer(registration, callback, (answer) => {
       const resp = new resproto.RegisterResourceResponse();
       resp.setUrn(answer.urn);
       resp.setId(answer.id);
@@ -86,7 +87,7 @@ class EngineMonitor extends MockMonitor {
   }
 
   override async readResource(req: resprotoTypes.ReadResourceRequest, callback: Callback): Promise<void> {
-    const reg: Registration = {
+    const registration = (): Registration => ({
       type: req.getType(),
       name: req.getName(),
       custom: true,
@@ -97,8 +98,8 @@ class EngineMonitor extends MockMonitor {
       replaceOnChanges: [],
       additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
       readId: req.getId(),
-    };
-    await this.answer(reg, callback, (answer) => {
+    });
+    await this.answer(registration, callback, (answer) => {
       const resp = new resproto.ReadResourceResponse();
       resp.setUrn(answer.urn);
       resp.setProperties(struct(answer.outputs));
@@ -114,10 +115,11 @@ class EngineMonitor extends MockMonitor {
   /** The runtime closes the monitor when it gives up on the run. */
   close(): void {}
 
-  private async answer(reg: Registration, callback: Callback, respond: (a: Answer) => unknown): Promise<void> {
+  /** Registers what `registration` reads from the request; any failure, reading the request included, is the registration's answer. */
+  private async answer(registration: () => Registration, callback: Callback, respond: (a: Answer) => unknown): Promise<void> {
     let answer: Answer;
     try {
-      answer = await this.deployment.register(reg);
+      answer = await this.deployment.register(registration());
     } catch (e) {
       callback(refusal(e), undefined);
       return;
@@ -126,6 +128,15 @@ class EngineMonitor extends MockMonitor {
     this.resources.set(answer.urn, { urn: answer.urn, id: answer.id || null, state: answer.outputs });
     callback(null, respond(answer));
   }
+}
+
+/** For each input, the URNs of the resources its value came from (the request's property dependencies). */
+function propertyDependenciesOf(req: resprotoTypes.RegisterResourceRequest): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  req.getPropertydependenciesMap().forEach((deps, key) => {
+    out[key] = deps.getUrnsList();
+  });
+  return out;
 }
 
 /** The `aliases` option: earlier URNs, or specs of earlier names, types, parents (what is left out is the resource's own). */

@@ -24,6 +24,8 @@ export interface ResourceState {
   outputs: PropertyMap;
   /** URNs this resource depends on (explicit and through its inputs). */
   dependencies: string[];
+  /** For each input, the URNs its value came from (what a delete-before-replace of one of them may replace). */
+  propertyDependencies?: Record<string, string[]>;
   /** Read with `get`: not managed by the stack, never deleted, only forgotten. */
   external?: boolean;
   /** An object replaced by a newer one (create-before-delete), waiting for its deletion. */

@@ -533,7 +533,14 @@ function replacers(w: World, d: Decl): Mutator[] {
   switch (d.kind) {
     case "Cluster":
       named("cluster");
-      m("type", () => (a.type === "docker" ? "kubernetes" : "docker"));
+      // A cluster keeps its type for good (check refuses a new one): another type comes with another name.
+      out.push([
+        "name and type",
+        () => {
+          set(a, "name", `cluster-${n()}`);
+          set(a, "type", a.type === "docker" ? "kubernetes" : "docker");
+        },
+      ]);
       break;
     case "AssetClass":
       named("class");
@@ -552,10 +559,19 @@ function replacers(w: World, d: Decl): Mutator[] {
       m("name", () => `${d.kind === "AssetProperty" ? "prop" : "meta"}_${n()}`.replace("meta_", "meta-"));
       if (w.of("Asset").length > 1) m("assetName", (r) => ref(r.pick(w.of("Asset").filter((x) => x.name !== (a.assetName as Ref).$ref)).name, "name"));
       break;
-    case "AppVersion":
+    case "AppVersion": {
       // A new version: the old one goes once what ran it moved on.
       m("version", () => `2.${n()}.0`);
+      // The same version with another title or manifest: deleted first, then made again. The platform
+      // refuses to delete a version that workloads run, so only one that none runs.
+      const runs = w.spec.some((x) => (x.kind === "Workload" || x.kind === "Bridge") && Object.values(x.args).some((v) => isRef(v) && v.$ref === d.name && v.out === "version"));
+      if (!runs) {
+        m("title", () => `Version title ${n()}`);
+        m("description", () => `Described ${n()}`);
+        out.push(["manifest (a further parameter)", (r) => void set(a, "manifest", { ...(a.manifest as Args), parameters: [...MANIFEST.parameters, { name: `gain_${n()}`, data_type: "number", default: r.int(1, 9) }] } as unknown as Value)]);
+      }
       break;
+    }
     case "Workload":
       m("name", () => `wl-${n()}`);
       if (a.enabled !== false) m("enabled", () => false);

@@ -8,6 +8,7 @@
 import { SvcApiError } from "../../src/client";
 import { defineKind, type KindContext } from "../../src/provider/kind";
 import * as machinery from "../../src/provider/machinery";
+import { kinds } from "../../src/provider/resources";
 import type { Decl, ProgramSpec } from "./program";
 import { runSequence, type Sequence } from "./run";
 
@@ -40,6 +41,22 @@ const rename = (program: ProgramSpec, from: string, to: string): ProgramSpec =>
   JSON.parse(JSON.stringify(program).replaceAll(`"$ref":"${from}"`, `"$ref":"${to}"`)).map((d: Decl) => (d.name === from ? { ...d, name: to, aliases: [from] } : d));
 
 describe("shrunk reproductions of what the model tests found", () => {
+  test("an app version replaced under the same version (new title): the platform dropped its parameter values and the AppParameterValues on it stayed 'same' (the kit had no dependent replacements)", async () => {
+    const values = (title: string): ProgramSpec => [
+      { kind: "AppVersion", name: "version-1", args: { appName: "app-1", version: "1.0.0", type: "app", title, manifest: MANIFEST } },
+      { kind: "App", name: "app-1", args: { name: { $ref: "version-1", out: "appName" }, title: "App 1" } },
+      { kind: "AssetType", name: "type-1", args: { name: "type-1", title: "Type 1" } },
+      { kind: "Asset", name: "asset-1", args: { name: "asset-1", title: "Asset 1", assetTypeName: { $ref: "type-1", out: "name" } } },
+      { kind: "AppParameterValues", name: "values-1", args: { appName: { $ref: "version-1", out: "appName" }, appVersion: { $ref: "version-1", out: "version" }, resource: { $ref: "asset-1", out: "name" }, values: { threshold: 55 } } },
+    ];
+    await replay([up(values("Monitor")), up(values("Pump monitor")), { op: "refresh" }, { op: "destroy" }], 4);
+  });
+
+  test("one operation at a time, an app whose workload was declared after it: destroy deleted the App first, which waited for the workload that could not start (the kit deletes in reverse state order, as the engine does)", async () => {
+    const [cluster, version, app] = appOnCluster;
+    await replay([up([version, app]), up([version, app, cluster, workload({})]), { op: "destroy" }], 1);
+  }, 90_000);
+
   test("an asset property given a new name and keeping its title: the replacement was created first, and the platform refused the title the old one held", async () => {
     const property = (name: string): ProgramSpec => [
       { kind: "AssetType", name: "type-1", args: { name: "type-1", title: "Type 1" } },
@@ -87,6 +104,22 @@ describe("shrunk reproductions of what the model tests found", () => {
   test("setting adopt on a resource that exists, then a refresh: the refresh reported `adopt` as changed on the platform", async () => {
     const program: ProgramSpec = [{ kind: "Label", name: "label-1", args: { name: "label-1", title: "Label 1" } }];
     await replay([up(program), up(with_(program, "label-1", (d) => (d.args.adopt = true))), { op: "refresh" }]);
+  });
+});
+
+describe("a cluster's type", () => {
+  test("cannot change once the cluster exists: check says so, naming the cluster, the field, both values and what is allowed (a replacement failed half-way, dropping the cluster from the state)", () => {
+    const olds = { name: "plant-a", type: "k3s" };
+    const { failures } = machinery.check(kinds.Cluster, olds, { name: "plant-a", type: "docker" }, Date.now());
+    expect(failures).toEqual([
+      {
+        property: "type",
+        reason: "cluster 'plant-a' is of type 'k3s', and API v4 can neither delete nor retype a cluster, so its type cannot become 'docker' (allowed: 'k3s'); declare a cluster with another name for a docker cluster",
+      },
+    ]);
+    // No type declared is the default type; a new name may have any type.
+    expect(machinery.check(kinds.Cluster, { name: "plant-a" }, { name: "plant-a", type: "k3s" }, Date.now()).failures).toEqual([]);
+    expect(machinery.check(kinds.Cluster, olds, { name: "plant-b", type: "docker" }, Date.now()).failures).toEqual([]);
   });
 });
 

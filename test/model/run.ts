@@ -101,11 +101,24 @@ function faultConfig(f: Faults): FaultConfigInput {
 
 const SERVICE_SECRET = "svc-admin-secret";
 
+/** Longest a step may take: a provider operation that waits forever (a deadlock) fails the step. */
+const STEP_TIMEOUT_MS = Number(process.env.MODEL_STEP_TIMEOUT_MS ?? 180_000);
+
+function timed<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${STEP_TIMEOUT_MS / 1000} s`)), STEP_TIMEOUT_MS);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 export async function runSequence(seq: Sequence, counts: ModelCounts = newCounts()): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-model-"));
   const statePath = path.join(dir, "state.json");
   const logs: string[] = [];
-  const stack = await testing.stack(toProgram([]), { emulator: { log: () => undefined }, parallel: seq.parallel, statePath, log: (l) => logs.push(l) });
+  // Operations that wait (an app's deletion waits for its workloads to go) give up after 30 s, not 10 min.
+  const config = { "svc:operationTimeoutSeconds": "30" };
+  const stack = await testing.stack(toProgram([]), { emulator: { log: () => undefined }, parallel: seq.parallel, statePath, config, log: (l) => logs.push(l) });
   const emulator = stack.emulator!;
   const client = new SvcClient({ baseUrl: emulator.baseUrl, clientId: "svc-admin", clientSecret: SERVICE_SECRET });
   const world = new World();
@@ -165,7 +178,7 @@ export async function runSequence(seq: Sequence, counts: ModelCounts = newCounts
           let result: testing.RunResult | undefined;
           try {
             // The kit checks that the preview right after the up is empty.
-            result = await stack.up(toProgram(program));
+            result = await timed(stack.up(toProgram(program)), "the up");
           } catch (e) {
             problems.push(`the up failed: ${(e as Error).message}`);
           } finally {
@@ -191,7 +204,7 @@ export async function runSequence(seq: Sequence, counts: ModelCounts = newCounts
         }
         case "preview": {
           literal.push(step);
-          const result = await stack.preview().catch((e: Error) => fail(index, label, [`the preview failed: ${e.message}`], world.spec));
+          const result = await timed(stack.preview(), "the preview").catch((e: Error) => fail(index, label, [`the preview failed: ${e.message}`], world.spec));
           transcript.push(`preview → ${totals(result)}`);
           check(problems, planProblems(result, expectedPlan(world.spec, destroyed, pending), "the preview"));
           if (problems.length) fail(index, label, problems, model.declared);
@@ -199,7 +212,7 @@ export async function runSequence(seq: Sequence, counts: ModelCounts = newCounts
         }
         case "refresh": {
           literal.push(step);
-          const result = await stack.refresh().catch((e: Error) => fail(index, label, [`the refresh failed: ${e.message}`], model.declared));
+          const result = await timed(stack.refresh(), "the refresh").catch((e: Error) => fail(index, label, [`the refresh failed: ${e.message}`], model.declared));
           transcript.push(`refresh → ${totals(result)}`);
           check(problems, refreshProblems(result, undefined));
           const planned = await stack.preview();
@@ -212,7 +225,7 @@ export async function runSequence(seq: Sequence, counts: ModelCounts = newCounts
           let result: testing.RunResult | undefined;
           try {
             // The kit reads every deleted object back and fails if one is still there.
-            result = await stack.destroy();
+            result = await timed(stack.destroy(), "the destroy");
           } catch (e) {
             problems.push(`the destroy failed: ${(e as Error).message}`);
           }
@@ -250,7 +263,8 @@ export async function runSequence(seq: Sequence, counts: ModelCounts = newCounts
     }
   } finally {
     await client.close();
-    await stack.close();
+    // A step that timed out may still hold the stack: do not wait on it for ever.
+    await Promise.race([stack.close(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -35,6 +35,10 @@ export interface FigureValues {
   faultsInjected: number;
   duplicateObjects: number;
   lostResources: number;
+  modelSequences: number;
+  modelSteps: number;
+  modelInvariants: number;
+  modelViolations: number;
 }
 
 const ROWS: Array<{ key: keyof FigureValues; label: string; mustBeZero: boolean }> = [
@@ -51,10 +55,14 @@ const ROWS: Array<{ key: keyof FigureValues; label: string; mustBeZero: boolean 
   { key: "crashesSurvived", label: "SIGKILLs survived (state file reloaded)", mustBeZero: false },
   { key: "recordsLost", label: "acknowledged writes lost", mustBeZero: true },
   { key: "secretLeaks", label: "passwords, secrets or tokens echoed or logged", mustBeZero: true },
-  { key: "faultedRuns", label: "quickstart lifecycles (up, re-run, refresh, destroy) under injected faults", mustBeZero: false },
+  { key: "faultedRuns", label: "lifecycles of a program of all 16 kinds (up, re-run, refresh, destroy) under injected faults", mustBeZero: false },
   { key: "faultsInjected", label: "faults injected into them", mustBeZero: false },
   { key: "duplicateObjects", label: "objects made twice", mustBeZero: true },
   { key: "lostResources", label: "resources lost from or changed in the Pulumi state", mustBeZero: true },
+  { key: "modelSequences", label: "random operation sequences over all 16 kinds (model tests)", mustBeZero: false },
+  { key: "modelSteps", label: "steps in them (up, up under faults, preview, refresh, destroy, out-of-band edit)", mustBeZero: false },
+  { key: "modelInvariants", label: "invariants checked after the steps", mustBeZero: false },
+  { key: "modelViolations", label: "sequences that broke an invariant", mustBeZero: true },
 ];
 
 export class Figures implements FigureValues {
@@ -75,6 +83,10 @@ export class Figures implements FigureValues {
   faultsInjected = 0;
   duplicateObjects = 0;
   lostResources = 0;
+  modelSequences = 0;
+  modelSteps = 0;
+  modelInvariants = 0;
+  modelViolations = 0;
 
   values(): FigureValues {
     return Object.fromEntries(ROWS.map((r) => [r.key, this[r.key]])) as unknown as FigureValues;
@@ -133,7 +145,8 @@ function writeReliability(entries: Entry[]): void {
     "- concurrency: rounds of 16 parallel creates, updates and deletes on overlapping names, in memory and with a state file.",
     "- crash: a child emulator SIGKILLed during bursts of writes and restarted on the same state file.",
     "- secrets: wrong passwords and secrets at the token endpoints, and the audit log's redaction.",
-    "- faults: the quickstart's up, re-run, refresh and destroy through the engine kit with 20% of requests failing (before they take effect, and applied with the answer lost), compared with the same run without faults.",
+    "- faults: the up, re-run, refresh and destroy of a program of all 16 kinds (the quickstart plus one resource of each other kind) through the engine kit with 20% of requests failing (before they take effect, and applied with the answer lost), compared with the same run without faults.",
+    "- model: random programs over all 16 kinds and random sequences of operations on them (up with random edits, up under injected faults, preview, refresh, destroy, up after destroy, out-of-band edits and deletions), each checked against a model of the platform after every step: empty preview after up, the platform's records equal to the program's, no drift (or exactly the out-of-band edit), destroy leaving only what the platform cannot delete, nothing missing or twice in the platform or the state, no secret in the state or the logs.",
     "",
   ];
   const tmp = join(REPO_ROOT, `RELIABILITY.md.${process.pid}`);

@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ClusterCreate, clusters } from "../../api/clusters";
 import type { z } from "zod";
 import type { clusterStatus } from "../../api/clusters";
-import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
+import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { snake } from "../values";
 
@@ -108,6 +108,19 @@ export const clusterKind = defineKind<Inputs>({
   schema: ClusterCreate.pick({ name: true, title: true, type: true }),
   // The platform offers no cluster delete: the cluster stays and leaves the stack.
   onDestroy: "release",
+  // So a cluster keeps its type for good: a replacement under the same name would only take the old
+  // cluster over again, which its other type refuses. Said at check, before anything changes.
+  check(i, _now, olds): CheckFailure[] {
+    const before = olds?.type ?? "k3s";
+    const after = i.type ?? "k3s";
+    if (!olds || olds.name !== i.name || before === after) return [];
+    return [
+      {
+        property: "type",
+        reason: `cluster '${i.name}' is of type '${before}', and API v4 can neither delete nor retype a cluster, so its type cannot become '${after}' (allowed: '${before}'); declare a cluster with another name for a ${after} cluster`,
+      },
+    ];
+  },
   async create({ client }, i) {
     let record = (await client.call(clusters.create, { body: { name: i.name, title: i.title, type: i.type } })) as WireRecord;
     const settings = updateBody(i, [...SETTINGS, "edgeOptions"]);
@@ -128,8 +141,8 @@ export const clusterKind = defineKind<Inputs>({
 export interface Cluster extends Outputs<typeof clusterOutputs> {}
 
 /**
- * A cluster of edge nodes. A new `name` or `type` replaces it; the title and the settings update in
- * place. API v4 has no cluster delete: destroying a Cluster resource releases it from the stack and
+ * A cluster of edge nodes. A new `name` replaces it (the old cluster is released); its `type` cannot
+ * change once the cluster exists; the title and the settings update in place. API v4 has no cluster delete: destroying a Cluster resource releases it from the stack and
  * leaves it on the platform, and creating one whose cluster exists takes it over again. The edge API
  * credentials are write-only secrets and are not managed here, so no password ever enters the state.
  */
