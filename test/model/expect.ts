@@ -11,6 +11,8 @@ import { TABLES } from "../../src/emulator/store/tables";
 import { INSTANCE_SETTINGS_DEFAULTS } from "../../src/provider/resources/instance-settings";
 import { plainArgs, type Decl, type ProgramSpec } from "./program";
 
+// Platform records and declared args are compared as JSON, field by field.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Rec = Record<string, any>;
 
 /** The identity of a platform record in each table the model covers. */
@@ -85,7 +87,7 @@ function same(want: unknown, got: unknown, how: Compare = "exact"): boolean {
   }
 }
 
-const at = (r: Rec, path: string) => path.split(".").reduce<any>((o, k) => (o == null ? undefined : o[k]), r);
+const at = (r: Rec, path: string): unknown => path.split(".").reduce<unknown>((o, k) => (o == null ? undefined : (o as Rec)[k]), r);
 
 /**
  * The records a declared resource stands for. `stateId` is the id the Pulumi state gives it (the

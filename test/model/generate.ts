@@ -396,7 +396,7 @@ const MANIFEST = {
 };
 
 function versionArgs(r: Rng, appName: Value, n: number): Args {
-  const args: Args = { appName, version: `1.${n}.0`, type: "app", manifest: clone(MANIFEST) as unknown as Value };
+  const args: Args = { appName, version: `1.${n}.0`, type: "app", manifest: clone(MANIFEST) };
   if (r.chance(0.5)) args.title = `App title ${n}`;
   if (r.chance(0.3)) args.description = `Version ${n}`;
   if (r.chance(0.6)) args.image = `registry.local/app:${n}`;
@@ -473,7 +473,10 @@ function updaters(w: World, d: Decl): Mutator[] {
       const below = new Set<string>([d.name]);
       for (let grew = true; grew; ) {
         grew = false;
-        for (const x of w.of("Asset")) if (isRef(x.args.parentName) && below.has(x.args.parentName.$ref) && !below.has(x.name)) (below.add(x.name), (grew = true));
+        for (const x of w.of("Asset")) if (isRef(x.args.parentName) && below.has(x.args.parentName.$ref) && !below.has(x.name)) {
+          below.add(x.name);
+          grew = true;
+        }
       }
       const parents = w.of("Asset").filter((x) => !below.has(x.name));
       if (parents.length > 0) m("parentName", (r) => ref(r.pick(parents).name, "name"));
@@ -568,7 +571,7 @@ function replacers(w: World, d: Decl): Mutator[] {
       if (!runs) {
         m("title", () => `Version title ${n()}`);
         m("description", () => `Described ${n()}`);
-        out.push(["manifest (a further parameter)", (r) => void set(a, "manifest", { ...(a.manifest as Args), parameters: [...MANIFEST.parameters, { name: `gain_${n()}`, data_type: "number", default: r.int(1, 9) }] } as unknown as Value)]);
+        out.push(["manifest (a further parameter)", (r) => void set(a, "manifest", { ...(a.manifest as Args), parameters: [...MANIFEST.parameters, { name: `gain_${n()}`, data_type: "number", default: r.int(1, 9) }] })]);
       }
       break;
     }

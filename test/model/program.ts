@@ -54,7 +54,7 @@ export interface Decl {
 export type ProgramSpec = Decl[];
 
 export const isRef = (v: unknown): v is Ref => !!v && typeof v === "object" && !Array.isArray(v) && typeof (v as Ref).$ref === "string";
-export const isSecret = (v: unknown): v is Secret => !!v && typeof v === "object" && !Array.isArray(v) && "$secret" in (v as object);
+export const isSecret = (v: unknown): v is Secret => !!v && typeof v === "object" && !Array.isArray(v) && "$secret" in (v);
 
 /** Every declaration `v` refers to. */
 export function refsOf(v: Value | undefined): string[] {
@@ -97,6 +97,8 @@ export function plain(spec: ProgramSpec, v: Value | undefined): unknown {
   return v;
 }
 
+// Args as the model reads them: JSON, field by field.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const plainArgs = (spec: ProgramSpec, d: Decl): Record<string, any> => plain(spec, d.args) as Record<string, any>;
 
 /** Every secret value in the program (plain text), to look for in the state and the logs. */

@@ -125,7 +125,7 @@ describe("a cluster's type", () => {
 
 describe("the create's 409 hint", () => {
   const conflict = (endpointId: string) =>
-    new SvcApiError({ status: 409, method: "POST", path: "/x", detail: "conflict", retryable: false, endpointId, errors: [] } as never);
+    new SvcApiError({ status: 409, method: "POST", path: "/x", detail: "conflict", retryable: false, endpointId, errors: [] });
   const kindFailingWith = (err: Error) =>
     defineKind<Record<string, unknown>>({
       name: "Fake",

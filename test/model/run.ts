@@ -443,10 +443,10 @@ function driftActions(spec: ProgramSpec, d: Decl, id: string | undefined): Drift
       if (a.title !== undefined) edit("title", "title", (c) => c.call(apps.patch, { params: { app_name: a.name }, body: { title: "Edited elsewhere" } }));
       break;
     case "AppVersion":
-      if (a.image !== undefined) edit("image", "image", (c) => c.call(apps.versionPatch, { params: { app_name: a.appName, app_version: a.version }, body: { image: "registry.local/elsewhere:1" } as never }));
+      if (a.image !== undefined) edit("image", "image", (c) => c.call(apps.versionPatch, { params: { app_name: a.appName, app_version: a.version }, body: { image: "registry.local/elsewhere:1" } }));
       break;
     case "Workload":
-      if (a.title !== undefined) edit("title", "title", (c) => c.call(workloads.patch, { params: { workload_name: a.name }, body: { title: "Edited elsewhere" } as never }));
+      if (a.title !== undefined) edit("title", "title", (c) => c.call(workloads.patch, { params: { workload_name: a.name }, body: { title: "Edited elsewhere" } }));
       if (a.running !== undefined && a.enabled !== false) {
         edit("running", a.running ? "stop" : "start", (c) => c.call(a.running ? workloads.stop : workloads.start, { body: { names: [a.name] } }));
       }
@@ -460,7 +460,7 @@ function driftActions(spec: ProgramSpec, d: Decl, id: string | undefined): Drift
           params: { app_name: a.appName, app_version: a.appVersion },
           query: { patch: true },
           body: { resource_parameters: [{ resource: krn(a.resource), parameters: [{ name, value: other }] }] },
-        } as never),
+        }),
       );
       break;
     }
@@ -477,7 +477,7 @@ function driftActions(spec: ProgramSpec, d: Decl, id: string | undefined): Drift
     case "InstanceSettings": {
       const key = Object.keys(a.acp)[0];
       const current = a.acp[key] as { enabled: boolean; interval: number };
-      edit("acp", `acp.${key}.interval`, (c) => c.call(instance.settingsUpdate, { body: { acp: { [snakeKey(key)]: { ...current, interval: current.interval === 9 ? 10 : 9 } } } as never }));
+      edit("acp", `acp.${key}.interval`, (c) => c.call(instance.settingsUpdate, { body: { acp: { [snakeKey(key)]: { ...current, interval: current.interval === 9 ? 10 : 9 } } } }));
       break;
     }
     default:

@@ -16,7 +16,7 @@ const enc = (s: string): string => encodeURIComponent(s.replace(/[\ud800-\udbff]
 
 export function jsonSchemaOf(s: z.ZodType | undefined): Schema | undefined {
   if (!s) return undefined;
-  return z.toJSONSchema(s, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as Schema;
+  return z.toJSONSchema(s, { io: "input", unrepresentable: "any", target: "draft-2020-12" });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -118,7 +118,7 @@ const DATE = fc
 function resolveRef(ref: string, root: Schema): Schema {
   if (ref === "#") return root;
   const name = ref.replace(/^#\/\$defs\//, "");
-  return ((root.$defs as Record<string, Schema> | undefined)?.[name] ?? {}) as Schema;
+  return ((root.$defs as Record<string, Schema> | undefined)?.[name] ?? {});
 }
 
 /** fc.stringMatching is costly to build, and the schemas share a few patterns: built once per pattern. */
@@ -154,7 +154,7 @@ function stringFor(schema: Schema, key: string, knownNames: string[]): fc.Arbitr
     if (re) {
       // Mostly the seeded name (references resolve), sometimes another seeded key or a fresh value.
       if (re.test(SEEDED.name) && fits(SEEDED.name)) options.push(fc.constant(SEEDED.name), fc.constant(SEEDED.name));
-      const known = knownNames.filter((n) => re!.test(n) && fits(n));
+      const known = knownNames.filter((n) => re.test(n) && fits(n));
       if (known.length > 0) options.push(fc.constantFrom(...known));
       const matching = matchingArbitrary(schema.pattern);
       if (matching) options.push(matching.filter(fits), matching.filter(fits));

@@ -46,12 +46,12 @@ function serve(state: string): Promise<Child> {
   let err = "";
   const exited = new Promise<NodeJS.Signals | null>((r) => proc.once("exit", (_code, signal) => r(signal)));
   return new Promise<Child>((resolvePromise, reject) => {
-    proc.stdout!.on("data", (d: Buffer) => {
+    proc.stdout.on("data", (d: Buffer) => {
       out += d.toString();
       const m = /listening on (http:\/\/\S+) /.exec(out);
       if (m) resolvePromise({ proc, baseUrl: m[1], exited });
     });
-    proc.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+    proc.stderr.on("data", (d: Buffer) => (err += d.toString()));
     void exited.then((signal) => reject(new Error(`svc-emulator exited (${signal}) before listening: ${err}`)));
   });
 }

@@ -104,7 +104,7 @@ async function lifecycle(faults?: FaultConfigInput, parallel = 1): Promise<Outco
     expect(down.operations.filter((o) => o.op === "delete")).toHaveLength(ALL_KINDS_RESOURCES);
     expect(stack.resources()).toEqual([]);
     const { counters } = emulator.faults.status();
-    return { afterUp, afterDestroy: platform(emulator.store), faults: counters as Outcome["faults"], duplicates: dup, resources: afterUp.state.length };
+    return { afterUp, afterDestroy: platform(emulator.store), faults: counters, duplicates: dup, resources: afterUp.state.length };
   } finally {
     await stack.close();
   }
