@@ -544,10 +544,11 @@ function assetsView() {
   function childrenEl(key, nodes) {
     const shown = state.shown.get(key) ?? TREE_BATCH;
     const ul = h("ul", { role: "group" }, nodes.slice(0, shown).map(nodeEl));
-    if (nodes.length > shown) {
-      ul.append(
-        h("li", { class: "more" }, h("button", { type: "button", onclick: () => (state.shown.set(key, shown + TREE_BATCH * 5), render()) }, `Show ${Math.min(nodes.length - shown, TREE_BATCH * 5).toLocaleString("en")} more of ${(nodes.length - shown).toLocaleString("en")}`)),
-      );
+    const rest = nodes.length - shown;
+    if (rest > 0) {
+      const batch = Math.min(rest, TREE_BATCH * 5);
+      const label = batch === rest ? `Show the other ${rest.toLocaleString("en")}` : `Show ${batch.toLocaleString("en")} more of ${rest.toLocaleString("en")}`;
+      ul.append(h("li", { class: "more" }, h("button", { type: "button", onclick: () => (state.shown.set(key, shown + batch), render()) }, label)));
     }
     return ul;
   }
