@@ -200,7 +200,6 @@ browserSuite("the console watching the quickstart go up through the kit", () => 
     // What a program depends on is created before it: the cluster and the app version before the workload.
     expect(position("CREATE-CLUSTERS")).toBeGreaterThan(position("CREATE-WORKLOADS"));
     expect(position("CREATE-ASSETS")).toBeGreaterThan(position("CREATE-WORKLOADS"));
-    await screenshot(page, "audit-timeline");
 
     // The workload's creation: after holds the new record, before nothing.
     const created = 'li.entry[data-action="CREATE-WORKLOADS"] .change[data-table="workloads"]';
@@ -241,6 +240,7 @@ browserSuite("the console watching the quickstart go up through the kit", () => 
     const paths = await page.$$eval('ol.timeline > li.entry:first-child .change.changed tr.diff', (rows) => rows.map((r) => (r as Dom).dataset.path));
     expect(paths).toContain("title");
     expect(paths).not.toContain("name");
+    await screenshot(page, "audit-timeline");
   });
 });
 
@@ -369,6 +369,9 @@ browserSuite("the emulator's controls from the page", () => {
       await page.click("ul.tree > li.more button");
       await page.waitForFunction(() => (globalThis as Dom).document.querySelectorAll("ul.tree > li[data-asset]").length === 450);
       expect(await page.$("ul.tree > li.more")).toBeNull();
+      // A search is a page of the asset list operation, not a walk of the tree.
+      await go(page, "#/assets?search=cell-12-");
+      expect(await page.$$eval("#main tr[data-key]", (rows) => rows.map((r) => (r as Dom).dataset.key))).toEqual(["cell-12-a", "cell-12-b"]);
     } finally {
       await big.close();
     }

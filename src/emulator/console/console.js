@@ -429,8 +429,8 @@ function errorBox(err) {
 }
 
 /** A paginated, searchable table of one list operation. */
-function listView(name, cfg) {
-  const state = { term: "", cursor: undefined, seq: 0 };
+function listView(name, cfg, term = "") {
+  const state = { term, cursor: undefined, seq: 0 };
   const table = h("table", { class: "list", dataset: { list: name } });
   const status = h("span", { class: "count" });
   const prev = h("button", { type: "button", class: "prev", disabled: true, onclick: () => page("prev") }, "‹ Previous");
@@ -440,6 +440,7 @@ function listView(name, cfg) {
   const search = h("input", {
     type: "search",
     class: "search",
+    value: term,
     placeholder: `Search ${cfg.searchLabel ?? cfg.title.toLowerCase()}…`,
     "aria-label": `Search ${cfg.title}`,
     oninput: () => {
@@ -483,30 +484,31 @@ function listView(name, cfg) {
       status.textContent = `${rows.length} shown${pagination.next_page ? ", more on the next page" : ""}`;
       errorSlot.replaceChildren();
       el.dataset.state = "ready";
+      performance.mark("svc-console:list-rendered");
     } catch (err) {
       if (seq !== state.seq) return;
       errorSlot.replaceChildren(errorBox(err));
       el.dataset.state = "error";
     }
   }
-  load();
-  return { el, refresh: load, ready: () => el.dataset.state !== "loading" };
+  return { el, refresh: load, first: load() };
 }
 
-/** The asset hierarchy as a tree, children rendered when a node opens; searching switches to the asset list. */
-function assetsView() {
+/** The asset hierarchy as a tree, children rendered when a node opens; searching (`?search=`) switches to the asset list. */
+function assetsView(params) {
   // A small tree is shown open (but for the nodes closed by hand); a large one closed (but for those opened).
   const state = { open: new Set(), closed: new Set(), small: true, shown: new Map(), roots: [], seq: 0 };
   const isOpen = (name) => (state.small ? !state.closed.has(name) : state.open.has(name));
   const tree = h("ul", { class: "tree", role: "tree" });
   const errorSlot = h("div");
   const summary = h("span", { class: "count" });
-  const list = listView("assets", LISTS.assets);
-  list.el.hidden = true;
+  const initial = params.get("search")?.trim() ?? "";
+  const list = listView("assets", LISTS.assets, initial);
   let timer;
   const search = h("input", {
     type: "search",
     class: "search",
+    value: initial,
     placeholder: "Search assets by name or title…",
     "aria-label": "Search assets",
     oninput: () => {
@@ -518,10 +520,12 @@ function assetsView() {
         listSearch.dispatchEvent(new Event("input"));
         list.el.hidden = !term;
         treeSection.hidden = !!term;
+        if (!term && !state.loaded) load();
       }, 250);
     },
   });
-  const treeSection = h("div", {}, errorSlot, tree);
+  const treeSection = h("div", { hidden: !!initial }, errorSlot, tree);
+  list.el.hidden = !initial;
   const el = h("section", { class: "view" }, h("div", { class: "toolbar" }, h("h2", { text: "Asset hierarchy" }), search, summary), treeSection, list.el);
 
   const count = (nodes) => nodes.reduce((n, x) => n + 1 + count(x.children ?? []), 0);
@@ -567,6 +571,7 @@ function assetsView() {
 
   async function load() {
     const seq = ++state.seq;
+    state.loaded = true;
     try {
       const answer = await call("assets.hierarchyGet");
       if (seq !== state.seq) return;
@@ -586,7 +591,9 @@ function assetsView() {
     }
   }
   el.dataset.state = "loading";
-  load();
+  // Opened on a search, the view shows the list; the hierarchy is read when the search is cleared.
+  if (initial) list.first.then(() => (el.dataset.state = list.el.dataset.state));
+  else load();
   return {
     el,
     refresh: () => (list.el.hidden ? load() : list.refresh()),
@@ -1049,7 +1056,7 @@ function show() {
   if (name === "audit") view = auditView(params);
   else if (name === "emulator") view = emulatorView();
   else if (parts.length > 0 && RECORDS[name]) view = recordView(name, parts);
-  else if (name === "assets") view = assetsView();
+  else if (name === "assets") view = assetsView(params);
   else if (LISTS[name]) view = listView(name, LISTS[name]);
   else view = { el: h("section", { class: "view" }, errorBox(`no view '${name}'; the views: ${NAV.map(([n]) => n).join(", ")}`)) };
   current = view;
