@@ -263,9 +263,9 @@ browserSuite("the emulator's controls from the page", () => {
     await page.click('input[name="statuses"][value="502"]'); // on
     await page.click('input[name="methods"][value="GET"]');
     await page.type('input[name="paths"]', "/api/v4/apps/workloads/*");
-    await screenshot(page, "emulator-controls");
     await page.click("button.faults-on");
     await page.waitForSelector("#faults-badge:not([hidden])");
+    await screenshot(page, "emulator-controls");
     expect(await page.$eval("#faults-badge", (el) => el.textContent)).toBe("faults on: 1 × 502, GET, /api/v4/apps/workloads/*");
 
     const faulted = await api(emu.baseUrl, "GET", "/apps/workloads/list");
@@ -277,7 +277,10 @@ browserSuite("the emulator's controls from the page", () => {
     expect(await go(page, "#/workloads", ["error"])).toBe("error");
     expect(await page.$eval("#main .error", (el) => el.textContent)).toMatch(/GET \/api\/v4\/apps\/workloads\/list\?.* answered 502/);
 
+    // Opened again, the form shows the configuration in force.
     await go(page, "#/emulator");
+    expect(await page.$$eval("input[name=statuses]:checked", (els) => els.map((e) => (e as Dom).value))).toEqual(["502"]);
+    expect(await page.$eval('input[name="paths"]', (el) => (el as Dom).value)).toBe("/api/v4/apps/workloads/*");
     await page.click("button.faults-off");
     await page.waitForSelector("#faults-badge[hidden]");
     expect((await api(emu.baseUrl, "GET", "/apps/workloads/list")).status).toBe(200);

@@ -954,13 +954,29 @@ function emulatorView() {
     h("div", { class: "panel" }, h("h3", { text: "Fault injection" }), h("p", { class: "hint", text: "Applies to /api/v4 (and the token endpoints only with include_auth); the console's own reads fail too while it is on." }), faultForm, faultStatus),
     h("div", { class: "panel" }, h("h3", { text: "Reset" }), h("p", { class: "hint", text: "Empties every record, the audit log and the id sequences; issued tokens keep working." }), resetButton),
     h("div", { class: "panel" }, h("h3", { text: "Load a fixture" }), h("p", { class: "hint", text: "A fixture document (the sections --seed takes) into the empty emulator; reset first if it holds records." }), fileInput, seedButton, seedResult),
-    h("div", { class: "panel" }, h("h3", { text: "Take a snapshot" }), h("p", { class: "hint", text: "The inventory as a fixture document, as `svc-emulator snapshot` writes it (no secrets)." }), snapshotButton, snapshotResult),
+    h("div", { class: "panel" }, h("h3", { text: "Take a snapshot" }), h("p", { class: "hint", text: "The inventory as a fixture document, as svc-emulator snapshot writes it (no secrets)." }), snapshotButton, snapshotResult),
     h("div", { class: "panel" }, h("h3", { text: "Identity" }), h("p", { class: "hint", text: "The console reads the API as a built-in identity, like any client." }), signInForm),
   );
+  /** The form shows the configuration in force when the view opens. */
+  function fillForm(config) {
+    const f = faultForm.elements;
+    if (!(config.rate > 0)) return;
+    f.rate.value = String(config.rate);
+    for (const i of faultForm.querySelectorAll("input[name=statuses]")) i.checked = (config.statuses ?? []).includes(Number(i.value));
+    for (const i of faultForm.querySelectorAll("input[name=methods]")) i.checked = (config.methods ?? []).includes(i.value);
+    f.paths.value = (config.paths ?? []).join(", ");
+    f.latency_ms.value = config.latency_ms ? String(config.latency_ms) : "";
+    f.mode.value = config.mode ?? "before";
+  }
+
   el.dataset.state = "loading";
+  let filled = false;
   const refresh = async () => {
     try {
-      showFaults(await (await admin("faults")).json());
+      const status = await (await admin("faults")).json();
+      if (!filled) fillForm(status.config ?? {});
+      filled = true;
+      showFaults(status);
       el.dataset.state = "ready";
     } catch (err) {
       faultStatus.textContent = err.message;
