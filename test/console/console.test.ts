@@ -30,7 +30,8 @@ if (!HAVE_CHROMIUM) {
   // Said once, plainly, where the run is read: these tests need a browser the system provides.
   process.stderr.write(`test/console/console.test.ts: browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)\n`);
 }
-const browserSuite = HAVE_CHROMIUM ? describe : describe.skip;
+const SKIPPED = HAVE_CHROMIUM ? "" : ` (SKIPPED: no Chromium at ${CHROMIUM})`;
+const browserSuite = (title: string, fn: () => void) => (HAVE_CHROMIUM ? describe : describe.skip)(`${title}${SKIPPED}`, fn);
 
 jest.setTimeout(180_000);
 
@@ -59,19 +60,25 @@ async function openConsole(baseUrl: string, hash = "#/assets"): Promise<Page> {
   await page.setViewport({ width: 1280, height: 860 });
   page.on("pageerror", (e) => pageErrors.push(String((e as Error).message ?? e)));
   await page.goto(`${baseUrl}/emulator/ui${hash}`);
-  await ready(page, viewOf(hash));
+  await ready(page, hash);
   return page;
 }
 
-const viewOf = (hash: string) => {
-  const parts = hash.replace(/^#\/?/, "").split("?")[0].split("/").filter(Boolean);
-  return parts.length > 1 ? `${parts[0]}/record` : parts[0] || "assets";
-};
-
-/** Waits until the view on screen has read its data (ready) or failed (error); returns which. */
-async function ready(page: Page, view: string, accept: Array<"ready" | "error"> = ["ready"]): Promise<string> {
-  const sel = accept.map((s) => `#main[data-view="${view}"] > section[data-state="${s}"]`).join(", ");
-  await page.waitForSelector(sel, { timeout: 30_000 });
+/**
+ * Waits until the view drawn for `hash` (not one drawn before it) has read its data (ready) or
+ * failed (error); returns which.
+ */
+async function ready(page: Page, hash: string, accept: Array<"ready" | "error"> = ["ready"]): Promise<string> {
+  await page.waitForFunction(
+    (h: string, states: string[]) => {
+      const main = (globalThis as Dom).document.querySelector("#main");
+      const view = main?.firstElementChild;
+      return main?.dataset.hash === h && !!view && states.includes(view.dataset.state);
+    },
+    { timeout: 30_000 },
+    hash,
+    accept,
+  );
   return page.$eval("#main > section", (el) => (el as Dom).dataset.state ?? "");
 }
 
@@ -79,7 +86,7 @@ async function go(page: Page, hash: string, accept?: Array<"ready" | "error">): 
   await page.evaluate((h) => {
     (globalThis as Dom).location.hash = h;
   }, hash);
-  return ready(page, viewOf(hash), accept);
+  return ready(page, hash, accept);
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
@@ -172,7 +179,7 @@ browserSuite("the console watching the quickstart go up through the kit", () => 
     expect(JSON.parse(await page.$eval("#main pre.json", (el) => el.textContent ?? ""))).toMatchObject({ name: "pump-monitor-line-1", cluster_name: "plant-a", status: { state: "running" } });
     await screenshot(page, "workload-record");
     await page.click('#main a.rel[href="#/clusters/plant-a"]');
-    await ready(page, "clusters/record");
+    await ready(page, "#/clusters/plant-a");
     expect(await page.$eval("#main .toolbar .badge", (el) => el.textContent)).toBe(cluster.status);
     expect(await page.$$eval('#main [data-related="Workloads on this cluster"] tbody tr', (rows) => rows.map((r) => (r as Dom).innerText.split("\t")[0]))).toEqual(["pump-monitor-line-1"]);
 
@@ -209,8 +216,7 @@ browserSuite("the console watching the quickstart go up through the kit", () => 
     // Filter by request id (the entry's link), by resource, by action (the form).
     const workloadEntry = all.find((e) => e.action === "CREATE-WORKLOADS")!;
     await page.click('li.entry[data-action="CREATE-WORKLOADS"] a.rid');
-    await page.waitForFunction((rid) => (globalThis as Dom).location.hash.includes(rid), {}, workloadEntry.request_id);
-    await ready(page, "audit");
+    await ready(page, `#/audit?request_id=${workloadEntry.request_id}`);
     expect(await page.$$eval("ol.timeline li.entry", (els) => els.map((el) => (el as Dom).dataset.requestId))).toEqual([workloadEntry.request_id]);
 
     await go(page, "#/audit?identifier=plant-a");
@@ -221,8 +227,7 @@ browserSuite("the console watching the quickstart go up through the kit", () => 
     await go(page, "#/audit");
     await page.type("input.filter-action", "create-assets");
     await page.click("form.filters button[type=submit]");
-    await page.waitForFunction(() => (globalThis as Dom).location.hash.includes("action=CREATE-ASSETS"));
-    await ready(page, "audit");
+    await ready(page, "#/audit?action=CREATE-ASSETS");
     expect(await page.$$eval("ol.timeline li.entry", (els) => els.map((el) => (el as Dom).dataset.identifier))).toEqual(all.filter((e) => e.action === "CREATE-ASSETS").map((e) => e.identifier));
   });
 

@@ -1078,6 +1078,7 @@ function show() {
   current = view;
   const main = $("#main");
   main.dataset.view = parts.length ? `${name}/record` : name;
+  main.dataset.hash = location.hash;
   main.replaceChildren(view.el);
   for (const a of document.querySelectorAll("#nav a")) a.classList.toggle("current", a.dataset.nav === name);
 }
