@@ -22,6 +22,7 @@ const SECTIONS = [
   { no: 7, title: "Start-up", file: "./sections/startup" },
   { no: 8, title: "Plant scale (5,000 resources through the kit)", file: "./sections/plant" },
   { no: 9, title: "Snapshot and program generation (10,000 assets)", file: "./sections/snapshot" },
+  { no: 10, title: "Emulator console (10,000 assets, headless Chromium)", file: "./sections/console" },
 ];
 
 function parseArgs(argv) {

@@ -9,11 +9,16 @@
  * - GET  /emulator/faults  the fault configuration and the counts of injected faults by kind
  * - POST /emulator/faults  replaces the fault configuration (body: see faults.ts; `{}` clears it);
  *                          the PRNG restarts from the seed and the counters from zero
+ * - POST /emulator/seed    loads a fixture document (YAML or JSON, what `--seed` takes) into the
+ *                          empty emulator; 409 when it holds records
+ * - GET  /emulator/snapshot the inventory as a fixture document (YAML, as `svc-emulator snapshot`
+ *                          writes it), which POST /emulator/seed loads back
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { stringify as toYaml } from "yaml";
+import { parse as parseYaml, stringify as toYaml, YAMLParseError } from "yaml";
 import { errors } from "../api/errors";
 import { FaultConfigError, type FaultInjector } from "./faults";
+import { FixtureError, storeIsEmpty, type SeedRecord } from "./fixtures";
 import type { ExtraRoute } from "./server";
 import type { Store } from "./store/store";
 import { issuesToMessages } from "./validate";
@@ -47,10 +52,18 @@ function parseJsonBody(body: Buffer): { ok: true; value: unknown } | { ok: false
 export interface AdminHooks {
   reset(): Promise<void>;
   faults: FaultInjector;
+  /** Loads a fixture document into the store (fixtures.ts `seedStore`) and makes it durable; POST /emulator/seed exists with it. */
+  seed?(doc: unknown, source: string): Promise<{ counts: Record<string, number>; skipped?: SeedRecord }>;
+  /** The inventory as a fixture document (YAML); GET /emulator/snapshot exists with it. */
+  snapshot?(): Promise<string>;
 }
 
+/** Largest fixture POST /emulator/seed takes. */
+export const SEED_LIMIT = 64 * 1024 * 1024;
+
 export function adminRoutes(store: Store, hooks: AdminHooks): Record<string, ExtraRoute> {
-  return {
+  const { seed, snapshot } = hooks;
+  const routes: Record<string, ExtraRoute> = {
     "/emulator/state": (req: IncomingMessage, res: ServerResponse, url: URL) => {
       if (req.method !== "GET") return methodNotAllowed(res, "GET");
       const wantsYaml = url.searchParams.get("format") === "yaml" || /yaml/.test(String(req.headers.accept ?? ""));
@@ -80,4 +93,40 @@ export function adminRoutes(store: Store, hooks: AdminHooks): Record<string, Ext
       return reply(res, 200, hooks.faults.status());
     },
   };
+  if (seed) {
+    routes["/emulator/seed"] = Object.assign(
+      async (req: IncomingMessage, res: ServerResponse, _url: URL, body: Buffer) => {
+        if (req.method !== "POST") return methodNotAllowed(res, "POST");
+        let doc: unknown;
+        try {
+          doc = parseYaml(body.toString("utf8")) ?? {};
+        } catch (err) {
+          if (!(err instanceof YAMLParseError)) throw err;
+          const at = err.linePos?.[0];
+          return reply(res, 400, errors.MALFORMED_BODY(`body: not a YAML or JSON fixture${at ? ` (line ${at.line}, column ${at.col})` : ""}: ${err.message.split("\n")[0]}`).toBody());
+        }
+        const wasEmpty = storeIsEmpty(store);
+        try {
+          return reply(res, 200, await seed(doc, "POST /emulator/seed"));
+        } catch (err) {
+          if (!(err instanceof FixtureError)) throw err;
+          return reply(res, wasEmpty ? 400 : 409, (wasEmpty ? errors.VALIDATION_FAILED : errors.CONFLICT)(err.message).toBody());
+        }
+      },
+      { bodyLimit: SEED_LIMIT },
+    );
+  }
+  if (snapshot) {
+    routes["/emulator/snapshot"] = async (req: IncomingMessage, res: ServerResponse) => {
+      if (req.method !== "GET") return methodNotAllowed(res, "GET");
+      const text = await snapshot();
+      res.writeHead(200, {
+        "content-type": "application/yaml",
+        "content-length": Buffer.byteLength(text),
+        "content-disposition": 'attachment; filename="emulator-snapshot.yaml"',
+      });
+      res.end(text);
+    };
+  }
+  return routes;
 }

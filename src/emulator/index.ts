@@ -6,6 +6,7 @@
  * fixture document into an empty emulator (fixtures.ts), `faults` injects failures (faults.ts).
  */
 import { adminRoutes } from "./admin";
+import { consoleRoutes } from "./console";
 import { SYSTEM_IDENTITY, type TokenLifetimes } from "./auth";
 import { FaultInjector, type FaultConfigInput } from "./faults";
 import { resolveSeed, seedStore, type FixtureDocument } from "./fixtures";
@@ -18,7 +19,7 @@ export interface EmulatorOptions {
   host?: string;
   /** Port; 0 (the default) picks a free one. */
   port?: number;
-  /** Serve /emulator/state, /emulator/reset and /emulator/faults (default: true when bound to loopback). */
+  /** Serve the admin endpoints (/emulator/state, /reset, /faults, /seed, /snapshot) and the console at /emulator/ui (default: true when bound to loopback). */
   admin?: boolean;
   /** Test clock (epoch ms). */
   clock?: () => number;
@@ -88,13 +89,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 
   let running: RunningServer | undefined;
+  const clock = options.clock ?? Date.now;
+  // POST /emulator/seed and GET /emulator/snapshot, once the server runs.
+  const seedFixture = async (doc: unknown, source: string) => {
+    const { changes, counts, skipped } = seedStore(doc as FixtureDocument, { store, auth: running!.auth, baseUrl: running!.baseUrl, nowMs: clock(), source, log });
+    await store.publish(changes);
+    return { counts, ...(skipped ? { skipped } : {}) };
+  };
+  const takeSnapshot = async () => {
+    const [{ localSource }, { readPlant }, { memorySink }] = await Promise.all([import("./local"), import("../plant/snapshot"), import("../plant/writer")]);
+    const sink = memorySink();
+    await readPlant(localSource({ store, auth: running!.auth, baseUrl: running!.baseUrl, clock }), { out: sink });
+    return sink.text();
+  };
   try {
     running = await startServer(
       {
         store,
         clock: options.clock,
         tokenLifetimes: options.tokenLifetimes,
-        extraRoutes: admin ? adminRoutes(store, { reset, faults }) : undefined,
+        extraRoutes: admin ? { ...adminRoutes(store, { reset, faults, seed: seedFixture, snapshot: takeSnapshot }), ...consoleRoutes() } : undefined,
         faults: faults.hooks(),
         log,
       },

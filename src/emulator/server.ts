@@ -31,8 +31,8 @@ export interface FaultHooks {
   afterApply(req: IncomingMessage, res: ServerResponse, path: string): boolean;
 }
 
-/** Extra routes outside /api/v4 (admin endpoints), served without the API's auth. */
-export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer) => Promise<void> | void;
+/** Extra routes outside /api/v4 (admin endpoints), served without the API's auth; bodies up to `bodyLimit` (default JSON_LIMIT). */
+export type ExtraRoute = ((req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer) => Promise<void> | void) & { bodyLimit?: number };
 
 export interface ServerOptions {
   store: Store;
@@ -140,7 +140,12 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
 
     const extra = options.extraRoutes?.[path];
     if (extra) {
-      const body = await readBody(req, JSON_LIMIT);
+      const limit = extra.bodyLimit ?? JSON_LIMIT;
+      const body = await readBody(req, limit).catch((e: unknown) => {
+        if (!(e instanceof BodyTooLarge)) throw e;
+        res.setHeader("connection", "close");
+        throw errors.PAYLOAD_TOO_LARGE(limit);
+      });
       await extra(req, res, url, body);
       return;
     }

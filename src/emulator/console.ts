@@ -1,0 +1,90 @@
+/**
+ * The emulator console, a web page at /emulator/ui: the records of every area through the API's own
+ * list and get operations, the audit log as a timeline with each change's before/after, live updates
+ * while a program runs, and controls for the emulator's own features (faults, reset, fixtures,
+ * snapshots) through the admin endpoints. It is served with the admin endpoints (the same switch,
+ * see index.ts) and signs in like any client, with a built-in identity.
+ *
+ * The page is plain static files written by hand (src/emulator/console/: index.html, console.js as
+ * an ES module, console.css), shipped in the package and copied to dist/ by the build: no framework,
+ * no bundler, nothing fetched from elsewhere. The one generated answer is operations.json: the
+ * method, path and list convention of each read operation, from the endpoint table, so that the page
+ * names operations by id and never spells a path.
+ */
+import { readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { join } from "node:path";
+import { endpoints } from "../api/endpoints";
+import { errors } from "../api/errors";
+import { servedPath } from "./paths";
+import type { ExtraRoute } from "./server";
+
+export const CONSOLE_PATH = "/emulator/ui";
+
+/** The page's files, in src/emulator/console/ (and dist/emulator/console/), with their types. */
+export const CONSOLE_FILES: Record<string, string> = {
+  "index.html": "text/html; charset=utf-8",
+  "console.js": "text/javascript; charset=utf-8",
+  "console.css": "text/css; charset=utf-8",
+};
+
+/**
+ * Only the page's own files run, nothing inline and nothing from elsewhere: a record's text that
+ * looks like markup can never become script.
+ */
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** Method, served path and list convention of every operation that reads, by id. */
+export function consoleOperations(): Record<string, { method: string; path: string; list?: string }> {
+  const out: Record<string, { method: string; path: string; list?: string }> = {};
+  for (const ep of endpoints) {
+    if (ep.mutates || ep.success.kind !== "json") continue;
+    out[ep.id] = { method: ep.method, path: servedPath(ep), ...(ep.list ? { list: ep.list } : {}) };
+  }
+  return out;
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
+  res.writeHead(status, {
+    "content-type": type,
+    "content-length": Buffer.byteLength(body),
+    "cache-control": "no-cache",
+    "x-content-type-options": "nosniff",
+    "content-security-policy": CSP,
+    "referrer-policy": "no-referrer",
+  });
+  res.end(body);
+}
+
+/** The routes of the page: its files under /emulator/ui/, the page itself at /emulator/ui. */
+export function consoleRoutes(dir = join(__dirname, "console")): Record<string, ExtraRoute> {
+  const cache = new Map<string, Buffer>();
+  const file = (name: string): ExtraRoute => (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.setHeader("allow", "GET");
+      return send(res, 405, "application/json", JSON.stringify(errors.METHOD_NOT_ALLOWED(`${req.method} is not allowed on ${CONSOLE_PATH}; use GET`).toBody()));
+    }
+    let content = cache.get(name);
+    if (!content) {
+      try {
+        content = readFileSync(join(dir, name));
+      } catch (err) {
+        const problem = `the console's file ${join(dir, name)} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); the package is incomplete (npm run build copies it)`;
+        return send(res, 500, "application/json", JSON.stringify(errors.INTERNAL(problem).toBody()));
+      }
+      cache.set(name, content);
+    }
+    send(res, 200, CONSOLE_FILES[name], content);
+  };
+  let operations: string | undefined;
+  const routes: Record<string, ExtraRoute> = {
+    [CONSOLE_PATH]: file("index.html"),
+    [`${CONSOLE_PATH}/`]: file("index.html"),
+    [`${CONSOLE_PATH}/operations.json`]: (req, res) => {
+      if (req.method !== "GET") return send(res, 405, "application/json", JSON.stringify(errors.METHOD_NOT_ALLOWED("use GET").toBody()));
+      send(res, 200, "application/json", (operations ??= JSON.stringify(consoleOperations())));
+    },
+  };
+  for (const name of Object.keys(CONSOLE_FILES)) routes[`${CONSOLE_PATH}/${name}`] = file(name);
+  return routes;
+}
