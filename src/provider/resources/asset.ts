@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { assetState } from "../../api/assets";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
+import type { Resolved } from "../wire-types";
 
 /** The arguments of an {@link Asset}. */
 export interface AssetArgs {
@@ -22,7 +23,7 @@ export interface AssetArgs {
   adopt?: pulumi.Input<boolean>;
 }
 
-type Inputs = { name: string; title: string; assetTypeName: string; parentName?: string; location?: { lat: number; lon: number }; [k: string]: unknown };
+type Inputs = Resolved<AssetArgs>;
 
 /** The record's status object (always present on the platform's records). */
 const status = (r: WireRecord) => (r.status ?? {}) as { state: z.infer<typeof assetState>; last_seen?: string | null };

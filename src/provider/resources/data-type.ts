@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DataTypeCreate, datatypes } from "../../api/datatypes";
 import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
+import type { Resolved } from "../wire-types";
 import { deepEqual } from "../values";
 
 /** The arguments of a {@link DataType}. A published version is immutable: a change replaces it, which means publishing a new `icd.version`. */
@@ -32,8 +33,8 @@ export interface DataTypeArgs {
   adopt?: pulumi.Input<boolean>;
 }
 
-type Icd = { name: string; className: string; description?: string; version?: string; fields: Array<Record<string, unknown>> };
-type Inputs = { icd: Icd; source?: string; [k: string]: unknown };
+type Inputs = Resolved<DataTypeArgs>;
+type Icd = Inputs["icd"];
 
 const versionOf = (icd: Icd) => icd.version ?? "0.0.1";
 
@@ -68,7 +69,7 @@ export const dataTypeKind = defineKind<Inputs>({
   },
   create: async ({ client }, i) =>
     (await client.call(datatypes.create, {
-      body: { icd: { name: i.icd.name, class_name: i.icd.className, description: i.icd.description ?? "", version: i.icd.version, fields: i.icd.fields as never }, source: i.source },
+      body: { icd: { name: i.icd.name, class_name: i.icd.className, description: i.icd.description ?? "", version: i.icd.version, fields: i.icd.fields }, source: i.source },
     })) as WireRecord,
   read: async ({ client }, id) => {
     const at = id.lastIndexOf(":");

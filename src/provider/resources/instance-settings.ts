@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { InstanceSettingsUpdate, instance } from "../../api/instance";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
+import type { Resolved } from "../wire-types";
 import { containedIn } from "../values";
 
 interface Schedule {
@@ -25,7 +26,7 @@ export const INSTANCE_SETTINGS_DEFAULTS = {
   acp: { auto_update: { enabled: false, interval: 86400 }, metrics: { enabled: true, interval: 60 }, status: { enabled: true, interval: 30 } },
 };
 
-type Inputs = { acp: { autoUpdate?: Schedule; metrics?: Schedule; status?: Schedule }; [k: string]: unknown };
+type Inputs = Resolved<InstanceSettingsArgs>;
 
 const body = (i: Inputs) => ({ acp: { auto_update: i.acp.autoUpdate, metrics: i.acp.metrics, status: i.acp.status } });
 const apply = async (client: import("../../client").SvcClient, i: Inputs) => (await client.call(instance.settingsUpdate, { body: body(i) })) as WireRecord;
