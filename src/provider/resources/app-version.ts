@@ -8,7 +8,7 @@ import { renderPath } from "../../api/common";
 import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { camel, containedIn, convertKeys, describeIssue, snake } from "../values";
-import { conformed, type DeepInput, type Resolved } from "../wire-types";
+import { conformed, type Assert, type DeepInput, type Resolved, type Same } from "../wire-types";
 import { DEFAULTS_FREE, MANIFEST_ARGS_ONLY, SCHEMAS_FREE, type AppManifest, type AppVersionDefaults, type AppVersionSchemas } from "./contract-types";
 
 type Json = Record<string, unknown>;
@@ -62,6 +62,10 @@ const MANIFEST_OWN = ["name", "version", "type", "title", "description", "image"
  * read by the resource class), whose content check validates with the rest of the body.
  */
 type Inputs = Omit<Resolved<AppVersionArgs>, "manifest"> & { manifest?: Json };
+// The args resolve to the documented contract types (contract-types.ts proves those are the contract's).
+type _Defaults = Assert<Same<NonNullable<Inputs["defaults"]>, AppVersionDefaults>>;
+type _Schemas = Assert<Same<NonNullable<Inputs["schemas"]>, AppVersionSchemas>>;
+type _Manifest = Assert<Same<Exclude<Resolved<AppVersionArgs["manifest"]>, string | undefined>, AppManifest>>;
 
 /** The create body before validation: the manifest, overridden by the explicit args. */
 function createBody(i: Inputs): Json {

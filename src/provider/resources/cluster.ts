@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { clusterStatus } from "../../api/clusters";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
-import type { BodyOf, Resolved } from "../wire-types";
+import type { Assert, BodyOf, CamelCasedDeep, Resolved, Same } from "../wire-types";
 
 /** The arguments of a {@link Cluster}. Settings left unset keep the platform's values (its defaults on a new cluster). */
 export interface ClusterArgs {
@@ -36,7 +36,10 @@ export interface ClusterArgs {
   /** Whether telemetry alerts are raised; default `true`. Changes update in place. */
   telemetryAlertsEnabled?: pulumi.Input<boolean>;
   /** Options of the edge components: `imagePullPolicy`, `Always` or `IfNotPresent`; default: the platform's. Changes update in place. */
-  edgeOptions?: pulumi.Input<{ imagePullPolicy?: pulumi.Input<"Always" | "IfNotPresent"> }>;
+  edgeOptions?: pulumi.Input<{
+    /** When the nodes pull the edge components' images: `Always` or `IfNotPresent`; default: the platform's. */
+    imagePullPolicy?: pulumi.Input<"Always" | "IfNotPresent">;
+  }>;
   /**
    * Take over a cluster that already exists with this name (the import route). A Cluster always
    * does: clusters cannot be deleted, so a create finds the cluster an earlier destroy released.
@@ -83,6 +86,7 @@ export const clusterOutputs = defineOutputs({
 });
 
 type Inputs = Resolved<ClusterArgs>;
+type _EdgeOptions = Assert<Same<NonNullable<Inputs["edgeOptions"]>, CamelCasedDeep<NonNullable<BodyOf<typeof clusters.update>["edge_options"]>>>>;
 
 /** The update body of the given args (name and type cannot change); args left out are not sent. */
 function updateBody(i: Inputs, args: readonly string[]): BodyOf<typeof clusters.update> {

@@ -48,3 +48,29 @@ export { InstanceSettings, type InstanceSettingsArgs } from "./instance-settings
 export { DataLabel, Label, type DataLabelArgs, type LabelArgs } from "./label";
 export { ParameterSchedule, type ParameterScheduleArgs } from "./parameter-schedule";
 export { Workload, type WorkloadArgs } from "./workload";
+export type {
+  AppManifest,
+  AppManifestCustomAction,
+  AppManifestDataQuality,
+  AppManifestDefaults,
+  AppManifestDynamicIo,
+  AppManifestFlags,
+  AppManifestIo,
+  AppManifestParameter,
+  AppManifestSchemas,
+  AppVersionDefaults,
+  AppVersionSchemas,
+  DeploymentTarget,
+  DeploymentType,
+  IoConfigurationSchema,
+  IoDatastreamMapping,
+  IoStorage,
+  IoWay,
+  WorkloadApiPermissions,
+  WorkloadDatastreamSettings,
+  WorkloadRuntime,
+  WorkloadRuntimeAsset,
+  WorkloadRuntimeDatastream,
+  WorkloadRuntimeResource,
+  WorkloadSystem,
+} from "./contract-types";

@@ -5,7 +5,7 @@ import { showValue } from "../../api/common";
 import { DataLabelCreate, LabelCreate, datalabels } from "../../api/datalabels";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
-import type { BodyOf, Resolved } from "../wire-types";
+import type { Assert, BodyOf, CamelCasedDeep, Resolved, Same } from "../wire-types";
 import { findCreatedDataLabel } from "./data-label-created";
 
 /** The arguments of a {@link Label}. */
@@ -27,9 +27,21 @@ export interface DataLabelArgs {
   /** Where the range ends: an RFC 3339 time, microseconds allowed, not before `startDate`. Changes update in place. */
   endDate: pulumi.Input<string>;
   /** The asset metrics the range covers, at most 1000, each `{ assetName, name }`; default: none (`[]`). Changes update in place. */
-  metrics?: pulumi.Input<pulumi.Input<{ assetName: pulumi.Input<string>; name: pulumi.Input<string> }>[]>;
+  metrics?: pulumi.Input<
+    pulumi.Input<{
+      /** The asset's name: lowercase letters, digits, '.', '_', '-'; 1–64 characters. */
+      assetName: pulumi.Input<string>;
+      /** The metric's name, 1–256 characters. */
+      name: pulumi.Input<string>;
+    }>[]
+  >;
   /** Who set the label: `type` `workload` or `user`, with free-form `info` (passed through untouched); default `{ type: "user", info: {} }`. Changes update in place. */
-  source?: pulumi.Input<{ type: pulumi.Input<"workload" | "user">; info?: pulumi.Input<Record<string, unknown>> }>;
+  source?: pulumi.Input<{
+    /** Who set the label: `workload` or `user`. */
+    type: pulumi.Input<"workload" | "user">;
+    /** Free-form information about the source, passed through untouched; default `{}`. */
+    info?: pulumi.Input<Record<string, unknown>>;
+  }>;
   /** A description, up to 4096 characters; default: none. Changes update in place. */
   description?: pulumi.Input<string>;
   /** How sure the label is: an integer from 0 to 100 (the platform's default is 0). Changes update in place. */
@@ -43,6 +55,7 @@ export interface DataLabelArgs {
 type LabelInputs = Resolved<LabelArgs>;
 /** A data label's args as the provider receives them. */
 export type DataLabelInputs = Resolved<DataLabelArgs>;
+type _DataLabel = Assert<Same<DataLabelInputs, CamelCasedDeep<BodyOf<typeof datalabels.create>, "source.info">>>;
 
 /** A label's computed outputs, read from the platform's record. */
 export const labelOutputs = defineOutputs({

@@ -7,7 +7,7 @@ import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRe
 import { SvcResource } from "../shim";
 import { camel, convertKeys, deepEqual } from "../values";
 import { isAssetRef, toAssetKrn } from "./refs";
-import type { BodyOf, Resolved } from "../wire-types";
+import type { Assert, BodyOf, CamelCasedDeep, Resolved, Same } from "../wire-types";
 
 type Scalar = string | number | boolean;
 
@@ -38,8 +38,17 @@ export interface ParameterScheduleArgs {
    * parameters. Default: no revert. Changing it replaces the schedule.
    */
   revert?: pulumi.Input<{
+    /** When the values are restored: an RFC 3339 time after the schedule's own `scheduledFor`. */
     scheduledFor: pulumi.Input<string>;
-    resourceParameters: pulumi.Input<pulumi.Input<{ resource: pulumi.Input<string>; parameters: pulumi.Input<Record<string, pulumi.Input<Scalar>>> }>[]>;
+    /** The values to restore, one entry per listed resource (at most 10000). */
+    resourceParameters: pulumi.Input<
+      pulumi.Input<{
+        /** The resource: an asset name or KRN (`krn:asset:<name>`) among the schedule's `resources`. */
+        resource: pulumi.Input<string>;
+        /** The values to restore: parameter name → number, string or boolean, exactly the scheduled parameters. */
+        parameters: pulumi.Input<Record<string, pulumi.Input<Scalar>>>;
+      }>[]
+    >;
   }>;
   /** A comment stored with the schedule, up to 1024 characters; default: none. Changing it replaces the schedule. */
   comment?: pulumi.Input<string>;
@@ -48,6 +57,7 @@ export interface ParameterScheduleArgs {
 /** The args as the provider receives them. */
 type Inputs = Resolved<ParameterScheduleArgs>;
 type Body = BodyOf<typeof schedules.create>;
+type _Revert = Assert<Same<NonNullable<Inputs["revert"]>, CamelCasedDeep<NonNullable<Body["revert"]>, "resource_parameters.*.parameters">>>;
 
 const CLOCK_SKEW_MS = 60_000;
 
