@@ -246,10 +246,10 @@ export function defineKind<I extends object>(declaration: KindDeclaration<I>): K
     check: check && ((props, nowMs, before) => check(inputs(props, "check"), nowMs, olds(before))),
     deleteBeforeReplace: d.deleteBeforeReplace,
     replaceWhen: replaceWhen && ((before, after) => replaceWhen(pick(before), pick(after))),
-    create: (ctx, props) => d.create(ctx, inputs(props, "create")),
-    findCreated: findCreated && ((ctx, props, sinceMs) => findCreated(ctx, inputs(props, "create"), sinceMs)),
-    read: (ctx, id, props) => d.read(ctx, id, some(props)),
-    update: update && ((ctx, id, news, before, changed) => update(ctx, id, inputs(news, "update"), olds(before), changed.filter(isArg))),
+    create: async (ctx, props) => d.create(ctx, inputs(props, "create")),
+    findCreated: findCreated && (async (ctx, props, sinceMs) => findCreated(ctx, inputs(props, "create"), sinceMs)),
+    read: async (ctx, id, props) => d.read(ctx, id, some(props)),
+    update: update && (async (ctx, id, news, before, changed) => update(ctx, id, inputs(news, "update"), olds(before), changed.filter(isArg))),
     outputs: (record) => readOutputs(map, record),
     outputNames: Object.keys(map),
     argsFromRecord: argsFromRecord && ((record, before) => Object.fromEntries(Object.entries(argsFromRecord(record, some(before))))),
@@ -257,5 +257,5 @@ export function defineKind<I extends object>(declaration: KindDeclaration<I>): K
   };
   if (d.onDestroy === "release") return { ...base, onDestroy: "release" };
   const remove = d.delete;
-  return { ...base, onDestroy: d.onDestroy, delete: (ctx, id, props) => remove(ctx, id, inputs(props, "delete")) };
+  return { ...base, onDestroy: d.onDestroy, delete: async (ctx, id, props) => remove(ctx, id, inputs(props, "delete")) };
 }
