@@ -78,6 +78,6 @@ export async function listAssets(filter: AssetFilter = {}): Promise<Array<ListIt
   const c = await client();
   const out: Array<ListItem<typeof assets.list>> = [];
   const query = { names: filter.names, asset_type_name: filter.assetTypeNames, search: filter.search, status_state: filter.statusStates };
-  for await (const a of c.paginate(assets.list, { query: query as never })) out.push(a as ListItem<typeof assets.list>);
+  for await (const a of c.paginate(assets.list, { query })) out.push(a);
   return out;
 }

@@ -57,7 +57,7 @@ export function describeFailure(kind: Kind, id: string | undefined, op: string, 
 function safeId(kind: Kind, args: Props): string | undefined {
   if (!kind.id) return undefined;
   try {
-    const id = kind.id(args as never);
+    const id = kind.id(args);
     return id && !containsUnknown(id) ? id : undefined;
   } catch {
     return undefined;
@@ -100,7 +100,7 @@ export function check(kind: Kind, olds: Props | undefined, news: Props, nowMs: n
   if (kind.check && unknownArgs.size === 0 && missing.length === 0) {
     let own: CheckFailure[] = [];
     try {
-      own = kind.check(args as never, nowMs, olds && Object.keys(olds).length ? (argsOf(kind, olds) as never) : undefined);
+      own = kind.check(args, nowMs, olds && Object.keys(olds).length ? argsOf(kind, olds) : undefined);
     } catch (e) {
       if (found.size === 0) throw e;
     }
@@ -136,7 +136,7 @@ export function diff(kind: Kind, id: string, olds: Props, news: Props) {
   }
   if (changed.length === 0) return { changes: false };
   const platformChanged = changed.filter((n) => !kind.args[n].local);
-  const replaceAll = platformChanged.length > 0 && (kind.replaceWhen?.(argsOf(kind, olds) as never, argsOf(kind, news) as never) ?? false);
+  const replaceAll = platformChanged.length > 0 && (kind.replaceWhen?.(argsOf(kind, olds), argsOf(kind, news)) ?? false);
   const replaces = replaceAll ? platformChanged : platformChanged.filter((n) => kind.args[n].replaces);
   // A replacement that keeps the platform identity must delete first, or the create would collide.
   const newId = safeId(kind, news);
@@ -152,7 +152,7 @@ function outputsOf(kind: Kind, args: Props, record: WireRecord): Props {
 
 async function existing(kind: Kind, ctx: KindContext, id: string, args: Props): Promise<WireRecord | undefined> {
   try {
-    return await kind.read(ctx, id, args as never);
+    return await kind.read(ctx, id, args);
   } catch (e) {
     if (e instanceof SvcApiError && e.status === 404) return undefined;
     throw e;
@@ -171,7 +171,7 @@ function settlingLostAnswers(kind: Kind, ctx: KindContext, args: Props, naturalI
     naturalId !== undefined
       ? () => existing(kind, ctx, naturalId, args)
       : kind.findCreated
-        ? () => kind.findCreated!(ctx, args as never, since)
+        ? () => kind.findCreated!(ctx, args, since)
         : undefined;
   return check ? { ...ctx, client: ctx.client.withDefaults({ ambiguityCheck: check }) } : ctx;
 }
@@ -185,7 +185,7 @@ function platformArgs(kind: Kind, props: Props): Props {
 
 /** Each readable arg as the platform's record states it (the kind's own mapping first), in the user's naming. */
 function recordArgs(kind: Kind, record: WireRecord, olds: Props): (name: string) => unknown {
-  const fromRecord = kind.argsFromRecord?.(record, olds as never) as Props | undefined;
+  const fromRecord = kind.argsFromRecord?.(record, olds);
   return (name) => (fromRecord && name in fromRecord ? fromRecord[name] : argFromWire(kind, name, record));
 }
 
@@ -210,7 +210,7 @@ async function takeOver(kind: Kind, ctx: KindContext, id: string, args: Props, f
   // An object that already states every declared arg is taken over as it is: no call changes it.
   const differs = Object.keys(args).some((name) => !kind.args[name].writeOnly && !sameArg(kind, name, args[name], server(name)));
   if (!differs) return found;
-  return kind.update(ctx, id, args as never, undefined, Object.keys(args));
+  return kind.update(ctx, id, args, undefined, Object.keys(args));
 }
 
 export async function create(kind: Kind, ctx: KindContext, inputs: Props): Promise<{ id: string; outs: Props }> {
@@ -224,7 +224,7 @@ export async function create(kind: Kind, ctx: KindContext, inputs: Props): Promi
       const found = await existing(kind, ctx, naturalId, args);
       if (found) return { id: naturalId, outs: outputsOf(kind, declared, await takeOver(kind, ctx, naturalId, args, found)) };
     }
-    const record = await kind.create(settlingLostAnswers(kind, ctx, args, naturalId), args as never);
+    const record = await kind.create(settlingLostAnswers(kind, ctx, args, naturalId), args);
     const id = naturalId ?? String(record.id);
     return { id, outs: outputsOf(kind, declared, record) };
   } catch (e) {
@@ -275,7 +275,7 @@ export async function update(kind: Kind, ctx: KindContext, id: string, olds: Pro
   if (changed.length > 0 && !kind.update) throw new Error(`${label(kind, id)}: the platform cannot update a ${kind.noun} in place`);
   try {
     // Only provider-side args changed: nothing to send, the object as it stands gives the outputs.
-    const record = changed.length === 0 ? await existing(kind, ctx, id, args) : await kind.update!(ctx, id, args as never, before as never, changed);
+    const record = changed.length === 0 ? await existing(kind, ctx, id, args) : await kind.update!(ctx, id, args, before, changed);
     if (!record) throw new Error(`the ${kind.noun} no longer exists on the platform; run a refresh, then up to create it again`);
     return { outs: outputsOf(kind, argsOf(kind, news), record) };
   } catch (e) {
@@ -287,7 +287,7 @@ export async function update(kind: Kind, ctx: KindContext, id: string, olds: Pro
 export async function remove(kind: Kind, ctx: KindContext, id: string, props: Props): Promise<void> {
   if (kind.onDestroy === "release") return;
   try {
-    await kind.delete(ctx, id, platformArgs(kind, props) as never);
+    await kind.delete(ctx, id, platformArgs(kind, props));
   } catch (e) {
     // Deleting something already gone succeeds.
     if (e instanceof SvcApiError && e.status === 404) return;

@@ -152,20 +152,29 @@ function kindOf(name: string): Kind {
 
 type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
 
+type Props = Record<string, unknown>;
+type Operations = Required<Pick<ResourceProvider<Props, Props>, "configure" | "check" | "diff" | "create" | "read" | "update" | "delete">>;
+
 /**
  * The provider of one kind, as the `__provider` module stored with each resource asks for it
  * (`require("pulumi-svc/provider").shim(kind)`, see shim.ts).
  */
-export function shim(kindName: string): Required<Pick<ResourceProvider, "configure" | "check" | "diff" | "create" | "read" | "update" | "delete">> {
-  kindOf(kindName);
+export function shim(kindName: string): Operations {
+  const kind = kindOf(kindName);
   return {
-    configure: (req) => configure(req as unknown as ConfigureRequest),
-    check: (olds, news) => dispatch(kindName, "check", olds, news) as never,
-    diff: (id, olds, news) => dispatch(kindName, "diff", id, olds, news) as never,
-    create: (inputs) => dispatch(kindName, "create", inputs) as never,
-    read: (id, props) => dispatch(kindName, "read", id, props) as never,
-    update: (id, olds, news) => dispatch(kindName, "update", id, olds, news) as never,
-    delete: (id, props) => dispatch(kindName, "delete", id, props) as never,
+    configure: (req) => configure(req),
+    check: async (olds, news) => {
+      await ready();
+      return machinery.check(kind, olds, news, Date.now());
+    },
+    diff: async (id, olds, news) => {
+      await ready();
+      return machinery.diff(kind, id, olds, news);
+    },
+    create: async (inputs) => machinery.create(kind, await ctx(), inputs),
+    read: async (id, props) => machinery.read(kind, await ctx(), id, props ?? {}),
+    update: async (id, olds, news) => machinery.update(kind, await ctx(), id, olds, news),
+    delete: async (id, props) => machinery.remove(kind, await ctx(), id, props),
   };
 }
 

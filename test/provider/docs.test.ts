@@ -27,6 +27,27 @@ test("every public resource class, arg, output, lookup and interface property ha
   expect(coverage(api.items).class).toBe(`${Object.keys(kinds).length}/${Object.keys(kinds).length}`);
 });
 
+test("the properties inside args (runtime, manifest, defaults, schemas, ...) are reached and documented on hover", () => {
+  const nested = new Map(api.items.filter((i) => i.what === "nested").map((i) => [i.name, i.doc]));
+  for (const at of [
+    "WorkloadArgs.runtime.resources[].resource",
+    "WorkloadArgs.runtime.resources[].asset.type.title",
+    "WorkloadArgs.runtime.datastreams[].dataTypeName",
+    "AppVersionArgs.defaults.deployment.maxResources",
+    "AppVersionArgs.defaults.app.ioDatastreamMapping[].datastream",
+    "AppVersionArgs.schemas.ioConfiguration[].typeName",
+    "AppVersionArgs.manifest.parameters[].data_type",
+    "AppVersionArgs.manifest.flags.enable_runtime_update.resource_parameters",
+    "DataTypeArgs.icd.fields[].array",
+    "InstanceSettingsArgs.acp.status.interval",
+  ]) {
+    expect(nested.get(at)).toMatch(/\w/);
+  }
+  // Free-form values (a record of anything) have no properties to document.
+  expect([...nested.keys()].filter((k) => k.startsWith("WorkloadArgs.runtime.configuration."))).toEqual([]);
+  expect(nested.size).toBeGreaterThan(100);
+});
+
 test("the public resource classes are exactly the provider's kinds", () => {
   expect(api.classes.map((c) => c.name).sort()).toEqual(Object.keys(kinds).sort());
 });

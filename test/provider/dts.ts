@@ -7,9 +7,9 @@ import path from "node:path";
 import ts from "typescript";
 
 export interface DocItem {
-  /** `class`, `arg`, `output`, `function` or `property` (of an exported interface). */
-  what: "class" | "arg" | "output" | "function" | "property";
-  /** e.g. `Workload`, `WorkloadArgs.appVersion`, `Workload.statusMessage`. */
+  /** `class`, `arg`, `output`, `function`, `property` (of an exported interface) or `nested` (a property inside an arg's value). */
+  what: "class" | "arg" | "output" | "function" | "property" | "nested";
+  /** e.g. `Workload`, `WorkloadArgs.appVersion`, `Workload.statusMessage`, `WorkloadArgs.runtime.resources[].resource`. */
   name: string;
   doc: string;
 }
@@ -46,6 +46,33 @@ export function readPublicApi(entry = ENTRY): PublicApi {
   // Declared in this package (dist or src), not inherited from @pulumi/pulumi.
   const ours = (s: ts.Symbol) => (s.declarations ?? []).some((d) => !d.getSourceFile().fileName.includes("node_modules"));
 
+  /**
+   * The properties inside an arg's value, as a program writes them: through `pulumi.Input` (whose
+   * Promise and Output members are not ours), arrays (`[]`) and nested objects; free-form records
+   * (index signatures only) have none. Each property once, by its path.
+   */
+  const nestedOf = (type: ts.Type, path: string, out: Map<string, string>, within: Set<ts.Type>): void => {
+    // A type met again inside itself (a recursive type) is not walked twice.
+    if (within.has(type)) return;
+    within.add(type);
+    if (type.isUnion() || type.isIntersection()) {
+      for (const t of type.types) nestedOf(t, path, out, within);
+    } else if (checker.isArrayType(type)) {
+      nestedOf(checker.getTypeArguments(type as ts.TypeReference)[0], `${path}[]`, out, within);
+    } else if (type.flags & ts.TypeFlags.Object && type.getCallSignatures().length === 0) {
+      const symbol = type.getSymbol() ?? type.aliasSymbol;
+      if (!symbol || ours(symbol)) {
+        for (const p of checker.getPropertiesOfType(type)) {
+          if (!ours(p)) continue;
+          const at = `${path}.${p.name}`;
+          if (!out.has(at) || out.get(at) === "") out.set(at, docOf(p));
+          nestedOf(checker.getTypeOfSymbolAtLocation(p, source), at, out, within);
+        }
+      }
+    }
+    within.delete(type);
+  };
+
   const classes: PublicClass[] = [];
   const items: DocItem[] = [];
   for (const exported of checker.getExportsOfModule(moduleSymbol)) {
@@ -58,11 +85,13 @@ export function readPublicApi(entry = ENTRY): PublicApi {
       const argsParam = ctor?.getParameters()[1];
       const args: Record<string, string> = {};
       const optionalArgs: string[] = [];
+      const nested = new Map<string, string>();
       if (argsParam) {
         const argsType = checker.getTypeOfSymbolAtLocation(argsParam, source);
         for (const p of checker.getPropertiesOfType(argsType)) {
           args[p.name] = docOf(p);
           if (p.flags & ts.SymbolFlags.Optional) optionalArgs.push(p.name);
+          nestedOf(checker.getTypeOfSymbolAtLocation(p, source), `${name}Args.${p.name}`, nested, new Set());
         }
       }
       const properties: Record<string, string> = {};
@@ -76,6 +105,7 @@ export function readPublicApi(entry = ENTRY): PublicApi {
       classes.push(cls);
       items.push({ what: "class", name, doc: cls.doc });
       for (const [k, doc] of Object.entries(args)) items.push({ what: "arg", name: `${name}Args.${k}`, doc });
+      for (const [at, doc] of nested) items.push({ what: "nested", name: at, doc });
       for (const [k, doc] of Object.entries(properties)) items.push({ what: "output", name: `${name}.${k}`, doc });
     } else if (symbol.flags & ts.SymbolFlags.Function) {
       items.push({ what: "function", name, doc: docOf(symbol) });
@@ -91,7 +121,7 @@ export function readPublicApi(entry = ENTRY): PublicApi {
 export function coverage(items: DocItem[]): Record<DocItem["what"] | "all", string> {
   const count = (list: DocItem[]) => `${list.filter((i) => i.doc !== "").length}/${list.length}`;
   const by = (w: DocItem["what"]) => count(items.filter((i) => i.what === w));
-  return { class: by("class"), arg: by("arg"), output: by("output"), function: by("function"), property: by("property"), all: count(items) };
+  return { class: by("class"), arg: by("arg"), output: by("output"), function: by("function"), property: by("property"), nested: by("nested"), all: count(items) };
 }
 
 if (require.main === module) {

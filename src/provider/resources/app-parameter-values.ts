@@ -6,6 +6,7 @@ import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRe
 import { SvcResource } from "../shim";
 import { assetNameOfKrn } from "../../api/common";
 import { isAssetRef, toAssetKrn } from "./refs";
+import type { Resolved } from "../wire-types";
 
 type Scalar = string | number | boolean;
 
@@ -29,19 +30,15 @@ export interface AppParameterValuesArgs {
 /** Parameter values have no computed outputs: `values` (the managed values as the platform holds them) is their state. */
 export const appParameterValuesOutputs = defineOutputs({});
 
-interface Inputs {
-  appName: string;
-  appVersion: string;
-  resource: string;
-  values: Record<string, Scalar>;
-  comment?: string;
-  [k: string]: unknown;
-}
+/** The args as the provider receives them. */
+type Inputs = Resolved<AppParameterValuesArgs>;
+/** Which app version's values, for which resource: the resource's identity. */
+type Identity = Pick<Inputs, "appName" | "appVersion" | "resource">;
 
-const params = (i: Inputs) => ({ app_name: i.appName, app_version: i.appVersion });
+const params = (i: Identity) => ({ app_name: i.appName, app_version: i.appVersion });
 
 /** The values that are set for the resource now (defaults excluded). */
-async function currentValues(client: SvcClient, i: Inputs): Promise<Record<string, Scalar>> {
+async function currentValues(client: SvcClient, i: Identity): Promise<Record<string, Scalar>> {
   const out: Record<string, Scalar> = {};
   const rows = client.paginate(parameters.valuesList, {
     body: { apps: [{ name: i.appName, version: i.appVersion }], resources: [toAssetKrn(i.resource)] },
@@ -63,12 +60,12 @@ async function writeAll(client: SvcClient, i: Inputs, values: Record<string, Sca
   });
 }
 
-async function record(client: SvcClient, i: Inputs): Promise<WireRecord> {
+async function record(client: SvcClient, i: Identity): Promise<WireRecord> {
   return { app_name: i.appName, app_version: i.appVersion, resource: toAssetKrn(i.resource), values: await currentValues(client, i) };
 }
 
 /** The identity from an id `<app>@<version>/<resource KRN>` (a read by id alone). */
-function fromId(id: string): Pick<Inputs, "appName" | "appVersion" | "resource"> {
+function fromId(id: string): Identity {
   const slash = id.indexOf("/");
   const at = id.lastIndexOf("@", slash);
   return { appName: id.slice(0, at), appVersion: id.slice(at + 1, slash), resource: id.slice(slash + 1) };
@@ -104,10 +101,11 @@ export const appParameterValuesKind = defineKind<Inputs>({
     return record(client, i);
   },
   async read({ client }, id, olds) {
-    const i = olds.appName ? olds : { ...fromId(id), values: undefined as never };
+    const { appName, appVersion, resource } = olds;
+    const i: Identity = appName && appVersion && resource ? { appName, appVersion, resource } : fromId(id);
     const values = await currentValues(client, i);
     // A read by id alone takes over every value that is set; a refresh looks at the managed ones.
-    const keys = i.values ? Object.keys(i.values).filter((k) => k in values) : Object.keys(values);
+    const keys = olds.values ? Object.keys(olds.values).filter((k) => k in values) : Object.keys(values);
     const managed = Object.fromEntries(keys.map((k) => [k, values[k]]));
     // None of the managed parameters has a value any more: the object this resource stands for is gone.
     return Object.keys(managed).length === 0 ? undefined : { app_name: i.appName, app_version: i.appVersion, resource: toAssetKrn(i.resource), values: managed };

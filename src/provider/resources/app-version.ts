@@ -3,11 +3,13 @@ import fs from "node:fs";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { parse as parseYaml } from "yaml";
-import { AppVersionCreate, apps } from "../../api/apps";
+import { AppVersionCreate, AppVersionPatch, apps } from "../../api/apps";
 import { renderPath } from "../../api/common";
 import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { camel, containedIn, convertKeys, describeIssue, snake } from "../values";
+import { conformed, type Assert, type DeepInput, type Resolved, type Same } from "../wire-types";
+import { DEFAULTS_FREE, MANIFEST_ARGS_ONLY, SCHEMAS_FREE, type AppManifest, type AppVersionDefaults, type AppVersionSchemas } from "./contract-types";
 
 type Json = Record<string, unknown>;
 
@@ -33,12 +35,12 @@ export interface AppVersionArgs {
    * `system` and `apiPermissions` (untouched); camelCase here, snake_case on the platform. Default:
    * the manifest's, else none. Changes update in place.
    */
-  defaults?: pulumi.Input<Json>;
+  defaults?: pulumi.Input<DeepInput<AppVersionDefaults>>;
   /**
    * The schemas: `parameters` and `configuration` (JSON Schemas, untouched) and `ioConfiguration`.
    * Default: the manifest's, else none. Changes update in place.
    */
-  schemas?: pulumi.Input<Json>;
+  schemas?: pulumi.Input<DeepInput<AppVersionSchemas>>;
   /**
    * The rest of the app manifest in the platform's shape (snake_case: io, parameters, flags, ...):
    * an object, or the path of a YAML file read when the program runs. A relative path is relative to
@@ -48,17 +50,25 @@ export interface AppVersionArgs {
    * Explicit args win over the manifest; `name`, `version` and `type` must be set with the args.
    * Default: none. Changing it replaces the version.
    */
-  manifest?: pulumi.Input<Json | string>;
+  manifest?: pulumi.Input<DeepInput<AppManifest> | string>;
   /** Take over a version that already exists instead of failing, and bring it to the declared arguments. Provider-side only (never sent); default `false`. */
   adopt?: pulumi.Input<boolean>;
 }
 
-const DEFAULTS_FREE = ["app.configuration", "system", "api_permissions"];
-const SCHEMAS_FREE = ["parameters", "configuration", "io_configuration.*.schema"];
 const MANIFEST_OWN = ["name", "version", "type", "title", "description", "image", "defaults", "schemas"];
 
-/** The create body: the manifest, overridden by the explicit args. */
-function createBody(i: Json): Json {
+/**
+ * The app version's args as the provider receives them. The manifest arrives as a mapping (a file's is
+ * read by the resource class), whose content check validates with the rest of the body.
+ */
+type Inputs = Omit<Resolved<AppVersionArgs>, "manifest"> & { manifest?: Json };
+// The args resolve to the documented contract types (contract-types.ts proves those are the contract's).
+type _Defaults = Assert<Same<NonNullable<Inputs["defaults"]>, AppVersionDefaults>>;
+type _Schemas = Assert<Same<NonNullable<Inputs["schemas"]>, AppVersionSchemas>>;
+type _Manifest = Assert<Same<Exclude<Resolved<AppVersionArgs["manifest"]>, string | undefined>, AppManifest>>;
+
+/** The create body before validation: the manifest, overridden by the explicit args. */
+function createBody(i: Inputs): Json {
   const manifest = (i.manifest ?? {}) as Json;
   return scrubUndefined({
     ...manifest,
@@ -98,7 +108,7 @@ export const appVersionOutputs = defineOutputs({
   flags: (r) => r.flags as Json,
 });
 
-export const appVersionKind = defineKind<Json>({
+export const appVersionKind = defineKind<Inputs>({
   name: "AppVersion",
   noun: "app version",
   args: {
@@ -118,8 +128,8 @@ export const appVersionKind = defineKind<Json>({
   check(i): CheckFailure[] {
     const unreadable = manifestProblem(i.manifest);
     if (unreadable) return [{ property: "manifest", reason: unreadable }];
-    const manifest = (i.manifest ?? {}) as Json;
-    const clash = MANIFEST_OWN.filter((k) => k !== "title" && k !== "description" && k !== "image" && k in manifest && k !== "defaults" && k !== "schemas");
+    const manifest = i.manifest ?? {};
+    const clash = MANIFEST_ARGS_ONLY.filter((k) => k in manifest);
     const failures: CheckFailure[] = clash.map((k) => ({ property: "manifest", reason: `${k}: set it with the ${camel(k === "name" ? "app_name" : k)} arg instead` }));
     const parsed = AppVersionCreate.safeParse(createBody(i), { reportInput: true });
     if (!parsed.success) {
@@ -133,7 +143,7 @@ export const appVersionKind = defineKind<Json>({
     }
     return failures;
   },
-  create: async ({ client }, i) => (await client.call(apps.create, { body: createBody(i) as never })) as WireRecord,
+  create: async ({ client }, i) => (await client.call(apps.create, { body: conformed(AppVersionCreate, createBody(i)) })) as WireRecord,
   read: async ({ client }, id) => (await client.call(apps.versionGet, { params: params(id) })) as WireRecord,
   async update({ client }, id, news, olds, changed) {
     // Adoption sends every patchable key; an update only the changed ones. A removed key is sent empty.
@@ -145,15 +155,15 @@ export const appVersionKind = defineKind<Json>({
       else if (olds !== undefined) patch[k] = k === "image" ? "" : {};
     }
     if (Object.keys(patch).length === 0) return (await client.call(apps.versionGet, { params: params(id) })) as WireRecord;
-    return (await client.call(apps.versionPatch, { params: params(id), body: patch as never })) as WireRecord;
+    return (await client.call(apps.versionPatch, { params: params(id), body: conformed(AppVersionPatch, patch) })) as WireRecord;
   },
   async delete({ client }, id) {
     await client.call(apps.versionDelete, { params: params(id) });
   },
   argsFromRecord(r, olds) {
-    const out: Json = {};
-    if (olds.manifest !== undefined) {
-      const old = olds.manifest as Json;
+    const out: Partial<Inputs> = {};
+    const old = olds.manifest;
+    if (old !== undefined) {
       const same = containedIn(old, r);
       out.manifest = same ? old : Object.fromEntries(Object.keys(old).map((k) => [k, r[k]]));
     }

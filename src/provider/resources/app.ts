@@ -6,6 +6,7 @@ import type { SvcClient } from "../../client";
 import { name as nameSchema } from "../../api/common";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
+import type { Resolved } from "../wire-types";
 
 /** The arguments of an {@link App}. */
 export interface AppArgs {
@@ -34,7 +35,7 @@ export const appOutputs = defineOutputs({
   /** Who created the app. */
   createdBy: (r) => r.created_by as string,
 });
-type Inputs = { name: string; title?: string; description?: string; category?: string };
+type Inputs = Resolved<AppArgs>;
 
 const patchBody = (i: Inputs) => ({ title: i.title, description: i.description, category: i.category });
 

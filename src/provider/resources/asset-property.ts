@@ -4,6 +4,7 @@ import { AssetPropertyCreate, MetadataCreate, assets } from "../../api/assets";
 import { name as nameSchema } from "../../api/common";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
+import type { Resolved } from "../wire-types";
 
 type Value = string | number | boolean | string[] | number[] | boolean[];
 
@@ -38,8 +39,8 @@ export interface AssetMetadataArgs {
   adopt?: pulumi.Input<boolean>;
 }
 
-type PropInputs = { assetName: string; name: string; title?: string; value: Value; [k: string]: unknown };
-type MetaInputs = { assetName: string; name: string; payload: Record<string, unknown>; [k: string]: unknown };
+type PropInputs = Resolved<AssetPropertyArgs>;
+type MetaInputs = Resolved<AssetMetadataArgs>;
 
 /** The text the platform stores for a value (arrays as JSON). */
 export const valueText = (v: Value): string => (Array.isArray(v) ? JSON.stringify(v) : String(v));
@@ -93,7 +94,7 @@ export const assetPropertyKind = defineKind<PropInputs>({
     const { asset_name, name } = split(id);
     await client.call(assets.propertyDelete, { params: { asset_name, asset_property_name: name } });
   },
-  argsFromRecord: (r, olds) => ({ value: valueText(olds.value) === r.value ? olds.value : (r.value as string) }),
+  argsFromRecord: (r, olds) => ({ value: olds.value !== undefined && valueText(olds.value) === r.value ? olds.value : (r.value as string) }),
   outputs: assetPropertyOutputs,
 });
 

@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { AssetClassCreate, AssetTypeCreate, assets } from "../../api/assets";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
+import type { Resolved } from "../wire-types";
 
 /** The arguments of an {@link AssetType}. */
 export interface AssetTypeArgs {
@@ -25,8 +26,8 @@ export interface AssetClassArgs {
   adopt?: pulumi.Input<boolean>;
 }
 
-type TypeInputs = { name: string; title: string; assetClassName?: string; [k: string]: unknown };
-type ClassInputs = { name: string; title: string; [k: string]: unknown };
+type TypeInputs = Resolved<AssetTypeArgs>;
+type ClassInputs = Resolved<AssetClassArgs>;
 
 /** The computed outputs of an asset type or class, read from the platform's record. */
 export const assetTypeOutputs = defineOutputs({

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { assetState } from "../../api/assets";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
+import type { Assert, BodyOf, CamelCasedDeep, Resolved, Same } from "../wire-types";
 
 /** The arguments of an {@link Asset}. */
 export interface AssetArgs {
@@ -17,12 +18,18 @@ export interface AssetArgs {
   /** The name of the parent asset in the hierarchy (lowercase letters, digits, '.', '_', '-'; 1–64 characters); default: none (a top-level asset). Changes update in place. */
   parentName?: pulumi.Input<string>;
   /** Where the asset is: `lat` from -90 to 90 and `lon` from -180 to 180 (degrees); default: none. Changes update in place. */
-  location?: pulumi.Input<{ lat: pulumi.Input<number>; lon: pulumi.Input<number> }>;
+  location?: pulumi.Input<{
+    /** The latitude in degrees, from -90 to 90. */
+    lat: pulumi.Input<number>;
+    /** The longitude in degrees, from -180 to 180. */
+    lon: pulumi.Input<number>;
+  }>;
   /** Take over an asset that already exists with this name instead of failing, and bring it to the declared arguments. Provider-side only (never sent); default `false`. */
   adopt?: pulumi.Input<boolean>;
 }
 
-type Inputs = { name: string; title: string; assetTypeName: string; parentName?: string; location?: { lat: number; lon: number }; [k: string]: unknown };
+type Inputs = Resolved<AssetArgs>;
+type _Location = Assert<Same<NonNullable<Inputs["location"]>, CamelCasedDeep<NonNullable<BodyOf<typeof assets.create>["location"]>>>>;
 
 /** The record's status object (always present on the platform's records). */
 const status = (r: WireRecord) => (r.status ?? {}) as { state: z.infer<typeof assetState>; last_seen?: string | null };

@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { BridgeDeploy, bridges } from "../../api/bridges";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
+import type { Resolved } from "../wire-types";
 
 /**
  * The arguments of a {@link Bridge}. The API has no bridge update: a change of any of them replaces
@@ -48,7 +49,7 @@ export const bridgeOutputs = defineOutputs({
   updated: (r) => r.updated as string,
 });
 
-type Inputs = Record<string, any>;
+type Inputs = Resolved<BridgeArgs>;
 
 export const bridgeKind = defineKind<Inputs>({
   name: "Bridge",

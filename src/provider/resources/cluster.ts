@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { clusterStatus } from "../../api/clusters";
 import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
-import { snake } from "../values";
+import type { Assert, BodyOf, CamelCasedDeep, Resolved, Same } from "../wire-types";
 
 /** The arguments of a {@link Cluster}. Settings left unset keep the platform's values (its defaults on a new cluster). */
 export interface ClusterArgs {
@@ -36,7 +36,10 @@ export interface ClusterArgs {
   /** Whether telemetry alerts are raised; default `true`. Changes update in place. */
   telemetryAlertsEnabled?: pulumi.Input<boolean>;
   /** Options of the edge components: `imagePullPolicy`, `Always` or `IfNotPresent`; default: the platform's. Changes update in place. */
-  edgeOptions?: pulumi.Input<{ imagePullPolicy?: pulumi.Input<"Always" | "IfNotPresent"> }>;
+  edgeOptions?: pulumi.Input<{
+    /** When the nodes pull the edge components' images: `Always` or `IfNotPresent`; default: the platform's. */
+    imagePullPolicy?: pulumi.Input<"Always" | "IfNotPresent">;
+  }>;
   /**
    * Take over a cluster that already exists with this name (the import route). A Cluster always
    * does: clusters cannot be deleted, so a create finds the cluster an earlier destroy released.
@@ -82,15 +85,31 @@ export const clusterOutputs = defineOutputs({
   updated: (r) => r.updated as string,
 });
 
-type Inputs = Record<string, any>;
+type Inputs = Resolved<ClusterArgs>;
+type _EdgeOptions = Assert<Same<NonNullable<Inputs["edgeOptions"]>, CamelCasedDeep<NonNullable<BodyOf<typeof clusters.update>["edge_options"]>>>>;
 
-function updateBody(inputs: Inputs, fields: readonly string[]): WireRecord {
-  const body: WireRecord = {};
-  for (const f of fields) if (inputs[f] !== undefined) body[snake(f)] = inputs[f];
-  if (fields.includes("title") && inputs.title !== undefined) body.title = inputs.title;
-  if (fields.includes("edgeOptions") && inputs.edgeOptions?.imagePullPolicy) body.edge_options = { image_pull_policy: inputs.edgeOptions.imagePullPolicy };
-  return body;
+/** The update body of the given args (name and type cannot change); args left out are not sent. */
+function updateBody(i: Inputs, args: readonly string[]): BodyOf<typeof clusters.update> {
+  const sent = (arg: keyof Inputs) => args.includes(arg);
+  const imagePullPolicy = sent("edgeOptions") ? i.edgeOptions?.imagePullPolicy : undefined;
+  return {
+    title: sent("title") ? i.title : undefined,
+    ready: sent("ready") ? i.ready : undefined,
+    forward_logs_enabled: sent("forwardLogsEnabled") ? i.forwardLogsEnabled : undefined,
+    forward_logs_buffer_size: sent("forwardLogsBufferSize") ? i.forwardLogsBufferSize : undefined,
+    manifests_scrape_enabled: sent("manifestsScrapeEnabled") ? i.manifestsScrapeEnabled : undefined,
+    manifests_scrape_interval: sent("manifestsScrapeInterval") ? i.manifestsScrapeInterval : undefined,
+    sync_scrape_interval: sent("syncScrapeInterval") ? i.syncScrapeInterval : undefined,
+    telemetry_enabled: sent("telemetryEnabled") ? i.telemetryEnabled : undefined,
+    telemetry_buffer_size: sent("telemetryBufferSize") ? i.telemetryBufferSize : undefined,
+    telemetry_scrape_interval: sent("telemetryScrapeInterval") ? i.telemetryScrapeInterval : undefined,
+    telemetry_alerts_enabled: sent("telemetryAlertsEnabled") ? i.telemetryAlertsEnabled : undefined,
+    edge_options: imagePullPolicy ? { image_pull_policy: imagePullPolicy } : undefined,
+  };
 }
+
+/** Whether a body sends anything. */
+const sendsAny = (body: object) => Object.values(body).some((v) => v !== undefined);
 
 export const clusterKind = defineKind<Inputs>({
   name: "Cluster",
@@ -99,7 +118,16 @@ export const clusterKind = defineKind<Inputs>({
     name: { replaces: true },
     title: {},
     type: { replaces: true },
-    ...Object.fromEntries(SETTINGS.map((s) => [s, {}])),
+    ready: {},
+    forwardLogsEnabled: {},
+    forwardLogsBufferSize: {},
+    manifestsScrapeEnabled: {},
+    manifestsScrapeInterval: {},
+    syncScrapeInterval: {},
+    telemetryEnabled: {},
+    telemetryBufferSize: {},
+    telemetryScrapeInterval: {},
+    telemetryAlertsEnabled: {},
     edgeOptions: { nested: true },
     adopt: { local: true },
   },
@@ -124,16 +152,16 @@ export const clusterKind = defineKind<Inputs>({
   async create({ client }, i) {
     let record = (await client.call(clusters.create, { body: { name: i.name, title: i.title, type: i.type } })) as WireRecord;
     const settings = updateBody(i, [...SETTINGS, "edgeOptions"]);
-    if (Object.keys(settings).length > 0) {
-      record = (await client.call(clusters.update, { params: { cluster_name: i.name }, body: settings as never })) as WireRecord;
+    if (sendsAny(settings)) {
+      record = (await client.call(clusters.update, { params: { cluster_name: i.name }, body: settings })) as WireRecord;
     }
     return record;
   },
   read: async ({ client }, id) => (await client.call(clusters.get, { params: { cluster_name: id } })) as WireRecord,
   async update({ client }, id, news, _olds, changed) {
     const body = updateBody(news, changed.filter((c) => c !== "name" && c !== "type"));
-    if (Object.keys(body).length === 0) return (await client.call(clusters.get, { params: { cluster_name: id } })) as WireRecord;
-    return (await client.call(clusters.update, { params: { cluster_name: id }, body: body as never })) as WireRecord;
+    if (!sendsAny(body)) return (await client.call(clusters.get, { params: { cluster_name: id } })) as WireRecord;
+    return (await client.call(clusters.update, { params: { cluster_name: id }, body })) as WireRecord;
   },
   outputs: clusterOutputs,
 });

@@ -8,8 +8,7 @@
 import { datalabels } from "../../api/datalabels";
 import type { KindContext, WireRecord } from "../kind";
 import { deepEqual } from "../values";
-
-type Inputs = Record<string, any>;
+import type { DataLabelInputs as Inputs } from "./label";
 
 /** A minute of clock skew between this machine and the platform. */
 const CLOCK_SKEW_MS = 60_000;
@@ -19,7 +18,7 @@ const instant = (t: unknown) => (typeof t === "string" ? t.replace(/(\.\d*?)0*Z$
 
 /** Whether `r` holds what a create with inputs `i` stores (the platform's defaults where `i` leaves a field out). */
 function madeBy(i: Inputs, r: WireRecord): boolean {
-  const metrics = (i.metrics ?? []).map((m: { assetName: string; name: string }) => ({ asset_name: m.assetName, name: m.name }));
+  const metrics = (i.metrics ?? []).map((m) => ({ asset_name: m.assetName, name: m.name }));
   return (
     r.label_name === i.labelName &&
     instant(r.start_date) === instant(i.startDate) &&

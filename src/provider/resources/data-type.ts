@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DataTypeCreate, datatypes } from "../../api/datatypes";
 import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
+import type { Assert, BodyOf, CamelCasedDeep, Resolved, Same } from "../wire-types";
 import { deepEqual } from "../values";
 
 /** The arguments of a {@link DataType}. A published version is immutable: a change replaces it, which means publishing a new `icd.version`. */
@@ -17,11 +18,27 @@ export interface DataTypeArgs {
    * the check (change `icd.version`).
    */
   icd: pulumi.Input<{
+    /** The type's name: dotted lowercase segments such as `plant.pump_reading`, up to 128 characters. */
     name: pulumi.Input<string>;
+    /** The class name, `^[a-zA-Z][a-zA-Z0-9_]+$`, up to 128 characters. */
     className: pulumi.Input<string>;
+    /** The description, up to 4096 characters; default empty. */
     description?: pulumi.Input<string>;
+    /** The version, a semantic version; default `0.0.1`. */
     version?: pulumi.Input<string>;
-    fields: pulumi.Input<pulumi.Input<{ name: pulumi.Input<string>; type: pulumi.Input<string>; description?: pulumi.Input<string>; array?: pulumi.Input<boolean> }>[]>;
+    /** The fields, at most 1000, names unique; default: none. */
+    fields?: pulumi.Input<
+      pulumi.Input<{
+        /** The field's name, 1–128 characters. */
+        name: pulumi.Input<string>;
+        /** Its type: a primitive type (such as `number`, `string`, `int32`, `timestamp`) or another data type as `name:version` or `name`; up to 200 characters. */
+        type: pulumi.Input<string>;
+        /** Its description, up to 4096 characters; default empty. */
+        description?: pulumi.Input<string>;
+        /** Whether it holds a list of values; default `false`. */
+        array?: pulumi.Input<boolean>;
+      }>[]
+    >;
   }>;
   /** Where the type comes from, 1–64 characters: `connect` makes it a connect type; default `user`. Changing it replaces the data type. */
   source?: pulumi.Input<string>;
@@ -32,8 +49,9 @@ export interface DataTypeArgs {
   adopt?: pulumi.Input<boolean>;
 }
 
-type Icd = { name: string; className: string; description?: string; version?: string; fields: Array<Record<string, unknown>> };
-type Inputs = { icd: Icd; source?: string; [k: string]: unknown };
+type Inputs = Resolved<DataTypeArgs>;
+type Icd = Inputs["icd"];
+type _Icd = Assert<Same<Icd, CamelCasedDeep<BodyOf<typeof datatypes.create>["icd"]>>>;
 
 const versionOf = (icd: Icd) => icd.version ?? "0.0.1";
 
@@ -68,7 +86,7 @@ export const dataTypeKind = defineKind<Inputs>({
   },
   create: async ({ client }, i) =>
     (await client.call(datatypes.create, {
-      body: { icd: { name: i.icd.name, class_name: i.icd.className, description: i.icd.description ?? "", version: i.icd.version, fields: i.icd.fields as never }, source: i.source },
+      body: { icd: { name: i.icd.name, class_name: i.icd.className, description: i.icd.description ?? "", version: i.icd.version, fields: i.icd.fields }, source: i.source },
     })) as WireRecord,
   read: async ({ client }, id) => {
     const at = id.lastIndexOf(":");

@@ -11,7 +11,6 @@ import { clusterKind } from "./cluster";
 import { dataTypeKind } from "./data-type";
 import { instanceSettingsKind } from "./instance-settings";
 import { dataLabelKind, labelKind } from "./label";
-import { findCreatedDataLabel } from "./data-label-created";
 import { parameterScheduleKind } from "./parameter-schedule";
 import { workloadKind } from "./workload";
 
@@ -27,14 +26,13 @@ export const kinds: Record<string, Kind> = Object.fromEntries(
     assetTypeKind,
     bridgeKind,
     clusterKind,
-    // The platform numbers data labels: a create whose answer was lost finds the label it made.
-    { ...dataLabelKind, findCreated: dataLabelKind.findCreated ?? findCreatedDataLabel },
+    dataLabelKind,
     dataTypeKind,
     instanceSettingsKind,
     labelKind,
     parameterScheduleKind,
     workloadKind,
-  ].map((k) => [k.name, k as Kind]),
+  ].map((k): [string, Kind] => [k.name, k]),
 );
 
 export { App, type AppArgs } from "./app";
@@ -50,3 +48,29 @@ export { InstanceSettings, type InstanceSettingsArgs } from "./instance-settings
 export { DataLabel, Label, type DataLabelArgs, type LabelArgs } from "./label";
 export { ParameterSchedule, type ParameterScheduleArgs } from "./parameter-schedule";
 export { Workload, type WorkloadArgs } from "./workload";
+export type {
+  AppManifest,
+  AppManifestCustomAction,
+  AppManifestDataQuality,
+  AppManifestDefaults,
+  AppManifestDynamicIo,
+  AppManifestFlags,
+  AppManifestIo,
+  AppManifestParameter,
+  AppManifestSchemas,
+  AppVersionDefaults,
+  AppVersionSchemas,
+  DeploymentTarget,
+  DeploymentType,
+  IoConfigurationSchema,
+  IoDatastreamMapping,
+  IoStorage,
+  IoWay,
+  WorkloadApiPermissions,
+  WorkloadDatastreamSettings,
+  WorkloadRuntime,
+  WorkloadRuntimeAsset,
+  WorkloadRuntimeDatastream,
+  WorkloadRuntimeResource,
+  WorkloadSystem,
+} from "./contract-types";

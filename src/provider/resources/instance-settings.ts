@@ -3,10 +3,14 @@ import type * as pulumi from "@pulumi/pulumi";
 import { InstanceSettingsUpdate, instance } from "../../api/instance";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
+import type { Assert, BodyOf, CamelCasedDeep, Resolved, Same } from "../wire-types";
 import { containedIn } from "../values";
 
+/** One schedule of the compute nodes. */
 interface Schedule {
+  /** Whether the schedule runs; unset: the platform's value. */
   enabled?: boolean;
+  /** Seconds between runs, an integer from 1 to 604800 (one week); unset: the platform's value. */
   interval?: number;
 }
 /** The arguments of {@link InstanceSettings}. */
@@ -17,7 +21,14 @@ export interface InstanceSettingsArgs {
    * `{ enabled, interval }` with the interval an integer number of seconds from 1 to 604800 (one
    * week). Unset keys keep the platform's values. Changes update in place.
    */
-  acp: pulumi.Input<{ autoUpdate?: pulumi.Input<Schedule>; metrics?: pulumi.Input<Schedule>; status?: pulumi.Input<Schedule> }>;
+  acp: pulumi.Input<{
+    /** Automatic updates of the nodes' software; default: disabled, every 86400 s. */
+    autoUpdate?: pulumi.Input<Schedule>;
+    /** Metrics reports; default: enabled, every 60 s. */
+    metrics?: pulumi.Input<Schedule>;
+    /** Status reports; default: enabled, every 30 s. */
+    status?: pulumi.Input<Schedule>;
+  }>;
 }
 
 /** The platform's defaults (restored on delete). */
@@ -25,7 +36,8 @@ export const INSTANCE_SETTINGS_DEFAULTS = {
   acp: { auto_update: { enabled: false, interval: 86400 }, metrics: { enabled: true, interval: 60 }, status: { enabled: true, interval: 30 } },
 };
 
-type Inputs = { acp: { autoUpdate?: Schedule; metrics?: Schedule; status?: Schedule }; [k: string]: unknown };
+type Inputs = Resolved<InstanceSettingsArgs>;
+type _Acp = Assert<Same<Inputs["acp"], CamelCasedDeep<NonNullable<BodyOf<typeof instance.settingsUpdate>["acp"]>>>>;
 
 const body = (i: Inputs) => ({ acp: { auto_update: i.acp.autoUpdate, metrics: i.acp.metrics, status: i.acp.status } });
 const apply = async (client: import("../../client").SvcClient, i: Inputs) => (await client.call(instance.settingsUpdate, { body: body(i) })) as WireRecord;

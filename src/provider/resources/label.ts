@@ -5,6 +5,8 @@ import { showValue } from "../../api/common";
 import { DataLabelCreate, LabelCreate, datalabels } from "../../api/datalabels";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
+import type { Assert, BodyOf, CamelCasedDeep, Resolved, Same } from "../wire-types";
+import { findCreatedDataLabel } from "./data-label-created";
 
 /** The arguments of a {@link Label}. */
 export interface LabelArgs {
@@ -25,9 +27,21 @@ export interface DataLabelArgs {
   /** Where the range ends: an RFC 3339 time, microseconds allowed, not before `startDate`. Changes update in place. */
   endDate: pulumi.Input<string>;
   /** The asset metrics the range covers, at most 1000, each `{ assetName, name }`; default: none (`[]`). Changes update in place. */
-  metrics?: pulumi.Input<pulumi.Input<{ assetName: pulumi.Input<string>; name: pulumi.Input<string> }>[]>;
+  metrics?: pulumi.Input<
+    pulumi.Input<{
+      /** The asset's name: lowercase letters, digits, '.', '_', '-'; 1–64 characters. */
+      assetName: pulumi.Input<string>;
+      /** The metric's name, 1–256 characters. */
+      name: pulumi.Input<string>;
+    }>[]
+  >;
   /** Who set the label: `type` `workload` or `user`, with free-form `info` (passed through untouched); default `{ type: "user", info: {} }`. Changes update in place. */
-  source?: pulumi.Input<{ type: pulumi.Input<"workload" | "user">; info?: pulumi.Input<Record<string, unknown>> }>;
+  source?: pulumi.Input<{
+    /** Who set the label: `workload` or `user`. */
+    type: pulumi.Input<"workload" | "user">;
+    /** Free-form information about the source, passed through untouched; default `{}`. */
+    info?: pulumi.Input<Record<string, unknown>>;
+  }>;
   /** A description, up to 4096 characters; default: none. Changes update in place. */
   description?: pulumi.Input<string>;
   /** How sure the label is: an integer from 0 to 100 (the platform's default is 0). Changes update in place. */
@@ -38,8 +52,10 @@ export interface DataLabelArgs {
   info?: pulumi.Input<Record<string, unknown>>;
 }
 
-type LabelInputs = { name: string; title: string; [k: string]: unknown };
-type DataLabelInputs = Record<string, any>;
+type LabelInputs = Resolved<LabelArgs>;
+/** A data label's args as the provider receives them. */
+export type DataLabelInputs = Resolved<DataLabelArgs>;
+type _DataLabel = Assert<Same<DataLabelInputs, CamelCasedDeep<BodyOf<typeof datalabels.create>, "source.info">>>;
 
 /** A label's computed outputs, read from the platform's record. */
 export const labelOutputs = defineOutputs({
@@ -96,17 +112,20 @@ const confidence = z
   .number({ error: (issue) => confidenceRule(issue.input) })
   .refine((v) => Number.isInteger(v) && v >= 0 && v <= 100, { error: (issue) => confidenceRule(issue.input) });
 
-const dataLabelBody = (i: DataLabelInputs) => ({
+const dataLabelBody = (i: DataLabelInputs): BodyOf<typeof datalabels.create> => ({
   label_name: i.labelName,
   start_date: i.startDate,
   end_date: i.endDate,
-  metrics: i.metrics?.map((m: { assetName: string; name: string }) => ({ asset_name: m.assetName, name: m.name })),
+  metrics: i.metrics?.map((m) => ({ asset_name: m.assetName, name: m.name })),
   source: i.source && { type: i.source.type, info: i.source.info ?? {} },
   description: i.description,
   confidence: i.confidence,
   validation: i.validation,
   info: i.info,
 });
+
+/** A record's field that is text, else absent. */
+const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
 /** Dates compare as instants: the platform may render them in another (equivalent) form. */
 const sameInstant = (a: unknown, b: unknown) => typeof a === "string" && typeof b === "string" && a.replace(/(\.\d*?)0*Z$/, "$1Z").replace(/\.Z$/, "Z") === b.replace(/(\.\d*?)0*Z$/, "$1Z").replace(/\.Z$/, "Z");
@@ -117,15 +136,17 @@ export const dataLabelKind = defineKind<DataLabelInputs>({
   args: dataLabelArgs,
   required: ["labelName", "startDate", "endDate"],
   schema: DataLabelCreate.safeExtend({ confidence: confidence.nullish() }),
-  create: async ({ client }, i) => (await client.call(datalabels.create, { body: dataLabelBody(i) as never })) as WireRecord,
+  create: async ({ client }, i) => (await client.call(datalabels.create, { body: dataLabelBody(i) })) as WireRecord,
+  // The platform numbers data labels: a create whose answer was lost finds the label it made.
+  findCreated: findCreatedDataLabel,
   read: async ({ client }, id) => (await client.call(datalabels.get, { params: { datalabel_id: id } })) as WireRecord,
-  update: async ({ client }, id, i) => (await client.call(datalabels.update, { params: { datalabel_id: id }, body: dataLabelBody(i) as never })) as WireRecord,
+  update: async ({ client }, id, i) => (await client.call(datalabels.update, { params: { datalabel_id: id }, body: dataLabelBody(i) })) as WireRecord,
   async delete({ client }, id) {
     await client.call(datalabels.delete, { params: { datalabel_id: id } });
   },
   argsFromRecord: (r, olds) => ({
-    startDate: sameInstant(olds.startDate, r.start_date) ? olds.startDate : r.start_date,
-    endDate: sameInstant(olds.endDate, r.end_date) ? olds.endDate : r.end_date,
+    startDate: sameInstant(olds.startDate, r.start_date) ? olds.startDate : text(r.start_date),
+    endDate: sameInstant(olds.endDate, r.end_date) ? olds.endDate : text(r.end_date),
   }),
   outputs: dataLabelOutputs,
 });

@@ -7,6 +7,7 @@ import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRe
 import { SvcResource } from "../shim";
 import { camel, convertKeys, deepEqual } from "../values";
 import { isAssetRef, toAssetKrn } from "./refs";
+import type { Assert, BodyOf, CamelCasedDeep, Resolved, Same } from "../wire-types";
 
 type Scalar = string | number | boolean;
 
@@ -37,23 +38,26 @@ export interface ParameterScheduleArgs {
    * parameters. Default: no revert. Changing it replaces the schedule.
    */
   revert?: pulumi.Input<{
+    /** When the values are restored: an RFC 3339 time after the schedule's own `scheduledFor`. */
     scheduledFor: pulumi.Input<string>;
-    resourceParameters: pulumi.Input<pulumi.Input<{ resource: pulumi.Input<string>; parameters: pulumi.Input<Record<string, pulumi.Input<Scalar>>> }>[]>;
+    /** The values to restore, one entry per listed resource (at most 10000). */
+    resourceParameters: pulumi.Input<
+      pulumi.Input<{
+        /** The resource: an asset name or KRN (`krn:asset:<name>`) among the schedule's `resources`. */
+        resource: pulumi.Input<string>;
+        /** The values to restore: parameter name → number, string or boolean, exactly the scheduled parameters. */
+        parameters: pulumi.Input<Record<string, pulumi.Input<Scalar>>>;
+      }>[]
+    >;
   }>;
   /** A comment stored with the schedule, up to 1024 characters; default: none. Changing it replaces the schedule. */
   comment?: pulumi.Input<string>;
 }
 
-interface Inputs {
-  appName: string;
-  appVersion: string;
-  scheduledFor: string;
-  resources: string[];
-  parameters: Record<string, Scalar>;
-  revert?: { scheduledFor: string; resourceParameters: Array<{ resource: string; parameters: Record<string, Scalar> }> };
-  comment?: string;
-  [k: string]: unknown;
-}
+/** The args as the provider receives them. */
+type Inputs = Resolved<ParameterScheduleArgs>;
+type Body = BodyOf<typeof schedules.create>;
+type _Revert = Assert<Same<NonNullable<Inputs["revert"]>, CamelCasedDeep<NonNullable<Body["revert"]>, "resource_parameters.*.parameters">>>;
 
 const CLOCK_SKEW_MS = 60_000;
 
@@ -79,6 +83,13 @@ export const parameterScheduleOutputs = defineOutputs({
   createdBy: (r) => r.created_by as string,
 });
 
+/** The revert as the wire carries it (asset references as KRNs). */
+const revertBody = (revert: Inputs["revert"]) =>
+  revert && {
+    scheduled_for: revert.scheduledFor,
+    resource_parameters: revert.resourceParameters.map((rp) => ({ resource: toAssetKrn(rp.resource), parameters: rp.parameters })),
+  };
+
 function body(i: Inputs) {
   return {
     app_name: i.appName,
@@ -87,11 +98,8 @@ function body(i: Inputs) {
     resources: i.resources.map(toAssetKrn),
     parameters: i.parameters,
     comment: i.comment,
-    revert: i.revert && {
-      scheduled_for: i.revert.scheduledFor,
-      resource_parameters: i.revert.resourceParameters.map((rp) => ({ resource: toAssetKrn(rp.resource), parameters: rp.parameters })),
-    },
-  };
+    revert: revertBody(i.revert),
+  } satisfies Body;
 }
 
 /** The revert must cover exactly the schedule's resources × parameters. */
@@ -118,7 +126,7 @@ function revertFailures(i: Inputs): CheckFailure[] {
 }
 
 /** Reverts compare by instant (the platform renders times in its own form) and by values. */
-function sameRevert(declared: ReturnType<typeof body>["revert"], stored: unknown): boolean {
+function sameRevert(declared: ReturnType<typeof revertBody>, stored: unknown): boolean {
   const s = stored as { scheduled_for?: string; resource_parameters?: unknown } | null;
   if (!declared || !s) return !declared && !s;
   return Date.parse(declared.scheduled_for) === Date.parse(s.scheduled_for ?? "") && deepEqual(declared.resource_parameters, s.resource_parameters);
@@ -151,7 +159,7 @@ export const parameterScheduleKind = defineKind<Inputs>({
     if (Object.keys(i.parameters).length === 0) failures.push({ property: "parameters", reason: "parameters must set at least one parameter" });
     return [...failures, ...revertFailures(i)];
   },
-  create: async ({ client }, i) => (await client.call(schedules.create, { body: body(i) as never })) as WireRecord,
+  create: async ({ client }, i) => (await client.call(schedules.create, { body: body(i) })) as WireRecord,
   async findCreated({ client }, i, sinceMs) {
     // A schedule has no name: the one a lost create made is the newest schedule of the app version,
     // created since the create was sent (a minute of clock skew allowed), that matches every input.
@@ -183,7 +191,7 @@ export const parameterScheduleKind = defineKind<Inputs>({
       resources: sameResources ? olds.resources : (r.resources as string[]),
       parameters: r.parameters as Record<string, Scalar>,
       comment: (r.comment as string | undefined) ?? undefined,
-      revert: olds.revert && sameRevert(body(olds).revert, r.revert) ? olds.revert : r.revert ? (convertKeys(r.revert, camel) as Inputs["revert"]) : undefined,
+      revert: olds.revert && sameRevert(revertBody(olds.revert), r.revert) ? olds.revert : r.revert ? (convertKeys(r.revert, camel) as Inputs["revert"]) : undefined,
     };
   },
   outputs: parameterScheduleOutputs,

@@ -1,14 +1,14 @@
 /** Workload: an app version deployed to a cluster, with its lifecycle (enabled, running, staged updates). */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SvcClient } from "../../client";
+import { deploymentRuntime } from "../../api/apps";
 import { WorkloadCreate, workloads } from "../../api/workloads";
 import type { z } from "zod";
 import type { downloadStatus, workloadState } from "../../api/workloads";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
-import { convertKeys, snake } from "../values";
-
-type Json = Record<string, unknown>;
+import { wireOf, type Assert, type BodyOf, type DeepInput, type Resolved, type Same } from "../wire-types";
+import { RUNTIME_FREE, type DeploymentType, type WorkloadApiPermissions, type WorkloadRuntime, type WorkloadSystem } from "./contract-types";
 
 /** The arguments of a {@link Workload}. */
 export interface WorkloadArgs {
@@ -37,18 +37,18 @@ export interface WorkloadArgs {
    * `datastreams`. Keys are camelCase here, snake_case on the platform (except inside
    * `configuration`, parameters and datastreams). Default: the app version's defaults. Changes update in place.
    */
-  runtime?: pulumi.Input<Json>;
+  runtime?: pulumi.Input<DeepInput<WorkloadRuntime>>;
   /** System settings of the deployment (free-form JSON, passed through untouched); default: none. Changes update in place. */
-  system?: pulumi.Input<Json>;
+  system?: pulumi.Input<WorkloadSystem>;
   /** The platform API permissions granted to the workload (a JSON object or list, passed through untouched); default: none. Changes update in place. */
-  apiPermissions?: pulumi.Input<Json | unknown[]>;
+  apiPermissions?: pulumi.Input<WorkloadApiPermissions>;
   /**
    * How an update is applied: `standard` (at once, the default), `staged+instant-apply` (staged,
    * then applied as soon as it is downloaded) or `staged-only` (staged until applied on the
    * platform; the staged version counts as the declared one). Sent with each change, not read back.
    * Changes update in place.
    */
-  deploymentType?: pulumi.Input<"standard" | "staged+instant-apply" | "staged-only">;
+  deploymentType?: pulumi.Input<DeploymentType>;
   /**
    * `false` creates a pending workload (not deployed); setting it to `true` enables it, in place.
    * Default `true`. A pending workload cannot be made pending again: setting it to `false` on an
@@ -64,8 +64,14 @@ export interface WorkloadArgs {
   adopt?: pulumi.Input<boolean>;
 }
 
-const RUNTIME_FREE = ["configuration", "resources.*.parameters", "resources.*.datastreams"];
-const PATCHABLE = ["title", "appVersion", "clusterName", "nodeName", "deploymentType", "runtime", "system", "apiPermissions"];
+/** The workload's args as the provider receives them. */
+type Inputs = Resolved<WorkloadArgs>;
+// The args resolve to the documented contract types (contract-types.ts proves those are the contract's).
+type _Runtime = Assert<Same<NonNullable<Inputs["runtime"]>, WorkloadRuntime>>;
+
+const PATCHABLE = ["title", "appVersion", "clusterName", "nodeName", "deploymentType", "runtime", "system", "apiPermissions"] as const;
+type Patchable = (typeof PATCHABLE)[number];
+const isPatchable = (arg: string): arg is Patchable => PATCHABLE.some((p) => p === arg);
 /** The record's status object (always present on the platform's records). */
 type Status = { state: z.infer<typeof workloadState>; message: string; last_seen?: string | null };
 const status = (r: WireRecord) => (r.status ?? {}) as Status;
@@ -97,21 +103,44 @@ export const workloadOutputs = defineOutputs({
   updatedBy: (r) => r.updated_by as string,
 });
 
-function wireValue(arg: string, v: unknown): unknown {
-  return arg === "runtime" ? convertKeys(v, snake, RUNTIME_FREE) : v;
+const runtimeWire = (i: Inputs) => i.runtime && wireOf(deploymentRuntime, i.runtime, RUNTIME_FREE);
+
+function createBody(i: Inputs): BodyOf<typeof workloads.create> {
+  return {
+    name: i.name,
+    title: i.title,
+    app_name: i.appName,
+    app_version: i.appVersion,
+    cluster_name: i.clusterName,
+    node_name: i.nodeName,
+    runtime: runtimeWire(i),
+    system: i.system,
+    api_permissions: i.apiPermissions,
+    deployment_type: i.deploymentType,
+    ...(i.enabled === false ? { enabled: false } : {}),
+  };
 }
 
-function patchBody(i: Json, keys: string[]): Json {
-  const body: Json = {};
-  for (const k of keys) if (i[k] !== undefined) body[snake(k)] = wireValue(k, i[k]);
-  return body;
+/** The patch of the given args: each sent key replaces its whole value on the platform. */
+function patchBody(i: Inputs, keys: readonly Patchable[]): BodyOf<typeof workloads.patch> {
+  const sent = (arg: Patchable) => keys.includes(arg);
+  return {
+    title: sent("title") ? i.title : undefined,
+    app_version: sent("appVersion") ? i.appVersion : undefined,
+    cluster_name: sent("clusterName") ? i.clusterName : undefined,
+    node_name: sent("nodeName") ? i.nodeName : undefined,
+    deployment_type: sent("deploymentType") ? i.deploymentType : undefined,
+    runtime: sent("runtime") ? runtimeWire(i) : undefined,
+    system: sent("system") ? i.system : undefined,
+    api_permissions: sent("apiPermissions") ? i.apiPermissions : undefined,
+  };
 }
 
 const get = async (client: SvcClient, name: string) => (await client.call(workloads.get, { params: { workload_name: name } })) as WireRecord;
 
 /** Brings enabled and running to the declared values. */
-async function settle(client: SvcClient, news: Json, olds: Json | undefined, record: WireRecord): Promise<WireRecord> {
-  const name = news.name as string;
+async function settle(client: SvcClient, news: Inputs, record: WireRecord): Promise<WireRecord> {
+  const name = news.name;
   let changed = false;
   const state = (record.status as { state?: string } | undefined)?.state;
   // Only a pending workload (created with enabled: false) is enabled; a stopped one is not enabled
@@ -130,7 +159,7 @@ async function settle(client: SvcClient, news: Json, olds: Json | undefined, rec
   return changed ? get(client, name) : record;
 }
 
-export const workloadKind = defineKind<Json>({
+export const workloadKind = defineKind<Inputs>({
   name: "Workload",
   noun: "workload",
   args: {
@@ -149,29 +178,27 @@ export const workloadKind = defineKind<Json>({
     adopt: { local: true },
   },
   required: ["name", "appName", "appVersion", "clusterName"],
-  id: (i) => i.name as string,
+  id: (i) => i.name,
   schema: WorkloadCreate,
   // A pending workload cannot be made pending again: disabling one that runs replaces it.
   replaceWhen: (olds, news) => olds.enabled !== false && news.enabled === false,
   async create({ client }, i) {
-    const body = { ...patchBody(i, ["name", "title", "appName", "appVersion", "clusterName", "nodeName", "runtime", "system", "apiPermissions", "deploymentType"]), ...(i.enabled === false ? { enabled: false } : {}) };
-    const record = (await client.call(workloads.create, { query: { stopped: i.running === false }, body: body as never })) as WireRecord;
-    return settle(client, i, undefined, record);
+    const record = (await client.call(workloads.create, { query: { stopped: i.running === false }, body: createBody(i) })) as WireRecord;
+    return settle(client, i, record);
   },
   read: ({ client }, id) => get(client, id),
   async update({ client }, id, news, olds, changed) {
-    const keys = olds === undefined ? PATCHABLE : changed.filter((c) => PATCHABLE.includes(c));
-    let record = keys.length ? ((await client.call(workloads.patch, { params: { workload_name: id }, body: patchBody(news, keys) as never })) as WireRecord) : await get(client, id);
-    record = await settle(client, news, olds, record);
-    return record;
+    const keys = olds === undefined ? PATCHABLE : changed.filter(isPatchable);
+    const record = keys.length ? ((await client.call(workloads.patch, { params: { workload_name: id }, body: patchBody(news, keys) })) as WireRecord) : await get(client, id);
+    return settle(client, news, record);
   },
   async delete({ client }, id) {
     await client.call(workloads.delete, { body: { names: [id] } });
   },
   argsFromRecord(r, olds) {
-    const staged = r.staged as { app_version?: string } | null;
-    const state = (r.status as { state?: string } | undefined)?.state;
-    const out: Json = { appVersion: staged?.app_version ?? r.app_version };
+    const state = status(r).state;
+    const appVersion = stagedOf(r)?.app_version ?? r.app_version;
+    const out: Partial<Inputs> = { appVersion: typeof appVersion === "string" ? appVersion : undefined };
     // A pending workload (enabled: false) neither runs nor is stopped: `running` waits until it is enabled.
     if (olds.running !== undefined) out.running = state === "pending_deploy" ? olds.running : !(state === "stopped" || state === "stopping");
     // The platform's own `enabled` is false while the workload is stopped; the arg says whether it is

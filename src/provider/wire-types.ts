@@ -1,0 +1,118 @@
+/**
+ * Types that tie the resources' args to the API contract (the zod schemas of src/api), and the few
+ * value-level helpers that go with them:
+ *
+ * - `CamelCasedDeep<T, Free>`: a wire type as the args spell it, keys camelCased at every level except
+ *   inside the free-form paths (the type-level twin of `convertKeys(value, camel, free)`);
+ * - `WireShaped<T>`: a wire type as an arg that keeps the platform's naming (the app manifest);
+ * - `DeepInput<T>`: a plain type as a program may write it, any value at any depth a `pulumi.Input`;
+ * - `Resolved<T>`: an args type as the provider receives it, every `pulumi.Input` resolved;
+ * - `Same<A, B>` / `Assert<…>`: compile-time proof that a documented arg type is exactly the contract's;
+ * - `wireOf(schema, value, free)` and `conforms(schema, value)`: a nested arg's value as the wire
+ *   carries it, checked against the schema it is sent under, with the schema's input type.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { renderPath } from "../api/common";
+import { convertKeys, describeIssue, snake, type Issue } from "./values";
+
+type Primitive = string | number | boolean | bigint | symbol | null | undefined;
+
+/** `app_version` → `appVersion`: the type-level twin of `camel` (values.ts). */
+export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+/** A dotted wire path, `*` standing for any array item (the notation of `ArgSpec.freeForm`). */
+type Join<P extends string, K extends string> = P extends "" ? K : `${P}.${K}`;
+
+/** Whether `K` is an optional key of `T`. */
+type IsOptional<T, K extends keyof T> = {} extends Pick<T, K> ? true : false;
+
+/**
+ * An optional field's value without `null`: the contract reads an explicit `null` on an optional
+ * field as the field left out (facts §1.1), so an arg leaves the field out instead.
+ */
+type FieldValue<T, K extends keyof T> = IsOptional<T, K> extends true ? Exclude<T[K], null> : T[K];
+
+type Mapped<T, Free extends string, Path extends string, Camel extends boolean> = Path extends Free
+  ? T
+  : T extends Primitive
+    ? T
+    : T extends ReadonlyArray<infer Item>
+      ? Array<Mapped<Item, Free, Join<Path, "*">, Camel>>
+      : T extends object
+        ? { [K in keyof T as K extends string ? (Camel extends true ? CamelCase<K> : K) : never]: Mapped<FieldValue<T, K>, Free, Join<Path, K & string>, Camel> }
+        : T;
+
+/**
+ * A wire type (snake_case) as the args spell it: keys camelCased at every level, except below the
+ * free-form paths `Free` (wire naming, dotted, `*` for any array item, as in `ArgSpec.freeForm`),
+ * whose values pass through as the contract types them. Optional fields drop `null`.
+ */
+export type CamelCasedDeep<T, Free extends string = never> = Mapped<T, Free, "", true>;
+
+/** A wire type as an arg in the platform's naming (keys kept); optional fields drop `null`. */
+export type WireShaped<T> = Mapped<T, never, "", false>;
+
+/**
+ * A plain type as a program may write it: the value, and every value inside it, may be a
+ * `pulumi.Input` (an Output of another resource, a Promise). Keeps the properties' docs.
+ */
+export type DeepInput<T> = T extends Primitive
+  ? T
+  : T extends ReadonlyArray<infer Item>
+    ? Array<pulumi.Input<DeepInput<Item>>>
+    : T extends object
+      ? { [K in keyof T]: pulumi.Input<DeepInput<T[K]>> }
+      : T;
+
+/** An args type as the provider receives it: every `pulumi.Input`, at any depth, resolved to its value. */
+export type Resolved<T> =
+  T extends pulumi.OutputInstance<infer U>
+    ? Resolved<U>
+    : T extends PromiseLike<infer U>
+      ? Resolved<U>
+      : T extends Primitive
+        ? T
+        : T extends ReadonlyArray<infer Item>
+          ? Array<Resolved<Item>>
+          : T extends object
+            ? { [K in keyof T]: Resolved<T[K]> }
+            : T;
+
+/** Deep structural form of a type, so that an interface and a mapped type of the same shape compare equal. */
+type Normal<T> = T extends Primitive ? T : T extends ReadonlyArray<infer Item> ? Array<Normal<Item>> : T extends object ? { [K in keyof T]: Normal<T[K]> } : T;
+
+/** `true` when A and B are the same type (same keys, same optionality, same value types at every depth). */
+export type Same<A, B> = (<X>() => X extends Normal<A> ? 1 : 2) extends <X>() => X extends Normal<B> ? 1 : 2 ? true : false;
+
+/** Compiles only when given `true`: `type _ = Assert<Same<Documented, Derived>>`. */
+export type Assert<T extends true> = T;
+
+/** The input type of a body schema; `never` for an endpoint that declares none. */
+export type BodyOf<E extends { body?: z.ZodType }> = NonNullable<E["body"]> extends z.ZodType ? z.input<NonNullable<E["body"]>> : never;
+
+/** Whether `value` is a valid input of `schema` (it parses), as a type guard. */
+export function conforms<S extends z.ZodType>(schema: S, value: unknown): value is z.input<S> {
+  return schema.safeParse(value).success;
+}
+
+/**
+ * `value` as an input of `schema`, which it must satisfy. Bodies built from inputs check validated
+ * always do; one that does not is refused here, naming the field, the rule and the value, instead of
+ * reaching the platform.
+ */
+export function conformed<S extends z.ZodType>(schema: S, value: unknown): z.input<S> {
+  if (conforms(schema, value)) return value;
+  const parsed = schema.safeParse(value, { reportInput: true });
+  const issues = parsed.success ? [] : parsed.error.issues;
+  const shown = issues.slice(0, 3).map((issue: Issue) => `${renderPath("", issue.path).slice(1) || "(body)"}: ${describeIssue(issue, (k) => k)}`);
+  throw new Error(`the request body does not satisfy the API's schema: ${shown.join("; ")}`);
+}
+
+/**
+ * A nested arg's value as the wire carries it: keys snake_cased except below the free-form paths
+ * (wire naming, as in `ArgSpec.freeForm`), typed and checked as an input of `schema`.
+ */
+export function wireOf<S extends z.ZodType, F extends string = never>(schema: S, value: CamelCasedDeep<z.input<S>, F>, freeForm: readonly F[] = []): z.input<S> {
+  return conformed(schema, convertKeys(value, snake, freeForm));
+}
