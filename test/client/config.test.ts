@@ -108,9 +108,9 @@ describe("Options come from arguments first, then the environment", () => {
 });
 
 describe("Which operations count as creates (not blindly repeated after an ambiguous failure)", () => {
-  test("creates, deploys, additions and uploads; not undeploy, updates, deletes or reads", () => {
-    const creates = ["clusters.create", "assets.typeCreate", "workloads.create", "legacyWorkloads.deploy", "workloads.resourcesAdd", "appregistry.versionUpload"];
-    const others = ["legacyWorkloads.undeploy", "clusters.update", "clusters.get", "clusters.list", "parameters.list", "auth.token"];
+  test("creates, deploys and additions; not undeploy, a package upload (it replaces the package), updates, deletes or reads", () => {
+    const creates = ["clusters.create", "assets.typeCreate", "workloads.create", "legacyWorkloads.deploy", "workloads.resourcesAdd"];
+    const others = ["legacyWorkloads.undeploy", "appregistry.versionUpload", "clusters.update", "clusters.get", "clusters.list", "parameters.list", "auth.token"];
     expect(creates.filter((id) => !isCreate(endpointById(id)))).toEqual([]);
     expect(others.filter((id) => isCreate(endpointById(id)))).toEqual([]);
   });
