@@ -126,6 +126,24 @@ export function pathParamNames(path: string): string[] {
 }
 
 /**
+ * The path of `ep` with its `{param}` placeholders filled from `params`, as the table writes it
+ * (relative to the API root; absolute for the OIDC token endpoint). Every value is percent-encoded in
+ * full, so '/', '?' and '#' inside a name stay inside its segment and cannot change the route.
+ */
+export function fillPath(ep: Pick<AnyEndpoint, "id" | "path">, params: unknown): string {
+  const names = pathParamNames(ep.path);
+  if (names.length === 0) return ep.path;
+  const values = (params ?? {}) as Record<string, unknown>;
+  return ep.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+    const v = values[name];
+    if (v === undefined || v === null || v === "") {
+      throw new TypeError(`${ep.id}: missing path parameter '${name}' (pass input.params.${name}; needs ${names.join(", ")})`);
+    }
+    return encodeURIComponent(String(v));
+  });
+}
+
+/**
  * Declares the endpoints of one area. `tag` is the area's name in the OpenAPI document; `source` the
  * spec part the area's rows come from. Defaults: a body makes a JSON body; every effect but `read`
  * mutates; errors default to the spec's common set. Only creates have a confirm.

@@ -44,7 +44,7 @@ import {
 } from "../domain/workloads";
 import { workloadLogs } from "../domain/workload-logs";
 import { downloadPackage } from "../domain/workload-packages";
-import { pathOf } from "../paths";
+import { servedPath } from "../paths";
 
 // ---------------------------------------------------------------------------------------------
 // Views
@@ -197,7 +197,7 @@ export const area: AreaModule = {
       return downloadPackage(ctx, requireWorkload(ctx.store, name), {
         address: ctx.query.address,
         expires: ctx.query.expires,
-        path: pathOf(ep.download, { workload_name: name }),
+        path: servedPath(ep.download, { workload_name: name }),
         addressBody: (url) => url,
       });
     }),
