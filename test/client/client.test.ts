@@ -12,7 +12,7 @@ import { z } from "zod";
 import { defineArea } from "../../src/api/endpoint";
 import { areas } from "../../src/api/endpoints";
 import { SvcApiError, SvcClient, SvcResponseError, type ClientEvent, type SvcClientOptions } from "../../src/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { useEmulator } from "../helpers/emulator";
 
 // ---------------------------------------------------------------------------------------------
 // The front server
@@ -98,7 +98,7 @@ const ADMIN = { username: "admin@example.com", password: "admin" };
 const SERVICE = { clientId: "svc-admin", clientSecret: "svc-admin-secret" };
 const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 20 };
 
-let emu: TestEmulator;
+const emu = useEmulator();
 let front: Front;
 const clients: SvcClient[] = [];
 let events: ClientEvent[] = [];
@@ -124,16 +124,13 @@ const form = (s: Seen) => Object.fromEntries(new URLSearchParams(s.body));
 const clusterCount = () => emu.store.table("clusters").size;
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
   front = await startFront(emu.baseUrl);
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
   await front.close();
-  await emu.close();
 });
-beforeEach(async () => {
-  await emu.reset();
+beforeEach(() => {
   emu.faults.configure({});
   front.seen = [];
   front.script = () => undefined;

@@ -5,7 +5,7 @@
 import { endpointById } from "../../src/api/endpoints";
 import { SvcClient, SvcConfigError } from "../../src/client";
 import { isCreate } from "../../src/client/retry";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { useEmulator } from "../helpers/emulator";
 
 const configError = (make: () => unknown): SvcConfigError => {
   try {
@@ -55,13 +55,8 @@ describe("Configuration errors name the option and the environment variable", ()
 });
 
 describe("Options come from arguments first, then the environment", () => {
-  let emu: TestEmulator;
   const saved = { ...process.env };
-  beforeAll(async () => {
-    emu = await startTestEmulator();
-  });
-  afterAll(() => emu.close());
-  beforeEach(() => emu.reset());
+  const emu = useEmulator();
   afterEach(() => {
     for (const k of Object.keys(process.env)) if (k.startsWith("SVC_")) delete process.env[k];
     Object.assign(process.env, saved);

@@ -1,13 +1,8 @@
 import { registerAcp } from "../../src/emulator/handlers/acps";
 import type { AcpRegistration } from "../../src/api/acps";
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => emu.reset());
+const emu = useEmulator();
 
 const NOW = () => new Date().toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 

@@ -1,12 +1,7 @@
 import { createHash } from "node:crypto";
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => emu.reset());
+const emu = useEmulator();
 
 const register = (payload: Record<string, unknown>) => emu.post("/appregistry/create", { payload });
 const definition = (name: string, version: string, extra: Record<string, unknown> = {}) => ({ name, version, type: "svc", ...extra });

@@ -1,11 +1,6 @@
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => emu.reset());
+const emu = useEmulator();
 
 /** A minimal manifest; `extra` adds or overrides fields. */
 const manifest = (name: string, version: string, extra: Record<string, unknown> = {}) => ({

@@ -1,11 +1,6 @@
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => emu.reset());
+const emu = useEmulator();
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 const names = (a: { body: { data: Array<{ name: string }> } }) => a.body.data.map((x) => x.name);

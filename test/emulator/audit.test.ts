@@ -4,14 +4,9 @@
  */
 import { endpoints } from "../../src/api/endpoints";
 import type { AnyEndpoint } from "../../src/api/endpoint";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { useEmulator } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => emu.reset());
+const emu = useEmulator();
 
 const AREAS = ["datalabels", "datatypes", "instance"];
 const ADMIN_ID = "6f1c2a7e-0000-4000-8000-000000000001";

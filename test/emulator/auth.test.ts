@@ -1,11 +1,7 @@
 import jwt from "jsonwebtoken";
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator({ tokenLifetimes: { access: 1, refresh: 3 } });
-});
-afterAll(() => emu.close());
+const emu = useEmulator({ options: { tokenLifetimes: { access: 1, refresh: 3 } }, reset: false });
 
 const TOKEN = "/auth/realms/svc/protocol/openid-connect/token";
 const form = (fields: Record<string, string>) => ({ raw: new URLSearchParams(fields).toString(), contentType: "application/x-www-form-urlencoded", as: "none" as const });

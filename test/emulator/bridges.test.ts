@@ -1,10 +1,6 @@
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = useEmulator();
 
 const metricsMap = [
   { name: "temperature", asset_name: "pump-1", data_type: "number", configuration: { address: "ns=2;s=T1" } },
@@ -25,7 +21,6 @@ const deploy = (name: string, extra: Record<string, unknown> = {}) => emu.post("
 const names = (a: { body: { data: Array<{ name: string }> } }) => a.body.data.map((x) => x.name);
 
 beforeEach(async () => {
-  await emu.reset();
   await emu.post("/orchestration/clusters/create", { name: "plant-a" });
   await emu.post("/orchestration/clusters/create", { name: "plant-b" });
   await emu.post("/appregistry/create", { payload: { name: "opcua-bridge", version: "1.2.0", type: "bridge" } });

@@ -1,11 +1,6 @@
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => emu.reset());
+const emu = useEmulator();
 
 describe("Clusters (spec Part 2, Clusters)", () => {
   test("create answers 201 with the record and the platform's defaults filled in", async () => {

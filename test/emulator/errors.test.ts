@@ -10,7 +10,7 @@ import { endpoints } from "../../src/api/endpoints";
 import { ApiError, ErrorCode, errorKindOf, errors, type ErrorCodeName } from "../../src/api/errors";
 import { startServer, type RunningServer } from "../../src/emulator/server";
 import { Store } from "../../src/emulator/store/store";
-import { startTestEmulator, type Answer, type TestEmulator } from "../helpers/emulator";
+import { useEmulator, type Answer } from "../helpers/emulator";
 import spec from "./spec-errors.json";
 
 const kinds = Object.entries(errors) as Array<[ErrorCodeName, (typeof errors)[ErrorCodeName]]>;
@@ -105,12 +105,7 @@ function rawExchange(baseUrl: string, send: (socket: net.Socket) => void): Promi
 }
 
 describe("the HTTP answers", () => {
-  let emu: TestEmulator;
-  beforeAll(async () => {
-    emu = await startTestEmulator();
-  });
-  afterAll(() => emu.close());
-  beforeEach(() => emu.reset());
+  const emu = useEmulator();
 
   test("request-level errors carry the kind of their status", async () => {
     const json = "application/json";

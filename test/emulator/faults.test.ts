@@ -6,21 +6,14 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startTestEmulator, expectErrorBody, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, useEmulator, expectErrorBody } from "../helpers/emulator";
 
 /** What is on disk right now (read while the emulator still runs, as a crash would leave it). */
 const readSnapshotAndLog = (file: string) => readFileSync(file, "utf8") + readFileSync(`${file}.log`, "utf8");
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  await emu.token("admin");
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await setFaults({});
-  await emu.reset();
-});
+const emu = useEmulator();
+beforeAll(() => emu.token("admin"));
+beforeEach(() => setFaults({}));
 
 async function setFaults(config: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${emu.baseUrl}/emulator/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(config) });

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fixtureHash } from "../../src/emulator/fixtures";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, useEmulator, type TestEmulator } from "../helpers/emulator";
 
 const PLANT = resolve(__dirname, "../../examples/fixtures/plant.yaml");
 
@@ -149,11 +149,7 @@ describe("Fixtures and persisted state", () => {
 });
 
 describe("examples/fixtures/plant.yaml", () => {
-  let emu: TestEmulator;
-  beforeAll(async () => {
-    emu = await startTestEmulator({ seed: PLANT });
-  });
-  afterAll(() => emu.close());
+  const emu = useEmulator({ seed: PLANT, reset: false });
 
   test("loads two clusters, three ACPs and three labels", async () => {
     expect((await emu.get("/orchestration/clusters/list")).body.data.map((c: { name: string }) => c.name).sort()).toEqual(["bottling-edge", "utilities-edge"]);

@@ -1,15 +1,10 @@
 import http from "node:http";
-import { startTestEmulator, expectErrorBody, messages, type Answer, type TestEmulator } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages, type Answer } from "../helpers/emulator";
 import { TABLES } from "../../src/emulator/store/tables";
 
 /** A clock the tests move, so that audit entries carry known times. */
 let nowMs = Date.UTC(2024, 4, 1, 12, 0, 0, 345);
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator({ clock: () => nowMs });
-});
-afterAll(() => emu.close());
-beforeEach(() => emu.reset());
+const emu = useEmulator({ options: { clock: () => nowMs } });
 
 /** GET with a JSON body, which fetch cannot send; the spec's dependency graph takes one. */
 async function getWithBody(path: string, body: unknown): Promise<Answer> {

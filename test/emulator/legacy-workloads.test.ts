@@ -1,14 +1,9 @@
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages } from "../helpers/emulator";
 
-let emu: TestEmulator;
 /** The emulator's clock runs ahead of the wall clock by this much; tests move it instead of waiting. */
 let clockOffset = 0;
-beforeAll(async () => {
-  emu = await startTestEmulator({ clock: () => Date.now() + clockOffset });
-});
-afterAll(() => emu.close());
+const emu = useEmulator({ options: { clock: () => Date.now() + clockOffset } });
 beforeEach(async () => {
-  await emu.reset();
   await emu.post("/orchestration/clusters/create", { name: "plant-a" });
   await emu.post("/orchestration/clusters/create", { name: "plant-b" });
   for (const version of ["1.0.0", "1.1.0"]) {

@@ -11,19 +11,16 @@
 import fc from "fast-check";
 import { listEngine } from "../../src/emulator/list";
 import { OrderedIndex } from "../../src/emulator/store/store";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { useEmulator } from "../helpers/emulator";
 
-let emu: TestEmulator;
+/** Reset by freshEmulator before each test. */
+const emu = useEmulator({ reset: false });
 let walkCalls: Array<jest.SpyInstance>;
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
+beforeAll(() => {
   walkCalls = [jest.spyOn(OrderedIndex.prototype, "ascending"), jest.spyOn(OrderedIndex.prototype, "descending")];
 });
-afterAll(async () => {
-  jest.restoreAllMocks();
-  await emu.close();
-});
+afterAll(() => jest.restoreAllMocks());
 beforeEach(async () => {
   listEngine.useIndexes = true;
   await freshEmulator();

@@ -1,12 +1,7 @@
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = useEmulator();
 beforeEach(async () => {
-  await emu.reset();
   await createVersion("simulator", "1.0.0", [
     { name: "speed", title: "Speed", data_type: "number", default: 10 },
     { name: "mode", title: "Operating mode", data_type: "string", default: "auto" },

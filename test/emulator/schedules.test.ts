@@ -1,12 +1,7 @@
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = useEmulator();
 beforeEach(async () => {
-  await emu.reset();
   const a = await emu.post("/apps/create", {
     name: "simulator",
     title: "Simulator",

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import semver from "semver";
 import { versionSortKey } from "../../src/emulator/version-order";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { useEmulator } from "../helpers/emulator";
 
 /** Versions whose string order differs from their precedence, in a scrambled order. */
 const VERSIONS = ["1.0.0", "1.0.0-rc.10", "0.9.0", "1.0.0-rc.2", "1.10.0", "1.0.0-rc", "1.0.0-alpha-b", "1.2.0", "1.0.0-alpha.1", "1.0.0-rc.1", "1.0.0-beta", "1.0.0-alpha"];
@@ -54,12 +54,7 @@ describe("the sort key", () => {
 });
 
 describe("lists sorted by version, over HTTP", () => {
-  let emu: TestEmulator;
-  beforeAll(async () => {
-    emu = await startTestEmulator();
-  });
-  afterAll(() => emu.close());
-  beforeEach(() => emu.reset());
+  const emu = useEmulator();
 
   const appManifest = (name: string, version: string) => ({ name, title: name, description: "d", type: "app", version });
   /** App `app-<i>` whose only version is VERSIONS[i]. */

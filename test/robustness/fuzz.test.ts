@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { writeFileSync } from "node:fs";
-import type { TestEmulator } from "../helpers/emulator";
+import { useEmulator } from "../helpers/emulator";
 import { requestArbitrary } from "./arbitraries";
 import { ENDPOINTS, MODE, probe, prototypeKeys, SEED, seededKeys, SOAK, startSeededEmulator } from "./helpers";
 import { Figures, report } from "./reliability";
@@ -15,28 +15,23 @@ const RUNS_PER_ENDPOINT = Number(process.env.FUZZ_RUNS ?? (SOAK ? 500 : 6));
 /** FUZZ_STATS=FILE writes how often each endpoint answered each status (to tune the generators). */
 const STATS_FILE = process.env.FUZZ_STATS;
 
-let emu: TestEmulator;
+/**
+ * The seeded state is put back before each endpoint's run so that no endpoint meets the leftovers of
+ * another (by the store: reseeding over HTTP per endpoint is slower than the fuzz itself, and ACPs
+ * have no create operation).
+ */
+const emu = useEmulator({ start: startSeededEmulator });
 let token: string;
 let knownNames: string[];
-/**
- * The seeded state, put back before each endpoint's run so that no endpoint meets the leftovers of
- * another (the one place the harness writes to the store: reseeding over HTTP per endpoint is slower
- * than the fuzz itself, and ACPs have no create operation).
- */
-let seeded: ReturnType<TestEmulator["store"]["snapshot"]>;
 const figures = new Figures();
 const statuses = new Map<string, number>();
 const prototypeBefore = prototypeKeys();
 
 beforeAll(async () => {
-  emu = await startSeededEmulator();
   token = await emu.token("admin");
   knownNames = seededKeys(emu.store);
-  seeded = structuredClone(emu.store.snapshot());
 });
-beforeEach(() => emu.store.load(structuredClone(seeded)));
-afterAll(async () => {
-  await emu?.close();
+afterAll(() => {
   if (STATS_FILE) writeFileSync(STATS_FILE, JSON.stringify([...statuses].sort()));
   report(__filename, MODE, figures);
 });
