@@ -2,9 +2,9 @@
  * The audit log as the data label, data type and instance operations leave it: one entry per
  * successful change, none for a rejected call or a read.
  */
-import { endpoints } from "../../src/api/endpoints";
+import { areas, endpoints } from "../../src/api/endpoints";
 import type { AnyEndpoint } from "../../src/api/endpoint";
-import { useEmulator } from "../helpers/emulator";
+import { useEmulator, pathOf } from "../helpers/emulator";
 
 const emu = useEmulator();
 
@@ -82,7 +82,7 @@ function send(call: Call, requestId: string, as: "admin" | "service" | "viewer" 
 }
 
 const auditEntries = () => [...emu.store.table<any>("audit_log").values()];
-const entriesOf = async (requestId: string) => (await emu.get("/instance/auditlog/list", { request_id: [requestId] })).body.data;
+const entriesOf = async (requestId: string) => (await emu.get(pathOf(areas.instance.auditLogList), { request_id: [requestId] })).body.data;
 
 describe("Audit log entries (spec Part 2, Instance and audit log)", () => {
   test("the cases below cover every change and every read of the data label, data type and instance areas", () => {
