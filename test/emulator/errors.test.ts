@@ -4,6 +4,7 @@
  * catalog whose kind has the answer's status, and `http_status_code` repeats that status.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import { join } from "node:path";
 import { areas, endpoints } from "../../src/api/endpoints";
@@ -153,6 +154,30 @@ describe("the HTTP answers", () => {
     } finally {
       await fetch(`${emu.baseUrl}/emulator/faults`, { method: "POST", body: JSON.stringify({ rate: 0 }) });
     }
+  });
+
+  test("a '.' or '..' path segment is refused naming it, instead of reaching the operation the folded path names", async () => {
+    expect((await emu.send(areas.datalabels.labelCreate, { body: { name: "anomaly", title: "Anomaly" } })).status).toBe(201);
+    const token = await emu.token("admin");
+    const sendAsIs = (path: string) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const { hostname, port } = new URL(emu.baseUrl);
+        // Options, not a URL: a URL would be folded before it is sent.
+        const req = http.get({ hostname, port, path, agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
+          let text = "";
+          res.on("data", (d: Buffer) => (text += d.toString("utf8")));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        });
+        req.on("error", reject);
+      });
+    // Folded, each would read the label itself (labelGet) as if it were a metadata record.
+    for (const seg of ["..", "%2e%2e", "%2E.", "."]) {
+      const a = await sendAsIs(`/api/v4/datalabels/labels/anomaly/metadata/${seg}/get`);
+      expect([a.status, kindOfAnswer(a.status, a.body)]).toEqual([400, "BAD_REQUEST"]);
+      expect(a.body.errors[0].message.join(" ")).toContain(`path: the segment '${seg}' cannot name anything`);
+    }
+    // Names that merely contain dots are names.
+    expect((await sendAsIs("/api/v4/datalabels/labels/anomaly/metadata/.../get")).status).toBe(404);
   });
 
   test("requests the HTTP parser refuses carry the kind of their status: 400, 431", async () => {
