@@ -17,7 +17,7 @@ import {
   text,
   title,
 } from "./common";
-import { defineArea } from "./endpoint";
+import { defineArea, pathValues } from "./endpoint";
 
 // ---------------------------------------------------------------------------------------------
 // Records
@@ -193,6 +193,7 @@ export const acps = {
   list: endpoint({
     id: "acps.list",
     method: "GET",
+    effect: "read",
     path: "/acps/list",
     permission: "acp.read",
     summary: "List compute nodes",
@@ -212,6 +213,7 @@ export const acps = {
   get: endpoint({
     id: "acps.get",
     method: "GET",
+    effect: "read",
     path: "/acps/{acp_name}/get",
     permission: "acp.read",
     summary: "Get a compute node, with the named metadata injected",
@@ -222,6 +224,7 @@ export const acps = {
   update: endpoint({
     id: "acps.update",
     method: "POST",
+    effect: "update",
     path: "/acps/{acp_name}/update",
     permission: "acp.update",
     summary: "Update a compute node's title, location and scrape settings (omitted fields stay unchanged)",
@@ -232,6 +235,7 @@ export const acps = {
   delete: endpoint({
     id: "acps.delete",
     method: "POST",
+    effect: "delete",
     path: "/acps/{acp_name}/delete",
     permission: "acp.delete",
     summary: "Delete a compute node with its metadata and status",
@@ -241,6 +245,8 @@ export const acps = {
   metadataCreate: endpoint({
     id: "acps.metadataCreate",
     method: "POST",
+    effect: "create",
+    confirm: { read: "acps.metadataGet", params: (c) => pathValues({ acp_name: c.params.acp_name, acp_metadata_name: c.body.name }) },
     path: "/acps/{acp_name}/metadata/create",
     permission: "acp.create",
     summary: "Create a metadata record of a compute node",
@@ -252,6 +258,7 @@ export const acps = {
   metadataBulkCreate: endpoint({
     id: "acps.metadataBulkCreate",
     method: "POST",
+    effect: "create",
     path: "/acps/metadata/create",
     permission: "acp.create",
     summary: "Create metadata records of several compute nodes (207 with a result per record when some fail)",
@@ -262,6 +269,7 @@ export const acps = {
   metadataGet: endpoint({
     id: "acps.metadataGet",
     method: "GET",
+    effect: "read",
     path: "/acps/{acp_name}/metadata/{acp_metadata_name}/get",
     permission: "acp.read",
     summary: "Get a metadata record of a compute node",
@@ -271,6 +279,7 @@ export const acps = {
   metadataList: endpoint({
     id: "acps.metadataList",
     method: "GET",
+    effect: "read",
     path: "/acps/{acp_name}/metadata/list",
     permission: "acp.read",
     summary: "List the metadata records of a compute node",
@@ -282,6 +291,7 @@ export const acps = {
   metadataUpdate: endpoint({
     id: "acps.metadataUpdate",
     method: "POST",
+    effect: "update",
     path: "/acps/{acp_name}/metadata/{acp_metadata_name}/update",
     permission: "acp.update",
     summary: "Replace the payload of a metadata record",
@@ -292,6 +302,7 @@ export const acps = {
   metadataDelete: endpoint({
     id: "acps.metadataDelete",
     method: "POST",
+    effect: "delete",
     path: "/acps/{acp_name}/metadata/{acp_metadata_name}/delete",
     permission: "acp.delete",
     summary: "Delete a metadata record",
@@ -301,6 +312,7 @@ export const acps = {
   metadataBulkDelete: endpoint({
     id: "acps.metadataBulkDelete",
     method: "POST",
+    effect: "delete",
     path: "/acps/metadata/delete",
     permission: "acp.delete",
     summary: "Delete metadata records by name (207 with a result per record when some fail)",
@@ -311,6 +323,7 @@ export const acps = {
   metricsGet: endpoint({
     id: "acps.metricsGet",
     method: "GET",
+    effect: "read",
     path: "/acps/{acp_name}/metrics/get",
     permission: "acp.read",
     summary: "Get a compute node's resource allocation and recent utilization",
@@ -320,6 +333,7 @@ export const acps = {
   statusGet: endpoint({
     id: "acps.statusGet",
     method: "GET",
+    effect: "read",
     path: "/acps/{acp_name}/status/get",
     permission: "acp.read",
     summary: "Get a compute node's status, from the cache or asked live",
@@ -330,6 +344,7 @@ export const acps = {
   statusList: endpoint({
     id: "acps.statusList",
     method: "GET",
+    effect: "read",
     path: "/acps/status/list",
     permission: "acp.read",
     summary: "List compute node statuses",
@@ -341,6 +356,7 @@ export const acps = {
   statusUpdate: endpoint({
     id: "acps.statusUpdate",
     method: "POST",
+    effect: "update",
     path: "/acps/{acp_name}/status/update",
     permission: "acp.update",
     summary: "Report a compute node's status; last_seen becomes the time of the report",
@@ -351,6 +367,7 @@ export const acps = {
   statusCount: endpoint({
     id: "acps.statusCount",
     method: "GET",
+    effect: "read",
     path: "/acps/status/count/get",
     permission: "acp.read",
     summary: "Count compute nodes online and offline",
@@ -360,6 +377,7 @@ export const acps = {
   edgeAppsVersionGet: endpoint({
     id: "acps.edgeAppsVersionGet",
     method: "GET",
+    effect: "read",
     path: "/acps/{acp_name}/edge-apps/version/get",
     permission: "acp.read",
     summary: "Get the version of a compute node's edge apps and whether the platform has a newer one",
@@ -369,6 +387,7 @@ export const acps = {
   edgeAppsForceUpdate: endpoint({
     id: "acps.edgeAppsForceUpdate",
     method: "POST",
+    effect: "action",
     path: "/acps/{acp_name}/edge-apps/version/force-update",
     // The spec names acp.read for this action; followed as written.
     permission: "acp.read",

@@ -1,7 +1,7 @@
 /** The app registry: registry apps, their versions, packages and build status (spec Part 2 "App registry"; facts §3.9, §4.6, §5). */
 import { z } from "zod";
 import { NAME_PATTERN, auditStamps, freeObject, inventoryListQuery, inventoryPage, name, qArray, semverString, text, title } from "./common";
-import { defineArea } from "./endpoint";
+import { defineArea, pathValues, type ConfirmReader, type CreateInput } from "./endpoint";
 
 /** The registry's own type set (facts §5). */
 export const registryAppType = z.enum(["svc", "docker", "bridge"]);
@@ -66,6 +66,19 @@ const versionParams = z.object({ app_name: name(64), app_version: z.string().min
 /** `<app_name>:<version>` */
 export const APP_VERSION_REF = new RegExp(`^${NAME_PATTERN.source.slice(1, -1)}:[0-9A-Za-z.+-]{1,64}$`);
 
+/**
+ * Whether a registration whose answer was lost was applied: the app holds the version. (A read of
+ * the app alone does not tell: an existing app gets the version appended.)
+ */
+async function findRegistered(c: CreateInput, read: ConfirmReader): Promise<unknown> {
+  const payload = c.body.payload as { name?: unknown; version?: unknown } | undefined;
+  const params = pathValues({ app_name: payload?.name });
+  const version = payload?.version;
+  if (!params || typeof version !== "string") throw new Error("the request names no app and version to look for");
+  const app = (await read("appregistry.get", { params })) as z.output<typeof RegistryApp> | undefined;
+  return app?.versions.some((v) => v.version === version) ? app : undefined;
+}
+
 const endpoint = defineArea("appregistry", "part2");
 const errors = [400, 401, 403, 404];
 
@@ -73,6 +86,8 @@ export const appregistry = {
   create: endpoint({
     id: "appregistry.create",
     method: "POST",
+    effect: "create",
+    confirm: { reads: ["appregistry.get"], find: findRegistered },
     path: "/appregistry/create",
     permission: "appregistry.create",
     summary: "Register an app version; an existing app gets the version appended",
@@ -83,6 +98,7 @@ export const appregistry = {
   list: endpoint({
     id: "appregistry.list",
     method: "GET",
+    effect: "read",
     path: "/appregistry/list",
     permission: "appregistry.read",
     summary: "List registry apps",
@@ -100,6 +116,7 @@ export const appregistry = {
   get: endpoint({
     id: "appregistry.get",
     method: "GET",
+    effect: "read",
     path: "/appregistry/{app_name}/get",
     permission: "appregistry.read",
     summary: "Get a registry app with its versions",
@@ -110,6 +127,7 @@ export const appregistry = {
   update: endpoint({
     id: "appregistry.update",
     method: "POST",
+    effect: "update",
     path: "/appregistry/{app_name}/update",
     permission: "appregistry.update",
     summary: "Update a registry app's title or description (omitted fields stay unchanged)",
@@ -121,6 +139,7 @@ export const appregistry = {
   delete: endpoint({
     id: "appregistry.delete",
     method: "POST",
+    effect: "delete",
     path: "/appregistry/{app_name}/delete",
     permission: "appregistry.delete",
     summary: "Delete a registry app with all its versions and packages",
@@ -131,6 +150,7 @@ export const appregistry = {
   versionGet: endpoint({
     id: "appregistry.versionGet",
     method: "GET",
+    effect: "read",
     path: "/appregistry/{app_name}/versions/{app_version}/get",
     permission: "appregistry.read",
     summary: "Get a registry app version",
@@ -141,6 +161,7 @@ export const appregistry = {
   versionUpload: endpoint({
     id: "appregistry.versionUpload",
     method: "POST",
+    effect: "update",
     path: "/appregistry/{app_name}/versions/{app_version}/upload",
     permission: "appregistry.create",
     summary: "Upload the package file of a version (multipart/form-data, one file); the version becomes built",
@@ -152,6 +173,7 @@ export const appregistry = {
   versionDownload: endpoint({
     id: "appregistry.versionDownload",
     method: "GET",
+    effect: "read",
     path: "/appregistry/{app_name}/versions/{app_version}/download",
     permission: "appregistry.read",
     summary: "Download the package file of a version exactly as uploaded",
@@ -162,6 +184,7 @@ export const appregistry = {
   versionDelete: endpoint({
     id: "appregistry.versionDelete",
     method: "POST",
+    effect: "delete",
     path: "/appregistry/{app_name}/versions/{app_version}/delete",
     permission: "appregistry.delete",
     summary: "Delete a version with its package (container image)",
@@ -172,6 +195,7 @@ export const appregistry = {
   versionStatusGet: endpoint({
     id: "appregistry.versionStatusGet",
     method: "GET",
+    effect: "read",
     path: "/appregistry/{app_name}/versions/{app_version}/status/get",
     permission: "appregistry.read",
     summary: "Get the build status of a version",
@@ -182,6 +206,7 @@ export const appregistry = {
   versionStatusList: endpoint({
     id: "appregistry.versionStatusList",
     method: "GET",
+    effect: "read",
     path: "/appregistry/versions/status/list",
     permission: "appregistry.read",
     summary: "List build statuses, optionally of the named app versions",

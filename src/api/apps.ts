@@ -21,7 +21,7 @@ import {
   text,
   title,
 } from "./common";
-import { defineArea } from "./endpoint";
+import { defineArea, pathValues } from "./endpoint";
 
 // ---------------------------------------------------------------------------------------------
 // Enums (facts §5)
@@ -359,6 +359,8 @@ export const apps = {
   create: endpoint({
     id: "apps.create",
     method: "POST",
+    effect: "create",
+    confirm: { read: "apps.versionGet", params: (c) => pathValues({ app_name: c.body.name, app_version: c.body.version }) },
     path: "/apps/create",
     permission: "app.create",
     summary: "Create an app with its first version, or add a version to an existing app",
@@ -369,6 +371,7 @@ export const apps = {
   versionGet: endpoint({
     id: "apps.versionGet",
     method: "GET",
+    effect: "read",
     path: "/apps/{app_name}/v/{app_version}/get",
     permission: "app.read",
     summary: "Get an app version",
@@ -378,6 +381,7 @@ export const apps = {
   versionPatch: endpoint({
     id: "apps.versionPatch",
     method: "POST",
+    effect: "update",
     path: "/apps/{app_name}/v/{app_version}/patch",
     permission: "app.update",
     summary: "Patch an app version: each sent key replaces its whole subtree, unsent keys stay",
@@ -388,6 +392,7 @@ export const apps = {
   versionUpdate: endpoint({
     id: "apps.versionUpdate",
     method: "POST",
+    effect: "update",
     path: "/apps/{app_name}/v/{app_version}/update",
     permission: "app.update",
     summary: "Update an app version: schemas and defaults are replaced as a whole",
@@ -398,6 +403,7 @@ export const apps = {
   versionDelete: endpoint({
     id: "apps.versionDelete",
     method: "POST",
+    effect: "delete",
     path: "/apps/{app_name}/v/{app_version}/delete",
     permission: "app.delete",
     summary: "Delete an app version (the app stays)",
@@ -407,6 +413,7 @@ export const apps = {
   deploy: endpoint({
     id: "apps.deploy",
     method: "POST",
+    effect: "create",
     path: "/apps/{app_name}/v/{app_version}/deploy",
     permission: "app.deploy",
     summary: "Deploy an app version as workloads, at most max_resources assets per workload",
@@ -417,6 +424,7 @@ export const apps = {
   resourcesEnable: endpoint({
     id: "apps.resourcesEnable",
     method: "POST",
+    effect: "update",
     path: "/apps/{app_name}/resources/enable",
     permission: "app.update",
     summary: "Bind assets to the app (or re-enable them)",
@@ -427,6 +435,7 @@ export const apps = {
   resourcesDisable: endpoint({
     id: "apps.resourcesDisable",
     method: "POST",
+    effect: "update",
     path: "/apps/{app_name}/resources/disable",
     permission: "app.update",
     summary: "Disable the app on assets (the binding stays)",
@@ -437,6 +446,7 @@ export const apps = {
   resourcesDelete: endpoint({
     id: "apps.resourcesDelete",
     method: "POST",
+    effect: "delete",
     path: "/apps/{app_name}/resources/delete",
     permission: "app.update",
     summary: "Unbind assets from the app, dropping their parameter values for it",
@@ -447,6 +457,7 @@ export const apps = {
   resourcesList: endpoint({
     id: "apps.resourcesList",
     method: "GET",
+    effect: "read",
     path: "/apps/{app_name}/resources/list",
     permission: "app.read",
     summary: "List the app's resources",
@@ -467,6 +478,7 @@ export const apps = {
   get: endpoint({
     id: "apps.get",
     method: "GET",
+    effect: "read",
     path: "/apps/{app_name}/get",
     permission: "app.read",
     summary: "Get an app",
@@ -476,6 +488,7 @@ export const apps = {
   list: endpoint({
     id: "apps.list",
     method: "GET",
+    effect: "read",
     path: "/apps/list",
     permission: "app.read",
     summary: "List apps",
@@ -494,6 +507,7 @@ export const apps = {
   patch: endpoint({
     id: "apps.patch",
     method: "POST",
+    effect: "update",
     path: "/apps/{app_name}/patch",
     permission: "app.update",
     summary: "Patch an app (fields not sent stay unchanged)",
@@ -504,6 +518,7 @@ export const apps = {
   delete: endpoint({
     id: "apps.delete",
     method: "POST",
+    effect: "delete",
     path: "/apps/{app_name}/delete",
     permission: "app.delete",
     summary: "Delete an app with its versions, resources and parameters",
@@ -513,6 +528,7 @@ export const apps = {
   contextList: endpoint({
     id: "apps.contextList",
     method: "POST",
+    effect: "read",
     path: "/apps/context/list",
     permission: "app.read",
     summary: "List app contexts: which source serves which resource",

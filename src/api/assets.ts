@@ -19,7 +19,7 @@ import {
   text,
   title,
 } from "./common";
-import { defineArea } from "./endpoint";
+import { defineArea, pathValues } from "./endpoint";
 
 // ---------------------------------------------------------------------------------------------
 // Records
@@ -278,6 +278,8 @@ export const assets = {
   create: endpoint({
     id: "assets.create",
     method: "POST",
+    effect: "create",
+    confirm: { read: "assets.get", params: (c) => pathValues({ asset_name: c.body.name }) },
     path: "/assets/create",
     permission: "asset.create",
     summary: "Create an asset (its type and parent must exist; properties and metadata are created with it)",
@@ -288,6 +290,7 @@ export const assets = {
   list: endpoint({
     id: "assets.list",
     method: "GET",
+    effect: "read",
     path: "/assets/list",
     permission: "asset.read",
     source: "facts",
@@ -300,6 +303,7 @@ export const assets = {
   filter: endpoint({
     id: "assets.filter",
     method: "POST",
+    effect: "read",
     path: "/assets/list",
     permission: "asset.read",
     source: "facts",
@@ -314,6 +318,7 @@ export const assets = {
   get: endpoint({
     id: "assets.get",
     method: "GET",
+    effect: "read",
     path: "/assets/{asset_name}/get",
     permission: "asset.read",
     source: "facts",
@@ -324,6 +329,7 @@ export const assets = {
   update: endpoint({
     id: "assets.update",
     method: "POST",
+    effect: "update",
     path: "/assets/{asset_name}/update",
     permission: "asset.update",
     summary: "Update an asset (title required; omitted fields stay unchanged; sent properties are set, others kept)",
@@ -335,6 +341,7 @@ export const assets = {
   delete: endpoint({
     id: "assets.delete",
     method: "POST",
+    effect: "delete",
     path: "/assets/{asset_name}/delete",
     permission: "asset.delete",
     summary: "Delete an asset with its metadata and properties (refused while other assets name it as parent)",
@@ -345,6 +352,7 @@ export const assets = {
   bulkCreate: endpoint({
     id: "assets.bulkCreate",
     method: "POST",
+    effect: "create",
     path: "/assets/bulk/create",
     permission: "asset.create",
     source: "facts",
@@ -357,6 +365,7 @@ export const assets = {
   bulkDelete: endpoint({
     id: "assets.bulkDelete",
     method: "POST",
+    effect: "delete",
     path: "/assets/bulk/delete",
     permission: "asset.delete",
     source: "facts",
@@ -370,6 +379,7 @@ export const assets = {
   hierarchyGet: endpoint({
     id: "assets.hierarchyGet",
     method: "GET",
+    effect: "read",
     path: "/assets/hierarchy/tree/get",
     permission: "asset.read",
     summary: "Get the asset hierarchy: the root assets with their children, recursively",
@@ -379,6 +389,7 @@ export const assets = {
   hierarchyUpdate: endpoint({
     id: "assets.hierarchyUpdate",
     method: "POST",
+    effect: "update",
     path: "/assets/hierarchy/tree/update",
     permission: "asset.create",
     summary: "Re-parent the named assets as the tree says (top-level entries become roots)",
@@ -388,6 +399,7 @@ export const assets = {
   statusCount: endpoint({
     id: "assets.statusCount",
     method: "GET",
+    effect: "read",
     path: "/assets/status/count/get",
     permission: "asset.read",
     summary: "Count the assets per status state",
@@ -397,6 +409,7 @@ export const assets = {
   statusCurrent: endpoint({
     id: "assets.statusCurrent",
     method: "GET",
+    effect: "read",
     path: "/assets/status/current/get",
     permission: "asset.read",
     source: "facts",
@@ -409,6 +422,8 @@ export const assets = {
   metadataCreate: endpoint({
     id: "assets.metadataCreate",
     method: "POST",
+    effect: "create",
+    confirm: { read: "assets.metadataGet", params: (c) => pathValues({ asset_name: c.params.asset_name, asset_metadata_name: c.body.name }) },
     path: "/assets/{asset_name}/metadata/create",
     permission: "asset.create",
     summary: "Create a metadata record of an asset",
@@ -420,6 +435,7 @@ export const assets = {
   metadataGet: endpoint({
     id: "assets.metadataGet",
     method: "GET",
+    effect: "read",
     path: "/assets/{asset_name}/metadata/{asset_metadata_name}/get",
     permission: "asset.read",
     summary: "Get a metadata record of an asset",
@@ -429,6 +445,7 @@ export const assets = {
   metadataList: endpoint({
     id: "assets.metadataList",
     method: "GET",
+    effect: "read",
     path: "/assets/{asset_name}/metadata/list",
     permission: "asset.read",
     summary: "List the metadata records of an asset",
@@ -440,6 +457,7 @@ export const assets = {
   metadataUpdate: endpoint({
     id: "assets.metadataUpdate",
     method: "POST",
+    effect: "update",
     path: "/assets/{asset_name}/metadata/{asset_metadata_name}/update",
     permission: "asset.update",
     summary: "Replace the payload of a metadata record of an asset",
@@ -450,6 +468,7 @@ export const assets = {
   metadataDelete: endpoint({
     id: "assets.metadataDelete",
     method: "POST",
+    effect: "delete",
     path: "/assets/{asset_name}/metadata/{asset_metadata_name}/delete",
     permission: "asset.delete",
     summary: "Delete a metadata record of an asset",
@@ -461,6 +480,8 @@ export const assets = {
   propertyCreate: endpoint({
     id: "assets.propertyCreate",
     method: "POST",
+    effect: "create",
+    confirm: { read: "assets.propertyGet", params: (c) => pathValues({ asset_name: c.params.asset_name, asset_property_name: c.body.name }) },
     path: "/assets/{asset_name}/properties/create",
     permission: "asset.create",
     summary: "Create a property of an asset (a name already defined on the platform keeps its title)",
@@ -472,6 +493,7 @@ export const assets = {
   propertyGet: endpoint({
     id: "assets.propertyGet",
     method: "GET",
+    effect: "read",
     path: "/assets/{asset_name}/properties/{asset_property_name}/get",
     permission: "asset.read",
     summary: "Get a property of an asset",
@@ -481,6 +503,7 @@ export const assets = {
   propertyList: endpoint({
     id: "assets.propertyList",
     method: "GET",
+    effect: "read",
     path: "/assets/{asset_name}/properties/list",
     permission: "asset.read",
     summary: "List the properties of an asset",
@@ -492,6 +515,7 @@ export const assets = {
   propertyUpdate: endpoint({
     id: "assets.propertyUpdate",
     method: "POST",
+    effect: "update",
     path: "/assets/{asset_name}/properties/{asset_property_name}/update",
     permission: "asset.update",
     summary: "Update a property's value (a title renames the property platform-wide)",
@@ -503,6 +527,7 @@ export const assets = {
   propertyDelete: endpoint({
     id: "assets.propertyDelete",
     method: "POST",
+    effect: "delete",
     path: "/assets/{asset_name}/properties/{asset_property_name}/delete",
     permission: "asset.delete",
     summary: "Delete a property of an asset",
@@ -514,6 +539,8 @@ export const assets = {
   classCreate: endpoint({
     id: "assets.classCreate",
     method: "POST",
+    effect: "create",
+    confirm: { read: "assets.classGet", params: (c) => pathValues({ asset_class_name: c.body.name }) },
     path: "/assets/class/create",
     permission: "asset_class.create",
     summary: "Create an asset class",
@@ -524,6 +551,7 @@ export const assets = {
   classList: endpoint({
     id: "assets.classList",
     method: "GET",
+    effect: "read",
     path: "/assets/class/list",
     permission: "asset_class.read",
     summary: "List asset classes",
@@ -535,6 +563,7 @@ export const assets = {
   classGet: endpoint({
     id: "assets.classGet",
     method: "GET",
+    effect: "read",
     path: "/assets/class/{asset_class_name}/get",
     permission: "asset_class.read",
     summary: "Get an asset class",
@@ -544,6 +573,7 @@ export const assets = {
   classUpdate: endpoint({
     id: "assets.classUpdate",
     method: "POST",
+    effect: "update",
     path: "/assets/class/{asset_class_name}/update",
     permission: "asset_class.update",
     summary: "Change an asset class's title",
@@ -554,6 +584,7 @@ export const assets = {
   classDelete: endpoint({
     id: "assets.classDelete",
     method: "POST",
+    effect: "delete",
     path: "/assets/class/{asset_class_name}/delete",
     permission: "asset_class.delete",
     summary: "Delete an asset class (refused while asset types use it)",
@@ -566,6 +597,8 @@ export const assets = {
   typeCreate: endpoint({
     id: "assets.typeCreate",
     method: "POST",
+    effect: "create",
+    confirm: { read: "assets.typeGet", params: (c) => pathValues({ asset_type_name: c.body.name }) },
     path: "/assets/types/create",
     permission: "asset_type.create",
     summary: "Create an asset type",
@@ -576,6 +609,7 @@ export const assets = {
   typeList: endpoint({
     id: "assets.typeList",
     method: "GET",
+    effect: "read",
     path: "/assets/types/list",
     permission: "asset_type.read",
     summary: "List asset types",
@@ -587,6 +621,7 @@ export const assets = {
   typeFilter: endpoint({
     id: "assets.typeFilter",
     method: "POST",
+    effect: "read",
     path: "/assets/types/list",
     permission: "asset_type.read",
     source: "facts",
@@ -601,6 +636,7 @@ export const assets = {
   typeGet: endpoint({
     id: "assets.typeGet",
     method: "GET",
+    effect: "read",
     path: "/assets/types/{asset_type_name}/get",
     permission: "asset_type.read",
     summary: "Get an asset type",
@@ -611,6 +647,7 @@ export const assets = {
   typeUpdate: endpoint({
     id: "assets.typeUpdate",
     method: "POST",
+    effect: "update",
     path: "/assets/types/{asset_type_name}/update",
     permission: "asset_type.update",
     summary: "Update an asset type (omitted fields stay unchanged)",
@@ -622,6 +659,7 @@ export const assets = {
   typeDelete: endpoint({
     id: "assets.typeDelete",
     method: "POST",
+    effect: "delete",
     path: "/assets/types/{asset_type_name}/delete",
     permission: "asset_type.delete",
     summary: "Delete an asset type with its metadata (refused while assets use it)",
@@ -632,6 +670,7 @@ export const assets = {
   typeBulkDelete: endpoint({
     id: "assets.typeBulkDelete",
     method: "POST",
+    effect: "delete",
     path: "/assets/types/delete",
     permission: "asset_type.delete",
     source: "facts",
@@ -645,6 +684,8 @@ export const assets = {
   typeMetadataCreate: endpoint({
     id: "assets.typeMetadataCreate",
     method: "POST",
+    effect: "create",
+    confirm: { read: "assets.typeMetadataGet", params: (c) => pathValues({ asset_type_name: c.params.asset_type_name, asset_type_metadata_name: c.body.name }) },
     path: "/assets/types/{asset_type_name}/metadata/create",
     permission: "asset_type.create",
     summary: "Create a metadata record of an asset type",
@@ -656,6 +697,7 @@ export const assets = {
   typeMetadataList: endpoint({
     id: "assets.typeMetadataList",
     method: "GET",
+    effect: "read",
     path: "/assets/types/{asset_type_name}/metadata/list",
     permission: "asset_type.read",
     summary: "List the metadata records of an asset type",
@@ -667,6 +709,7 @@ export const assets = {
   typeMetadataGet: endpoint({
     id: "assets.typeMetadataGet",
     method: "GET",
+    effect: "read",
     path: "/assets/types/{asset_type_name}/metadata/{asset_type_metadata_name}/get",
     permission: "asset_type.read",
     summary: "Get a metadata record of an asset type",
@@ -676,6 +719,7 @@ export const assets = {
   typeMetadataUpdate: endpoint({
     id: "assets.typeMetadataUpdate",
     method: "POST",
+    effect: "update",
     path: "/assets/types/{asset_type_name}/metadata/{asset_type_metadata_name}/update",
     permission: "asset_type.update",
     summary: "Replace the payload of a metadata record of an asset type",
@@ -686,6 +730,7 @@ export const assets = {
   typeMetadataDelete: endpoint({
     id: "assets.typeMetadataDelete",
     method: "POST",
+    effect: "delete",
     path: "/assets/types/{asset_type_name}/metadata/{asset_type_metadata_name}/delete",
     permission: "asset_type.delete",
     summary: "Delete a metadata record of an asset type",

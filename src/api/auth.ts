@@ -48,6 +48,7 @@ export const auth = {
   token: endpoint({
     id: "auth.token",
     method: "POST",
+    effect: "action",
     path: OIDC_TOKEN_PATH,
     permission: null,
     summary: "Issue tokens (grant types password, client_credentials, refresh_token); form-encoded",
@@ -60,6 +61,7 @@ export const auth = {
   edgeToken: endpoint({
     id: "auth.edgeToken",
     method: "POST",
+    effect: "action",
     path: "/auth/token/get",
     permission: null,
     summary: "Issue an edge API token to a pre-registered local user (form fields or a JSON body)",

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { auditStamps, freeObject, inventoryListQuery, inventoryPage, name, qArray, text, title } from "./common";
-import { defineArea } from "./endpoint";
+import { defineArea, pathValues } from "./endpoint";
 
 /** Data stream data types (facts §5). */
 export const dataStreamType = z.enum(["boolean", "number", "object", "string"]);
@@ -106,6 +106,8 @@ export const bridges = {
   deploy: endpoint({
     id: "bridges.deploy",
     method: "POST",
+    effect: "create",
+    confirm: { read: "bridges.get", params: (c) => pathValues({ bridge_name: c.body.name }) },
     path: "/bridges/deploy",
     permission: "bridge.create",
     summary: "Deploy a bridge app: creates the bridge and its workload on the cluster",
@@ -116,6 +118,7 @@ export const bridges = {
   list: endpoint({
     id: "bridges.list",
     method: "GET",
+    effect: "read",
     path: "/bridges/list",
     permission: "bridge.read",
     summary: "List bridges",
@@ -147,6 +150,7 @@ export const bridges = {
   get: endpoint({
     id: "bridges.get",
     method: "GET",
+    effect: "read",
     path: "/bridges/{bridge_name}/get",
     permission: "bridge.read",
     summary: "Get a bridge",
@@ -156,6 +160,7 @@ export const bridges = {
   delete: endpoint({
     id: "bridges.delete",
     method: "POST",
+    effect: "delete",
     path: "/bridges/{bridge_name}/delete",
     permission: "bridge.delete",
     summary: "Delete a bridge and its workload",
@@ -165,6 +170,7 @@ export const bridges = {
   assetsList: endpoint({
     id: "bridges.assetsList",
     method: "GET",
+    effect: "read",
     path: "/bridges/{bridge_name}/assets/list",
     permission: "bridge.read",
     summary: "List the assets a bridge serves (the assets named in its metrics map)",
@@ -176,6 +182,7 @@ export const bridges = {
   dataStreamsList: endpoint({
     id: "bridges.dataStreamsList",
     method: "GET",
+    effect: "read",
     // The spec names this listing and its query but not its path.
     path: "/bridges/{bridge_name}/datastreams/list",
     source: "facts",

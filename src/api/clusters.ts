@@ -1,7 +1,7 @@
 /** Clusters and their provisioning artefacts (spec Part 2 "Clusters"; fields from facts §3.11, §4.8). */
 import { z } from "zod";
 import { auditStamps, freeObject, inventoryListQuery, inventoryPage, name, qArray, text, title } from "./common";
-import { defineArea } from "./endpoint";
+import { defineArea, pathValues } from "./endpoint";
 
 export const clusterType = z.enum(["k3s", "kubernetes", "docker"]);
 export const clusterStatus = z.enum(["pending_provision", "pending", "online", "unreachable", "requires_attention"]);
@@ -152,6 +152,8 @@ export const clusters = {
   create: endpoint({
     id: "clusters.create",
     method: "POST",
+    effect: "create",
+    confirm: { read: "clusters.get", params: (c) => pathValues({ cluster_name: c.body.name }) },
     path: "/orchestration/clusters/create",
     permission: "acp.create",
     summary: "Create a cluster",
@@ -162,6 +164,7 @@ export const clusters = {
   list: endpoint({
     id: "clusters.list",
     method: "GET",
+    effect: "read",
     path: "/orchestration/clusters/list",
     permission: "acp.read",
     summary: "List clusters",
@@ -173,6 +176,7 @@ export const clusters = {
   get: endpoint({
     id: "clusters.get",
     method: "GET",
+    effect: "read",
     path: "/orchestration/clusters/{cluster_name}/get",
     permission: "acp.read",
     summary: "Get a cluster",
@@ -182,6 +186,7 @@ export const clusters = {
   update: endpoint({
     id: "clusters.update",
     method: "POST",
+    effect: "update",
     path: "/orchestration/clusters/{cluster_name}/update",
     permission: "acp.update",
     summary: "Update a cluster's settings (omitted fields stay unchanged)",
@@ -192,6 +197,7 @@ export const clusters = {
   manifestsGet: endpoint({
     id: "clusters.manifestsGet",
     method: "GET",
+    effect: "read",
     path: "/orchestration/clusters/{cluster_name}/manifests/get",
     permission: "acp.read",
     summary: "Get the cluster's manifests; the revision changes whenever the cluster changes",
@@ -202,6 +208,7 @@ export const clusters = {
   privateRegistryDownload: endpoint({
     id: "clusters.privateRegistryDownload",
     method: "GET",
+    effect: "read",
     path: "/orchestration/clusters/{cluster_name}/private-registry/download",
     permission: "acp.read",
     summary: "Download the cluster's private-registry credentials file (YAML)",
@@ -211,6 +218,7 @@ export const clusters = {
   provisionBinDownload: endpoint({
     id: "clusters.provisionBinDownload",
     method: "GET",
+    effect: "read",
     path: "/orchestration/clusters/provision/bin/download",
     permission: "orchestration.read",
     summary: "Download the provisioning binary",
@@ -220,6 +228,7 @@ export const clusters = {
   provisionScriptDownload: endpoint({
     id: "clusters.provisionScriptDownload",
     method: "GET",
+    effect: "read",
     path: "/orchestration/clusters/provision/script/download",
     permission: "orchestration.read",
     summary: "Get the provisioning script",
@@ -229,6 +238,7 @@ export const clusters = {
   cidrList: endpoint({
     id: "clusters.cidrList",
     method: "GET",
+    effect: "read",
     path: "/orchestration/cidr/list",
     permission: "acp.read",
     summary: "List the clusters' pod and service IP ranges",

@@ -158,8 +158,8 @@ export function part1ListQuery<K extends string>(sortKeys: readonly [K, ...K[]],
     sort_by: qArray(z.enum(sortKeys)).default([...defaultSort]),
   };
 }
-/** Shape of a Part 1 list query once parsed (the sort key type widened to string). */
-export interface Part1ListQuery {
+/** Shape of a Part 1 list query once parsed; `K` the list's sort keys. */
+export interface Part1ListQuery<K extends string = string> {
   pagination_type: PaginationType;
   page_size?: number;
   page?: number;
@@ -167,7 +167,7 @@ export interface Part1ListQuery {
   previous?: string;
   direction: "asc" | "desc";
   nulls?: "first" | "last";
-  sort_by: string[];
+  sort_by: K[];
 }
 /** When a caller does not say, a Part 1 page holds this many items (the platform's default is not known). */
 export const PART1_DEFAULT_PAGE_SIZE = 100;
@@ -187,11 +187,12 @@ export function inventoryListQuery<K extends string>(sortKeys: readonly [K, ...K
     sort_asc: qBool.default(sortAscDefault),
   };
 }
-export interface InventoryListQuery {
+/** Shape of an inventory list query once parsed; `K` the list's sort keys. */
+export interface InventoryListQuery<K extends string = string> {
   page_size: number;
   starting_after?: string;
   ending_before?: string;
-  sort_by: string;
+  sort_by: K;
   sort_asc: boolean;
 }
 export const inventoryPagination = cursorPagination;

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { auditStamps, dateTime, freeObject, inventoryListQuery, inventoryPage, metadataQuery, name, nameKeyedRecord, qArray, text, title } from "./common";
-import { defineArea } from "./endpoint";
+import { defineArea, pathValues } from "./endpoint";
 
 // ---------------------------------------------------------------------------------------------
 // Timestamps at microsecond precision
@@ -211,6 +211,7 @@ export const datalabels = {
   create: endpoint({
     id: "datalabels.create",
     method: "POST",
+    effect: "create",
     path: "/datalabels/create",
     permission: "data_label.create",
     summary: "Create a data label (a label_name that does not exist creates the label)",
@@ -221,6 +222,7 @@ export const datalabels = {
   list: endpoint({
     id: "datalabels.list",
     method: "GET",
+    effect: "read",
     path: "/datalabels/list",
     permission: "data_label.read",
     summary: "List data labels, newest first",
@@ -232,6 +234,7 @@ export const datalabels = {
   filter: endpoint({
     id: "datalabels.filter",
     method: "POST",
+    effect: "read",
     path: "/datalabels/filter",
     permission: "data_label.read",
     summary: "List the data labels matching a filter body, newest first",
@@ -245,6 +248,7 @@ export const datalabels = {
   get: endpoint({
     id: "datalabels.get",
     method: "GET",
+    effect: "read",
     path: "/datalabels/{datalabel_id}/get",
     permission: "data_label.read",
     summary: "Get a data label",
@@ -254,6 +258,7 @@ export const datalabels = {
   update: endpoint({
     id: "datalabels.update",
     method: "POST",
+    effect: "update",
     path: "/datalabels/{datalabel_id}/update",
     permission: "data_label.update",
     summary: "Update a data label (supplied metrics replace the whole list; omitted optional fields stay)",
@@ -264,6 +269,7 @@ export const datalabels = {
   delete: endpoint({
     id: "datalabels.delete",
     method: "POST",
+    effect: "delete",
     path: "/datalabels/{datalabel_id}/delete",
     permission: "data_label.delete",
     summary: "Delete a data label",
@@ -273,6 +279,7 @@ export const datalabels = {
   rangeGet: endpoint({
     id: "datalabels.rangeGet",
     method: "POST",
+    effect: "read",
     path: "/datalabels/range/get",
     permission: "data_label.read",
     summary: "Stream the data labels matching a filter, one JSON object per line, by start_date",
@@ -284,6 +291,7 @@ export const datalabels = {
   clusteringGet: endpoint({
     id: "datalabels.clusteringGet",
     method: "POST",
+    effect: "read",
     path: "/datalabels/clustering/get",
     permission: "data_label.read",
     summary: "Aggregate the data labels matching a filter into clusters per time bucket",
@@ -294,6 +302,8 @@ export const datalabels = {
   labelCreate: endpoint({
     id: "datalabels.labelCreate",
     method: "POST",
+    effect: "create",
+    confirm: { read: "datalabels.labelGet", params: (c) => pathValues({ label_name: c.body.name }) },
     path: "/datalabels/labels/create",
     permission: "data_label.create",
     summary: "Create a label",
@@ -304,6 +314,7 @@ export const datalabels = {
   labelList: endpoint({
     id: "datalabels.labelList",
     method: "GET",
+    effect: "read",
     path: "/datalabels/labels/list",
     permission: "data_label.read",
     summary: "List labels",
@@ -317,6 +328,7 @@ export const datalabels = {
   labelGet: endpoint({
     id: "datalabels.labelGet",
     method: "GET",
+    effect: "read",
     path: "/datalabels/labels/{label_name}/get",
     permission: "data_label.read",
     summary: "Get a label, with the named metadata injected",
@@ -327,6 +339,7 @@ export const datalabels = {
   labelUpdate: endpoint({
     id: "datalabels.labelUpdate",
     method: "POST",
+    effect: "update",
     path: "/datalabels/labels/{label_name}/update",
     permission: "data_label.update",
     summary: "Update a label (omitted fields stay unchanged)",
@@ -337,6 +350,7 @@ export const datalabels = {
   labelDelete: endpoint({
     id: "datalabels.labelDelete",
     method: "POST",
+    effect: "delete",
     path: "/datalabels/labels/{label_name}/delete",
     permission: "data_label.delete",
     summary: "Delete a label and its metadata (409 while data labels use it)",
@@ -347,6 +361,8 @@ export const datalabels = {
   labelMetadataCreate: endpoint({
     id: "datalabels.labelMetadataCreate",
     method: "POST",
+    effect: "create",
+    confirm: { read: "datalabels.labelMetadataGet", params: (c) => pathValues({ label_name: c.params.label_name, label_metadata_name: c.body.name }) },
     path: "/datalabels/labels/{label_name}/metadata/create",
     permission: "data_label.create",
     summary: "Create a metadata record of a label",
@@ -358,6 +374,7 @@ export const datalabels = {
   labelMetadataBulkCreate: endpoint({
     id: "datalabels.labelMetadataBulkCreate",
     method: "POST",
+    effect: "create",
     path: "/datalabels/labels/metadata/create",
     permission: "data_label.create",
     summary: "Create metadata records of several labels (207 when some fail)",
@@ -368,6 +385,7 @@ export const datalabels = {
   labelMetadataList: endpoint({
     id: "datalabels.labelMetadataList",
     method: "GET",
+    effect: "read",
     path: "/datalabels/labels/{label_name}/metadata/list",
     permission: "data_label.read",
     summary: "List a label's metadata records",
@@ -379,6 +397,7 @@ export const datalabels = {
   labelMetadataGet: endpoint({
     id: "datalabels.labelMetadataGet",
     method: "GET",
+    effect: "read",
     path: "/datalabels/labels/{label_name}/metadata/{label_metadata_name}/get",
     permission: "data_label.read",
     summary: "Get a metadata record of a label",
@@ -388,6 +407,7 @@ export const datalabels = {
   labelMetadataUpdate: endpoint({
     id: "datalabels.labelMetadataUpdate",
     method: "POST",
+    effect: "update",
     path: "/datalabels/labels/{label_name}/metadata/{label_metadata_name}/update",
     permission: "data_label.update",
     summary: "Replace the payload of a label's metadata record",
@@ -398,6 +418,7 @@ export const datalabels = {
   labelMetadataDelete: endpoint({
     id: "datalabels.labelMetadataDelete",
     method: "POST",
+    effect: "delete",
     path: "/datalabels/labels/{label_name}/metadata/{label_metadata_name}/delete",
     permission: "data_label.delete",
     summary: "Delete a metadata record of a label",
@@ -407,6 +428,7 @@ export const datalabels = {
   labelMetadataBulkDelete: endpoint({
     id: "datalabels.labelMetadataBulkDelete",
     method: "POST",
+    effect: "delete",
     path: "/datalabels/labels/metadata/delete",
     permission: "data_label.delete",
     summary: "Delete several metadata records of a label (207 when some fail)",

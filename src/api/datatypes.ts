@@ -5,7 +5,7 @@
 import semver from "semver";
 import { z } from "zod";
 import { auditStamps, freeObject, inventoryListQuery, inventoryPage, qArray, qBool, semverString, text } from "./common";
-import { defineArea } from "./endpoint";
+import { defineArea, pathValues } from "./endpoint";
 
 /**
  * The spec's name rule, followed literally: its `.` is not escaped, so it matches any character
@@ -140,6 +140,14 @@ export const datatypes = {
   create: endpoint({
     id: "datatypes.create",
     method: "POST",
+    effect: "create",
+    confirm: {
+      read: "datatypes.get",
+      params: (c) => {
+        const icd = c.body.icd as { name?: unknown; version?: unknown } | undefined;
+        return pathValues({ data_type_name: icd?.name, data_type_version: icd?.version ?? ICD_DEFAULT_VERSION });
+      },
+    },
     path: "/datatypes/create",
     permission: "data_type.create",
     summary: "Create a data type version (409 when that name and version exist)",
@@ -150,6 +158,7 @@ export const datatypes = {
   list: endpoint({
     id: "datatypes.list",
     method: "GET",
+    effect: "read",
     path: "/datatypes/list",
     permission: "data_type.read",
     summary: "List data types (by default only the latest version of each name)",
@@ -168,6 +177,7 @@ export const datatypes = {
   get: endpoint({
     id: "datatypes.get",
     method: "GET",
+    effect: "read",
     path: "/datatypes/{data_type_name}/versions/{data_type_version}/get",
     permission: "data_type.read",
     summary: "Get one version of a data type",
@@ -177,6 +187,7 @@ export const datatypes = {
   latestGet: endpoint({
     id: "datatypes.latestGet",
     method: "GET",
+    effect: "read",
     path: "/datatypes/{data_type_name}/versions/latest/get",
     permission: "data_type.read",
     summary: "Get the latest version (by semver) of a data type",
@@ -186,6 +197,7 @@ export const datatypes = {
   dependenciesGet: endpoint({
     id: "datatypes.dependenciesGet",
     method: "GET",
+    effect: "read",
     path: "/datatypes/{data_type_name}/versions/{data_type_version}/dependencies/get",
     permission: "data_type.read",
     summary: "Every data type a data type depends on, all levels in one flat list",
@@ -195,6 +207,7 @@ export const datatypes = {
   schemaGet: endpoint({
     id: "datatypes.schemaGet",
     method: "GET",
+    effect: "read",
     path: "/datatypes/{data_type_name}/versions/{data_type_version}/schema/get",
     permission: "data_type.read",
     summary: "The JSON Schema of a data type version",

@@ -19,6 +19,54 @@ export type BodyKind = "json" | "form" | "multipart" | "none";
 /** Where the operation is declared: a spec part, the facts file (the platform has it; the spec omits it), or auth. */
 export type Source = "part1" | "part2" | "facts" | "auth";
 
+/**
+ * What an operation does, declared on every row (never guessed from its id):
+ * - `read` changes nothing;
+ * - `create` makes a new record each time it runs (or answers 409 the second time), so after a lost
+ *   answer it is not repeated blindly: its `confirm` finds out first whether it was applied;
+ * - `update`, `delete` and `action` (start, stop, apply, tokens) converge when repeated.
+ */
+export type Effect = "read" | "create" | "update" | "delete" | "action";
+
+/** A create's input as the caller gave it; not checked yet, so confirms read it defensively. */
+export interface CreateInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
+}
+
+/** Calls the read `readId` of the table: its answer, or undefined when the record is not there (404). */
+export type ConfirmReader = (readId: string, input: { params?: Record<string, unknown>; query?: Record<string, unknown> }) => Promise<unknown>;
+
+/**
+ * How to find out whether a create whose answer was lost was applied. Either a read of the record
+ * the create makes (a GET answering the create's own success schema, 404 while the record does not
+ * exist), addressed from the create's input; or a function that finds the created record with reads.
+ */
+export type Confirm =
+  | {
+      /** Id of the read. */
+      read: string;
+      /** The read's path values for the record this create makes; undefined when the input does not name it. */
+      params(create: CreateInput): Record<string, string> | undefined;
+    }
+  | {
+      /** Ids of the reads `find` makes. */
+      reads: string[];
+      /** The create's result when it was applied, undefined when it was not; throws (saying why) when it cannot tell. */
+      find(create: CreateInput, read: ConfirmReader): Promise<unknown>;
+    };
+
+/** Path values when every one is a non-empty string, else undefined (the input does not name the record). */
+export function pathValues(values: Record<string, unknown>): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(values)) {
+    if (typeof v !== "string" || v === "") return undefined;
+    out[k] = v;
+  }
+  return out;
+}
+
 export interface Endpoint<
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
@@ -28,6 +76,10 @@ export interface Endpoint<
   /** Stable operation id, `<area>.<operation>`; the client's method name derives from it. */
   id: string;
   method: HttpMethod;
+  /** What the operation does; decides whether a client may repeat it after a lost answer. */
+  effect: Effect;
+  /** For creates: how a client finds out whether one whose answer was lost was applied. */
+  confirm?: Confirm;
   /** Path template relative to {base_url}/api/v4 (or absolute for the OIDC token endpoint), `{param}` placeholders. */
   path: string;
   /** Permission suffix (`svc.permission.<suffix>`), or null for the one open endpoint and the token endpoints. */
@@ -44,7 +96,7 @@ export interface Endpoint<
   /** Error statuses the spec (or the facts file) lists for this operation. */
   errors: number[];
   list?: ListConvention;
-  /** True for operations that change data: each leaves one audit log entry. */
+  /** True for operations that change data (every effect but `read`, unless a row says otherwise): each leaves one audit log entry. */
   mutates: boolean;
   /**
    * The area's name as the one tag (set by `defineArea`): the OpenAPI document groups operations by
@@ -66,15 +118,35 @@ type Init<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R exten
   success: { status: number; kind?: SuccessKind; body?: R };
 };
 
+const EFFECTS: readonly Effect[] = ["read", "create", "update", "delete", "action"];
+
 /** Path parameter names of a template, in order. */
 export function pathParamNames(path: string): string[] {
   return [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
 }
 
 /**
+ * The path of `ep` with its `{param}` placeholders filled from `params`, as the table writes it
+ * (relative to the API root; absolute for the OIDC token endpoint). Every value is percent-encoded in
+ * full, so '/', '?' and '#' inside a name stay inside its segment and cannot change the route.
+ */
+export function fillPath(ep: Pick<AnyEndpoint, "id" | "path">, params: unknown): string {
+  const names = pathParamNames(ep.path);
+  if (names.length === 0) return ep.path;
+  const values = (params ?? {}) as Record<string, unknown>;
+  return ep.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+    const v = values[name];
+    if (v === undefined || v === null || v === "") {
+      throw new TypeError(`${ep.id}: missing path parameter '${name}' (pass input.params.${name}; needs ${names.join(", ")})`);
+    }
+    return encodeURIComponent(String(v));
+  });
+}
+
+/**
  * Declares the endpoints of one area. `tag` is the area's name in the OpenAPI document; `source` the
- * spec part the area's rows come from. Defaults: a body makes a JSON body; POSTs mutate unless their
- * permission is a `.read` one (filter-bodied reads); errors default to the spec's common set.
+ * spec part the area's rows come from. Defaults: a body makes a JSON body; every effect but `read`
+ * mutates; errors default to the spec's common set. Only creates have a confirm.
  */
 export function defineArea(tag: string, source: Source) {
   return function endpoint<
@@ -83,6 +155,8 @@ export function defineArea(tag: string, source: Source) {
     B extends z.ZodType = z.ZodType,
     R extends z.ZodType = z.ZodType,
   >(init: Init<P, Q, B, R>): Endpoint<P, Q, B, R> {
+    if (!EFFECTS.includes(init.effect)) throw new Error(`${init.id}: effect must be one of ${EFFECTS.join(", ")}, got ${String(init.effect)}`);
+    if (init.confirm && init.effect !== "create") throw new Error(`${init.id}: only a create has a confirm (its effect is ${init.effect})`);
     const declared = new Set(pathParamNames(init.path));
     if (init.params) {
       const shape = (init.params as unknown as z.ZodObject).shape as Record<string, unknown>;
@@ -99,7 +173,7 @@ export function defineArea(tag: string, source: Source) {
       ...init,
       source: init.source ?? source,
       bodyKind: init.bodyKind ?? (init.body ? "json" : "none"),
-      mutates: init.mutates ?? (init.method === "POST" && !(init.permission ?? "").endsWith(".read")),
+      mutates: init.mutates ?? init.effect !== "read",
       errors: init.errors ?? [400, 401, 403, 404],
       success: { kind: init.success.body ? "json" : "empty", ...init.success },
       tags: [tag],

@@ -1,6 +1,7 @@
 /** The contract of the platform API v4: the endpoint table, the error catalog and each area's zod models. */
 export { areas, endpoints, endpointById } from "./endpoints";
-export type { AnyEndpoint, Endpoint, ListConvention } from "./endpoint";
+export type { AnyEndpoint, Confirm, ConfirmReader, CreateInput, Effect, Endpoint, ListConvention } from "./endpoint";
+export { fillPath } from "./endpoint";
 export { ApiError, ErrorCode } from "./errors";
 export { openApiDocument } from "./openapi";
 export * as common from "./common";

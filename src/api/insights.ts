@@ -108,6 +108,7 @@ export const insights = {
   get: endpoint({
     id: "insights.get",
     method: "POST",
+    effect: "read",
     path: "/asset-insights/get",
     permission: "asset_insights.read",
     source: "facts",

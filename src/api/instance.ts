@@ -69,6 +69,7 @@ export const instance = {
   statusGet: endpoint({
     id: "instance.statusGet",
     method: "GET",
+    effect: "read",
     path: "/instance/status/get",
     permission: null,
     summary: "Health of the instance and its components (no token needed)",
@@ -78,6 +79,7 @@ export const instance = {
   settingsGet: endpoint({
     id: "instance.settingsGet",
     method: "GET",
+    effect: "read",
     path: "/instance/settings/get",
     permission: "instance.read",
     summary: "Get the instance settings",
@@ -87,6 +89,7 @@ export const instance = {
   settingsUpdate: endpoint({
     id: "instance.settingsUpdate",
     method: "POST",
+    effect: "update",
     path: "/instance/settings/update",
     permission: "instance.update",
     summary: "Update the instance settings (only the sent keys change)",
@@ -97,6 +100,7 @@ export const instance = {
   graphDependenciesGet: endpoint({
     id: "instance.graphDependenciesGet",
     method: "GET",
+    effect: "read",
     path: "/instance/graph/dependencies/get",
     permission: "instance.read",
     summary: "The records that depend on a record, given as a body {collection, name} (or the same two query parameters)",
@@ -109,6 +113,7 @@ export const instance = {
   auditLogGet: endpoint({
     id: "instance.auditLogGet",
     method: "GET",
+    effect: "read",
     path: "/instance/auditlog/{audit_logger_id}/get",
     permission: "audit_log.read",
     summary: "Get an audit log entry",
@@ -123,6 +128,7 @@ export const instance = {
   auditLogList: endpoint({
     id: "instance.auditLogList",
     method: "GET",
+    effect: "read",
     path: "/instance/auditlog/list",
     permission: "audit_log.read",
     summary: "List audit log entries, newest first",

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { freeObject, krn, name, part1ListQuery, qArray, qBool, text, title } from "./common";
 import { absentIfNull } from "./apps";
-import { defineArea } from "./endpoint";
+import { defineArea, pathValues } from "./endpoint";
 import { downloadQuery, downloadStatus, logsQuery, stagedFull, stagedSummary, workloadStatusObject } from "./workloads";
 
 /** An explicit `null` on an optional field means the same as leaving it out (facts §1.1). */
@@ -79,6 +79,7 @@ export const legacyWorkloads = {
   apply: endpoint({
     id: "legacyWorkloads.apply",
     method: "POST",
+    effect: "action",
     path: "/workloads/apply",
     permission: "workload.update",
     summary: "Apply staged versions (without names: every workload waiting for apply); 406 when one cannot be applied",
@@ -90,6 +91,8 @@ export const legacyWorkloads = {
   deploy: endpoint({
     id: "legacyWorkloads.deploy",
     method: "POST",
+    effect: "create",
+    confirm: { read: "legacyWorkloads.get", params: (c) => pathValues({ workload_name: c.body.name }) },
     path: "/workloads/deploy",
     permission: "workload.update",
     summary: "Deploy an app (from the registry or the apps) as a workload to a cluster or node",
@@ -100,6 +103,7 @@ export const legacyWorkloads = {
   list: endpoint({
     id: "legacyWorkloads.list",
     method: "GET",
+    effect: "read",
     path: "/workloads/list",
     permission: "workload.read",
     summary: "List workloads in the legacy shape",
@@ -126,6 +130,7 @@ export const legacyWorkloads = {
   get: endpoint({
     id: "legacyWorkloads.get",
     method: "GET",
+    effect: "read",
     path: "/workloads/{workload_name}/get",
     permission: "workload.read",
     summary: "Get a workload in the legacy shape",
@@ -136,6 +141,7 @@ export const legacyWorkloads = {
   configurationsGet: endpoint({
     id: "legacyWorkloads.configurationsGet",
     method: "GET",
+    effect: "read",
     path: "/workloads/{workload_name}/configurations/get",
     permission: "workload.read",
     summary: "Get the workload's configuration",
@@ -146,6 +152,7 @@ export const legacyWorkloads = {
   configurationsUpdate: endpoint({
     id: "legacyWorkloads.configurationsUpdate",
     method: "POST",
+    effect: "update",
     path: "/workloads/{workload_name}/configurations/update",
     permission: "workload.update",
     summary: "Replace the workload's configuration ({} removes all of it)",
@@ -157,6 +164,7 @@ export const legacyWorkloads = {
   download: endpoint({
     id: "legacyWorkloads.download",
     method: "GET",
+    effect: "read",
     path: "/workloads/{workload_name}/download",
     permission: "workload.read",
     summary: "Download the workload package (202 while it is built), or its URL as a JSON string with address=true",
@@ -168,6 +176,7 @@ export const legacyWorkloads = {
   logs: endpoint({
     id: "legacyWorkloads.logs",
     method: "GET",
+    effect: "read",
     path: "/workloads/{workload_name}/logs/get",
     permission: "workload.read",
     summary: "Get the workload's logs per pod",
@@ -179,6 +188,7 @@ export const legacyWorkloads = {
   start: endpoint({
     id: "legacyWorkloads.start",
     method: "GET",
+    effect: "action",
     path: "/workloads/{workload_name}/start",
     permission: "workload.update",
     summary: "Start a workload",
@@ -190,6 +200,7 @@ export const legacyWorkloads = {
   stop: endpoint({
     id: "legacyWorkloads.stop",
     method: "GET",
+    effect: "action",
     path: "/workloads/{workload_name}/stop",
     permission: "workload.update",
     summary: "Stop a workload (it keeps its persistent data)",
@@ -201,6 +212,7 @@ export const legacyWorkloads = {
   undeploy: endpoint({
     id: "legacyWorkloads.undeploy",
     method: "POST",
+    effect: "delete",
     path: "/workloads/{workload_name}/undeploy",
     permission: "workload.delete",
     summary: "Undeploy a workload and its local data (staged=true: only its staged version)",

@@ -100,6 +100,7 @@ export const parameters = {
   valuesList: endpoint({
     id: "parameters.valuesList",
     method: "POST",
+    effect: "read",
     path: "/apps/parameters/values/list",
     permission: "parameter.read",
     summary: "List parameter values that are set",
@@ -114,6 +115,7 @@ export const parameters = {
   historyList: endpoint({
     id: "parameters.historyList",
     method: "POST",
+    effect: "read",
     path: "/apps/parameters/history/list",
     permission: "parameter.read",
     summary: "List replaced and removed parameter values",
@@ -128,6 +130,7 @@ export const parameters = {
   list: endpoint({
     id: "parameters.list",
     method: "POST",
+    effect: "read",
     path: "/apps/parameters/list",
     permission: "parameter.read",
     summary: "List parameter definitions",
@@ -142,6 +145,7 @@ export const parameters = {
   valuesUpdate: endpoint({
     id: "parameters.valuesUpdate",
     method: "POST",
+    effect: "update",
     path: "/apps/{app_name}/v/{app_version}/parameters/values/update",
     permission: "parameter.update",
     summary: "Set parameter values per resource (patch=true: only the sent ones; false: the complete set)",
@@ -153,6 +157,7 @@ export const parameters = {
   defaultsUpdate: endpoint({
     id: "parameters.defaultsUpdate",
     method: "POST",
+    effect: "update",
     path: "/apps/{app_name}/v/{app_version}/parameters/defaults/update",
     permission: "app.update",
     summary: "Set parameter defaults of an app version (patch=true: only the sent ones; false: the complete set)",
@@ -164,6 +169,7 @@ export const parameters = {
   uniqueValuesGet: endpoint({
     id: "parameters.uniqueValuesGet",
     method: "POST",
+    effect: "read",
     path: "/apps/parameters/unique-values/get",
     permission: "parameter.read",
     summary: "The distinct values set per app and parameter (defaults excluded)",
@@ -174,6 +180,7 @@ export const parameters = {
   fallbackValuesGet: endpoint({
     id: "parameters.fallbackValuesGet",
     method: "POST",
+    effect: "read",
     path: "/apps/{app_name}/v/{app_version}/parameters/fallback-values/get",
     permission: "parameter.read",
     summary: "Per resource, each parameter's current value or else its default",

@@ -78,6 +78,7 @@ export const schedules = {
   create: endpoint({
     id: "schedules.create",
     method: "POST",
+    effect: "create",
     path: "/apps/parameters/schedules/create",
     permission: "parameter.update",
     summary: "Schedule parameter values for a future time, optionally with a revert",
@@ -88,6 +89,7 @@ export const schedules = {
   get: endpoint({
     id: "schedules.get",
     method: "GET",
+    effect: "read",
     path: "/apps/parameters/schedules/{schedule_id}/get",
     permission: "parameter.read",
     summary: "Get a parameter schedule",
@@ -97,6 +99,7 @@ export const schedules = {
   delete: endpoint({
     id: "schedules.delete",
     method: "POST",
+    effect: "delete",
     path: "/apps/parameters/schedules/{schedule_id}/delete",
     permission: "parameter.update",
     summary: "Delete a parameter schedule",
@@ -106,6 +109,7 @@ export const schedules = {
   apply: endpoint({
     id: "schedules.apply",
     method: "POST",
+    effect: "action",
     path: "/apps/parameters/schedules/{schedule_id}/apply",
     permission: "parameter.update",
     summary: "Apply a schedule now: `schedule` in state scheduled, `schedule-revert` in state scheduled-revert",
@@ -116,6 +120,7 @@ export const schedules = {
   list: endpoint({
     id: "schedules.list",
     method: "POST",
+    effect: "read",
     path: "/apps/parameters/schedules/list",
     permission: "parameter.read",
     summary: "List parameter schedules",

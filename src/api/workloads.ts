@@ -20,7 +20,7 @@ import {
   title,
 } from "./common";
 import { absentIfNull, appType, deploymentRuntime, deploymentType } from "./apps";
-import { defineArea } from "./endpoint";
+import { defineArea, pathValues, type ConfirmReader, type CreateInput } from "./endpoint";
 
 // ---------------------------------------------------------------------------------------------
 // Enums (facts §5)
@@ -192,6 +192,23 @@ export const WORKLOAD_SORT_KEYS = [
 // Endpoints
 
 const workloadParams = z.object({ workload_name: name(64) });
+/**
+ * Whether an addition of resources whose answer was lost was applied: the workload serves every
+ * resource it adds (none: not applied; some: cannot tell, since an addition is all or nothing).
+ */
+async function findAdded(c: CreateInput, read: ConfirmReader): Promise<unknown> {
+  const params = pathValues({ workload_name: c.params.workload_name });
+  const wanted = Array.isArray(c.body.resources) ? c.body.resources.map((r) => (r as { resource?: unknown } | null)?.resource) : [];
+  if (!params || wanted.length === 0 || !wanted.every((k) => typeof k === "string")) throw new Error("the request names no workload and resources to look for");
+  const w = (await read("workloads.get", { params })) as Workload | undefined;
+  if (w === undefined) return undefined;
+  const served = new Set(w.runtime.resources.map((r) => (r as { resource?: unknown } | null)?.resource));
+  const found = wanted.filter((k) => served.has(k));
+  if (found.length === wanted.length) return w;
+  if (found.length === 0) return undefined;
+  throw new Error(`workload '${params.workload_name}' serves ${found.length} of the ${wanted.length} resources the request adds`);
+}
+
 const endpoint = defineArea("workloads", "part1");
 
 /** Bulk operations: 204 when every item succeeds, 207 with a result per item when only some do. */
@@ -202,6 +219,8 @@ export const workloads = {
   create: endpoint({
     id: "workloads.create",
     method: "POST",
+    effect: "create",
+    confirm: { read: "workloads.get", params: (c) => pathValues({ workload_name: c.body.name }) },
     path: "/apps/workloads/create",
     permission: "workload.create",
     summary: "Create a workload of an app version on a cluster (stopped=true: deployed stopped; enabled=false: pending)",
@@ -213,6 +232,7 @@ export const workloads = {
   get: endpoint({
     id: "workloads.get",
     method: "GET",
+    effect: "read",
     path: "/apps/workloads/{workload_name}/get",
     permission: "workload.read",
     summary: "Get a workload: runtime configuration, deployment metadata and lifecycle status",
@@ -222,6 +242,7 @@ export const workloads = {
   patch: endpoint({
     id: "workloads.patch",
     method: "POST",
+    effect: "update",
     path: "/apps/workloads/{workload_name}/patch",
     permission: "workload.update",
     summary: "Update a workload: sent keys replace their value; a staged deployment_type creates a staged version instead",
@@ -232,6 +253,7 @@ export const workloads = {
   download: endpoint({
     id: "workloads.download",
     method: "GET",
+    effect: "read",
     path: "/apps/workloads/{workload_name}/download",
     permission: "workload.read",
     summary: "Download the workload package (202 while it is built), or a short-lived URL with address=true",
@@ -243,6 +265,7 @@ export const workloads = {
   list: endpoint({
     id: "workloads.list",
     method: "GET",
+    effect: "read",
     path: "/apps/workloads/list",
     permission: "workload.read",
     summary: "List workloads",
@@ -269,6 +292,7 @@ export const workloads = {
   apply: endpoint({
     id: "workloads.apply",
     method: "POST",
+    effect: "action",
     path: "/apps/workloads/apply",
     permission: "workload.update",
     summary: "Apply staged versions (staged, instantly_apply=false, package downloaded)",
@@ -279,6 +303,7 @@ export const workloads = {
   enable: endpoint({
     id: "workloads.enable",
     method: "POST",
+    effect: "update",
     path: "/apps/workloads/enable",
     permission: "workload.update",
     summary: "Enable pending workloads (created with enabled=false)",
@@ -289,6 +314,7 @@ export const workloads = {
   start: endpoint({
     id: "workloads.start",
     method: "POST",
+    effect: "action",
     path: "/apps/workloads/start",
     permission: "workload.update",
     summary: "Start workloads (without a body: every stopped workload)",
@@ -300,6 +326,7 @@ export const workloads = {
   stop: endpoint({
     id: "workloads.stop",
     method: "POST",
+    effect: "action",
     path: "/apps/workloads/stop",
     permission: "workload.update",
     summary: "Stop workloads (without a body: every running workload)",
@@ -311,6 +338,7 @@ export const workloads = {
   delete: endpoint({
     id: "workloads.delete",
     method: "POST",
+    effect: "delete",
     path: "/apps/workloads/delete",
     permission: "workload.delete",
     summary: "Delete workloads (staged=true: only their staged versions)",
@@ -322,6 +350,7 @@ export const workloads = {
   logs: endpoint({
     id: "workloads.logs",
     method: "GET",
+    effect: "read",
     path: "/apps/workloads/{workload_name}/logs/get",
     permission: "workload.read",
     summary: "Get the workload's logs per pod",
@@ -333,6 +362,8 @@ export const workloads = {
   resourcesAdd: endpoint({
     id: "workloads.resourcesAdd",
     method: "POST",
+    effect: "create",
+    confirm: { reads: ["workloads.get"], find: findAdded },
     path: "/apps/workloads/{workload_name}/resources/add",
     permission: "workload.update",
     summary: "Add resources (assets) to a workload; 409 for one it already serves",
@@ -344,6 +375,7 @@ export const workloads = {
   resourcesRemove: endpoint({
     id: "workloads.resourcesRemove",
     method: "POST",
+    effect: "delete",
     path: "/apps/workloads/{workload_name}/resources/remove",
     permission: "workload.update",
     summary: "Remove resources (assets) from a workload",
@@ -354,6 +386,7 @@ export const workloads = {
   bulkUpdate: endpoint({
     id: "workloads.bulkUpdate",
     method: "POST",
+    effect: "update",
     path: "/apps/workloads/bulk/update",
     permission: "workload.update",
     summary: "Update many workloads at once (the named ones, or every workload of app_name)",

@@ -1,48 +1,36 @@
 /**
- * After a create failed without a clear answer, a read tells whether it was applied. The read is
- * derived from the table: `<area>.<x>Create` pairs with `<area>.<x>Get` when the get answers the
- * same record schema and addresses the record by the create body's `name` in exactly one path
- * parameter (the others, if any, taken from the create's own path). Where no such pair exists the
- * client cannot tell, and says so instead of repeating the create.
+ * After a create failed without a clear answer, the row's `confirm` tells whether it was applied: a
+ * read of the record the create makes (404 = not applied), or a function that finds the record with
+ * reads. A create without a confirm cannot be told; the client says so instead of repeating it.
  */
-import { pathParamNames, type AnyEndpoint } from "../api/endpoint";
-import { endpoints } from "../api/endpoints";
+import type { AnyEndpoint, ConfirmReader, CreateInput } from "../api/endpoint";
 import type { RawInput } from "./encode";
 
-export interface DerivedRead {
-  endpoint: AnyEndpoint;
-  input: RawInput;
+export type Confirmation = { applied: true; value: unknown } | { applied: false };
+
+/** The create cannot be told applied or not; `message` says why. */
+export class CannotTell extends Error {}
+
+const record = (v: unknown): Record<string, unknown> => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** The ids of the reads a create's confirm makes (empty without a confirm). */
+export function confirmReads(ep: AnyEndpoint): string[] {
+  const c = ep.confirm;
+  return !c ? [] : "read" in c ? [c.read] : c.reads;
 }
 
-const byId = (): Map<string, AnyEndpoint> => new Map(endpoints.map((e) => [e.id, e]));
-let index: Map<string, AnyEndpoint> | undefined;
-
-/** The get operation's id for a create or deploy operation id: `clusters.create` → `clusters.get`. */
-export function readIdFor(createId: string): string | undefined {
-  const m = /^(.+)\.(.*?)(create|Create|deploy|Deploy)$/.exec(createId);
-  if (!m) return undefined;
-  const [, area, prefix, verb] = m;
-  return `${area}.${prefix}${verb[0] === verb[0].toUpperCase() ? "Get" : "get"}`;
-}
-
-export function deriveRead(ep: AnyEndpoint, input: RawInput): DerivedRead | undefined {
-  const readId = readIdFor(ep.id);
-  if (!readId) return undefined;
-  index ??= byId();
-  const read = index.get(readId);
-  if (!read || read.method !== "GET" || read.list) return undefined;
-  // Only a read that answers the very record the create answers proves the create happened.
-  if (!read.success.body || read.success.body !== ep.success.body) return undefined;
-  const name = (input.body as { name?: unknown } | undefined)?.name;
-  if (typeof name !== "string" || name === "") return undefined;
-  const own = (input.params ?? {}) as Record<string, unknown>;
-  const params: Record<string, unknown> = {};
-  const unfilled: string[] = [];
-  for (const p of pathParamNames(read.path)) {
-    if (own[p] !== undefined) params[p] = own[p];
-    else unfilled.push(p);
+/** Whether the create `ep` called with `input` was applied, asked through `read`; throws CannotTell when that cannot be found out. */
+export async function confirmCreate(ep: AnyEndpoint, input: RawInput, read: ConfirmReader): Promise<Confirmation> {
+  const c = ep.confirm;
+  if (!c) throw new CannotTell("no read operation tells whether it was");
+  const create: CreateInput = { params: record(input.params), query: record(input.query), body: record(input.body) };
+  if ("read" in c) {
+    const params = c.params(create);
+    if (!params) throw new CannotTell(`the request does not name the record ${c.read} would read`);
+    const value = await read(c.read, { params });
+    return value === undefined ? { applied: false } : { applied: true, value };
   }
-  if (unfilled.length !== 1) return undefined;
-  params[unfilled[0]] = name;
-  return { endpoint: read, input: { params } };
+  // A failing read, or the function's own error saying why it cannot tell, goes to the caller.
+  const value = await c.find(create, read);
+  return value === undefined ? { applied: false } : { applied: true, value };
 }

@@ -4,7 +4,7 @@
  */
 import { Blob } from "node:buffer";
 import { FormData } from "undici";
-import { pathParamNames, type AnyEndpoint } from "../api/endpoint";
+import { fillPath, type AnyEndpoint } from "../api/endpoint";
 
 export const API_ROOT = "/api/v4";
 
@@ -27,19 +27,7 @@ export function isOutsideApiRoot(ep: AnyEndpoint): boolean {
 }
 
 /** The path with its `{param}` placeholders filled, relative to the API root (as errors show it). */
-export function fillPath(ep: AnyEndpoint, params: unknown): string {
-  const names = pathParamNames(ep.path);
-  if (names.length === 0) return ep.path;
-  const values = (params ?? {}) as Record<string, unknown>;
-  return ep.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
-    const v = values[name];
-    if (v === undefined || v === null || v === "") {
-      throw new TypeError(`${ep.id}: missing path parameter '${name}' (pass input.params.${name}; needs ${names.join(", ")})`);
-    }
-    // Every path value is percent-encoded in full, so '/', '?' and '#' inside a name cannot change the route.
-    return encodeURIComponent(String(v));
-  });
-}
+export { fillPath };
 
 function scalar(v: unknown): string {
   if (v instanceof Date) return v.toISOString();

@@ -9,9 +9,9 @@
  */
 import { randomUUID } from "node:crypto";
 import type { FormData } from "undici";
-import type { AnyEndpoint } from "../api/endpoint";
-import { areas } from "../api/endpoints";
-import { deriveRead } from "./ambiguity";
+import type { AnyEndpoint, ConfirmReader } from "../api/endpoint";
+import { areas, endpointById } from "../api/endpoints";
+import { confirmCreate, confirmReads, type Confirmation } from "./ambiguity";
 import { FetchedTokenSource, StaticTokenSource, type TokenSource } from "./auth";
 import { mergeOptions, optionsFromEnv, resolveConfig, ENV, type ClientEvent, type Credentials, type ResolvedConfig, type SvcClientOptions } from "./config";
 import { apiErrorFrom, decodeSuccess } from "./decode";
@@ -48,7 +48,15 @@ interface Failure {
   maybeApplied: boolean;
 }
 
-type Settled = { applied: true; value: unknown } | { applied: false };
+/** A read that was to confirm a create failed. */
+class ConfirmReadFailed extends Error {
+  constructor(
+    readonly readId: string,
+    readonly failure: unknown,
+  ) {
+    super(`the check with ${readId} failed: ${(failure as Error).message}`);
+  }
+}
 
 /** What to check when a login is refused, naming the settings as the caller named them. */
 function loginHint(kind: Credentials["kind"], n: ResolvedConfig["names"]): string {
@@ -107,7 +115,7 @@ export class SvcClient {
   /**
    * A view of this client whose calls start from `defaults` (options given to a call win). The view
    * shares the connection pool, the token and the stats; closing either closes both. The provider
-   * uses it to give every create of one resource the check that settles a lost answer.
+   * uses it to give every create of one resource the check that tells whether a lost answer's create was applied.
    */
   withDefaults(defaults: CallOptions): SvcClient {
     const view = Object.create(this) as SvcClient;
@@ -266,8 +274,8 @@ export class SvcClient {
       }
 
       if (create && failure.maybeApplied) {
-        const settled = await this.settleAmbiguousCreate(p, options, failure.error);
-        if (settled.applied) return settled.value;
+        const confirmed = await this.confirmAmbiguousCreate(p, options, failure.error);
+        if (confirmed.applied) return confirmed.value;
       }
       const delay = failure.retryAfterMs ?? backoffDelay(attempt, policy);
       if (attempt >= policy.maxAttempts || Date.now() - started + delay > policy.maxElapsedMs) throw failure.error;
@@ -287,29 +295,39 @@ export class SvcClient {
   /**
    * A create failed without a clear answer (reset, timeout, 502/503/504). Repeating it blindly could
    * make a second record or fail with 409, so first find out whether it was applied: by the caller's
-   * check, else by the read derived from the table (404 = not applied). With neither, say so.
+   * check, else by the confirm its table row declares (a read answering 404 = not applied). With
+   * neither, say so.
    */
-  private async settleAmbiguousCreate(p: Prepared, options: CallOptions, error: SvcApiError): Promise<Settled> {
+  private async confirmAmbiguousCreate(p: Prepared, options: CallOptions, error: SvcApiError): Promise<Confirmation> {
     const what = `${p.ep.method} ${p.shownPath}`;
     if (options.ambiguityCheck) {
       this.log("ambiguous", `${what} failed without a clear answer; asking the caller's check whether it was applied`, { method: p.ep.method, path: p.shownPath });
       const value = await options.ambiguityCheck();
       return value === undefined ? { applied: false } : { applied: true, value };
     }
-    const read = deriveRead(p.ep, p.input);
-    if (!read) throw maybeApplied(error, "no read operation tells whether it was");
-    this.log("ambiguous", `${what} failed without a clear answer; checking with ${read.endpoint.id} whether it was applied`, {
-      method: p.ep.method,
-      path: p.shownPath,
-      check: read.endpoint.id,
-    });
+    const reads = confirmReads(p.ep);
+    if (reads.length > 0) {
+      this.log("ambiguous", `${what} failed without a clear answer; checking with ${reads.join(" and ")} whether it was applied`, {
+        method: p.ep.method,
+        path: p.shownPath,
+        check: reads.join(","),
+      });
+    }
+    const read: ConfirmReader = async (readId, input) => {
+      try {
+        return await this.execute(this.prepare(endpointById(readId), input), { timeoutMs: options.timeoutMs, signal: options.signal }, { validate: true });
+      } catch (err) {
+        if (err instanceof SvcApiError && err.status === 404) return undefined;
+        if (err instanceof AbortedError) throw err;
+        throw new ConfirmReadFailed(readId, err);
+      }
+    };
     try {
-      const value = await this.execute(this.prepare(read.endpoint, read.input), { timeoutMs: options.timeoutMs, signal: options.signal }, { validate: true });
-      return { applied: true, value };
+      return await confirmCreate(p.ep, p.input, read);
     } catch (err) {
-      if (err instanceof SvcApiError && err.status === 404) return { applied: false };
       if (err instanceof AbortedError) throw err;
-      throw maybeApplied(error, `the check with ${read.endpoint.id} failed: ${(err as Error).message}`);
+      // CannotTell, a failed read, or the confirm's own reason.
+      throw maybeApplied(error, (err as Error).message);
     }
   }
 

@@ -1,6 +1,7 @@
 /**
  * When to repeat a request and how long to wait: exponential backoff with full jitter, Retry-After
- * honoured, and the line between operations that are safe to repeat and creates that are not.
+ * honoured, and the line (declared in the endpoint table) between operations that are safe to repeat
+ * and creates that are not.
  */
 import type { AnyEndpoint } from "../api/endpoint";
 import type { RetryOptions } from "./config";
@@ -15,18 +16,12 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 5
 export const isAmbiguousStatus = (status: number): boolean => status === 502 || status === 503 || status === 504;
 
 /**
- * Operations that make a new thing each time they run, so repeating one that may have been applied
- * could make a second thing or fail with 409: creates, deploys, and additions or uploads of parts
- * (`create`, `typeCreate`, `deploy`, `resourcesAdd`, `versionUpload`; not `undeploy`). Everything
- * else (get, list, filter, update, patch, delete, undeploy, apply, start, stop) converges when
- * repeated.
+ * Whether an operation makes a new thing each time it runs, so that repeating one that may have been
+ * applied could make a second thing or fail with 409. The endpoint table declares it (`effect`);
+ * everything else (reads, updates, deletes, actions) converges when repeated.
  */
-const CREATE_OP = /^(create|deploy|add|upload)$|(Create|Deploy|Add|Upload)$/;
-
 export function isCreate(ep: AnyEndpoint): boolean {
-  if (ep.method !== "POST" || !ep.mutates) return false;
-  const op = ep.id.slice(ep.id.indexOf(".") + 1);
-  return CREATE_OP.test(op);
+  return ep.effect === "create";
 }
 
 /** Milliseconds to wait from a Retry-After value (delta seconds or an HTTP date); undefined if absent or unreadable. */

@@ -11,6 +11,8 @@
  *   Orders the index cannot serve (a sort key that is not a stored field, `nulls` against the index's
  *   placement where a non-leading sort value is null) fall back to the sort.
  */
+import type { z } from "zod";
+import type { AnyEndpoint } from "../api/endpoint";
 import { errors } from "../api/errors";
 import { PART1_DEFAULT_PAGE_SIZE, type InventoryListQuery, type Part1ListQuery } from "../api/common";
 import type { Reply } from "./handler";
@@ -18,11 +20,19 @@ import { ABOVE, compareSortValues, compareTuples, type IndexTuple, type OrderedI
 
 export type Sortable = string | number | boolean | null | undefined;
 
-export interface ListSpec<T> {
+/** The sort keys endpoint E's list query names (`sort_by`), as literal types. */
+export type SortKeyOf<E extends AnyEndpoint> =
+  NonNullable<E["query"]> extends z.ZodType ? (z.output<NonNullable<E["query"]>> extends { sort_by: infer S } ? (S extends ReadonlyArray<infer I> ? I : S) & string : never) : never;
+
+/** A getter for every sort key of endpoint E's list over rows T; `satisfies` it where the getters are declared apart from the call. */
+export type SortGetters<E extends AnyEndpoint, T> = Record<SortKeyOf<E>, (row: T) => Sortable>;
+
+/** `K`: the sort keys of the endpoint's query, so that a getter missing or named wrong does not compile. */
+export interface ListSpec<T, K extends string = string> {
   /** The record's identity: the final tie-break of every sort, so that the order is total. */
   key: (row: T) => string;
-  /** Sort keys as the endpoint's enum names them. */
-  sort: Record<string, (row: T) => Sortable>;
+  /** A getter for every sort key the endpoint's enum names, and no other. */
+  sort: Record<K, (row: T) => Sortable>;
   /** Shapes a stored record into a list item. */
   item?: (row: T) => unknown;
 }
@@ -354,7 +364,7 @@ const planFor = <T>(rows: Iterable<T>, spec: ListSpec<T>, order: Order) =>
 const itemOf = <T>(spec: ListSpec<T>) => (e: Entry<T>) => (spec.item ? spec.item(e.row) : e.row);
 
 /** Answers a Part 1 list (limits, cursor or stream) from the rows that passed the endpoint's filters. */
-export function part1List<T>(rows: Iterable<T>, q: Part1ListQuery, spec: ListSpec<T>): Reply {
+export function part1List<T, K extends string>(rows: Iterable<T>, q: Part1ListQuery<K>, spec: ListSpec<T, NoInfer<K>>): Reply {
   const desc = q.direction === "desc";
   const order: Order = { keys: q.sort_by, desc, nullsFirst: q.nulls ? q.nulls === "first" : !desc };
   const plan = planFor(rows, spec, order);
@@ -392,7 +402,7 @@ export function part1List<T>(rows: Iterable<T>, q: Part1ListQuery, spec: ListSpe
 }
 
 /** Answers a Part 2 inventory list (starting_after / ending_before). */
-export function inventoryList<T>(rows: Iterable<T>, q: InventoryListQuery, spec: ListSpec<T>): Reply {
+export function inventoryList<T, K extends string>(rows: Iterable<T>, q: InventoryListQuery<K>, spec: ListSpec<T, NoInfer<K>>): Reply {
   const order: Order = { keys: [q.sort_by], desc: !q.sort_asc, nullsFirst: q.sort_asc };
   const plan = planFor(rows, spec, order);
   const after = q.starting_after ? decodeCursor(order, q.starting_after, "starting_after") : undefined;

@@ -1,22 +1,17 @@
 /** Addresses of the API's operations, rendered from the endpoint table's paths. */
-import type { AnyEndpoint } from "../api/endpoint";
+import { fillPath, type AnyEndpoint } from "../api/endpoint";
 
 /** The root every API path (except the OIDC token endpoint's) lives under. */
 export const API_PREFIX = "/api/v4";
 
-/** The path as the router serves it: under API_PREFIX, or absolute for the OIDC endpoints. */
-export const servedPath = (ep: AnyEndpoint): string => (ep.path.startsWith("/auth/realms/") ? ep.path : API_PREFIX + ep.path);
-
 /**
- * The served path of `ep` with its `{param}` placeholders filled in from `params`, each value
- * percent-encoded in full (so that '/', '?' and '#' inside a name stay inside its segment).
+ * The path as the router serves it: under API_PREFIX, or absolute for the OIDC endpoints. With
+ * `params`, the `{param}` placeholders are filled from them (see fillPath: each value percent-encoded
+ * in full); without, the template is answered as is.
  */
-export function pathOf(ep: AnyEndpoint, params: Record<string, string> = {}): string {
-  return servedPath(ep).replace(/\{([a-z_]+)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`${ep.id}: no value for the path parameter '${name}'`);
-    return encodeURIComponent(value);
-  });
+export function servedPath(ep: AnyEndpoint, params?: Record<string, string>): string {
+  const path = params === undefined ? ep.path : fillPath(ep, params);
+  return ep.path.startsWith("/auth/realms/") ? path : API_PREFIX + path;
 }
 
 /** How a message names an operation: `POST /assets/types/create`. */

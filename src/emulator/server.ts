@@ -21,6 +21,12 @@ import { API_PREFIX, servedPath } from "./paths";
 import { Store, type Change } from "./store/store";
 import { parseOrThrow, queryObject } from "./validate";
 
+/** A `.` or `..` segment of a request target's path (percent-encoded dots included), as sent; undefined when there is none. */
+export function dotSegment(target: string): string | undefined {
+  const path = target.split(/[?#]/, 1)[0];
+  return path.split("/").find((seg) => /^(\.|%2e){1,2}$/i.test(seg));
+}
+
 export { API_PREFIX };
 
 /** Hooks the fault injector sets on the server (see faults.ts). */
@@ -137,6 +143,14 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
       return;
     }
     const path = url.pathname;
+    // The URL parser folds '.' and '..' segments away, which would route the request to another
+    // operation (GET .../metadata/../get reads the ACP itself): such a segment is refused instead.
+    const dot = dotSegment(req.url ?? "/");
+    if (dot !== undefined) {
+      req.resume();
+      sendError(res, errors.BAD_REQUEST(`path: the segment '${dot}' cannot name anything (URLs fold '.' and '..' away, so the request would reach another operation); percent-encoding does not change that`));
+      return;
+    }
 
     const extra = options.extraRoutes?.[path];
     if (extra) {

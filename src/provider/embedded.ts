@@ -13,6 +13,7 @@ import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, existsS
 import http from "node:http";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
+import { pidAlive } from "../emulator/store/process";
 
 export interface EmbeddedEmulator {
   baseUrl: string;
@@ -38,15 +39,6 @@ function readJson<T>(file: string): T | undefined {
     return JSON.parse(readFileSync(file, "utf8")) as T;
   } catch {
     return undefined;
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

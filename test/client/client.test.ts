@@ -8,9 +8,11 @@ import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { types } from "node:util";
 import { request } from "undici";
+import { z } from "zod";
+import { defineArea } from "../../src/api/endpoint";
 import { areas } from "../../src/api/endpoints";
 import { SvcApiError, SvcClient, SvcResponseError, type ClientEvent, type SvcClientOptions } from "../../src/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { useEmulator } from "../helpers/emulator";
 
 // ---------------------------------------------------------------------------------------------
 // The front server
@@ -96,7 +98,7 @@ const ADMIN = { username: "admin@example.com", password: "admin" };
 const SERVICE = { clientId: "svc-admin", clientSecret: "svc-admin-secret" };
 const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 20 };
 
-let emu: TestEmulator;
+const emu = useEmulator();
 let front: Front;
 const clients: SvcClient[] = [];
 let events: ClientEvent[] = [];
@@ -122,16 +124,13 @@ const form = (s: Seen) => Object.fromEntries(new URLSearchParams(s.body));
 const clusterCount = () => emu.store.table("clusters").size;
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
   front = await startFront(emu.baseUrl);
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
   await front.close();
-  await emu.close();
 });
-beforeEach(async () => {
-  await emu.reset();
+beforeEach(() => {
   emu.faults.configure({});
   front.seen = [];
   front.script = () => undefined;
@@ -622,17 +621,70 @@ describe("Creates that fail ambiguously are not blindly repeated", () => {
     expect(front.apiRequests().map((s) => s.method)).toEqual(["POST", "GET", "POST"]);
   });
 
-  test("no read tells (apps.create answers a version, apps.get an app): the error says it may or may not have been applied", async () => {
+  test("apps.create confirms with the version it makes (apps.versionGet): a lost answer returns the version, made once", async () => {
     const c = client({}, emu);
     emu.faults.configure({ rate: 1, mode: "after_apply", after_apply_action: "502", paths: ["/api/v4/apps/create"] });
     const manifest = { name: "sim", title: "Simulator", description: "d", type: "app" as const, version: "1.0.0" };
-    const err = (await errorOf(c.apps.create({ body: manifest }, { requestId: "req-77" }))) as SvcApiError;
+    const created = await c.apps.create({ body: manifest });
+    expect(created).toMatchObject({ name: "sim", version: "1.0.0" });
+    expect(events.filter((e) => e.type === "ambiguous").map((e) => e.message)).toEqual([
+      "POST /apps/create failed without a clear answer; checking with apps.versionGet whether it was applied",
+    ]);
+    expect(emu.faults.status().counters.matched).toBe(1);
+    expect(emu.store.table("app_versions").size).toBe(1);
+  });
+
+  test("appregistry.create finds the version in the app it registers: applied is returned, not applied is repeated", async () => {
+    const c = client({}, emu);
+    emu.faults.configure({ rate: 1, mode: "after_apply", after_apply_action: "reset", paths: ["/api/v4/appregistry/create"] });
+    const first = await c.appregistry.create({ body: { payload: { name: "sim", version: "1.0.0" } } });
+    expect(first.versions.map((v) => v.version)).toEqual(["1.0.0"]);
+    // The app exists, the version does not: a 503 before anything happened is repeated, not taken as applied.
+    emu.faults.configure({});
+    const c2 = client();
+    let n = 0;
+    front.script = (s) => (s.path.endsWith("/appregistry/create") && n++ === 0 ? apiError(503, "unavailable") : undefined);
+    const second = await c2.appregistry.create({ body: { payload: { name: "sim", version: "2.0.0" } } });
+    expect(second.versions.map((v) => v.version).sort()).toEqual(["1.0.0", "2.0.0"]);
+    expect(front.apiRequests().map((s) => `${s.method} ${s.path} ${s.answer?.status ?? "-"}`)).toEqual([
+      "POST /api/v4/appregistry/create -",
+      "GET /api/v4/appregistry/sim/get 200",
+      "POST /api/v4/appregistry/create 201",
+    ]);
+  });
+
+  test("no confirm tells (datalabels.create: the platform numbers labels): the error says it may or may not have been applied", async () => {
+    const c = client({}, emu);
+    emu.faults.configure({ rate: 1, mode: "after_apply", after_apply_action: "502", paths: ["/api/v4/datalabels/create"] });
+    const body = { label_name: "anomaly", start_date: "2024-05-01T12:00:00Z", end_date: "2024-05-01T13:00:00Z" };
+    const err = (await errorOf(c.datalabels.create({ body }, { requestId: "req-77" }))) as SvcApiError;
     expect(err).toBeInstanceOf(SvcApiError);
     expect(err.message).toMatch(
-      /^POST \/apps\/create → 502: bad gateway .*; the create may or may not have been applied \(no read operation tells whether it was\); read the resource before repeating the create \(request req-77\)$/,
+      /^POST \/datalabels\/create → 502: bad gateway .*; the create may or may not have been applied \(no read operation tells whether it was\); read the resource before repeating the create \(request req-77\)$/,
     );
     expect(err.retryable).toBe(false);
     expect(emu.faults.status().counters.matched).toBe(1);
+  });
+
+  test("whether an operation is a create is read from its row, not its id: a create named otherwise is not repeated after a lost answer", async () => {
+    const endpoint = defineArea("things", "facts");
+    const thing = z.object({ name: z.string() });
+    const make = endpoint({ id: "things.make", method: "POST", effect: "create", path: "/things/make", permission: "thing.create", summary: "Make a thing", body: thing, success: { status: 201, body: thing } });
+    const c = client();
+    front.script = (s) => (s.path.endsWith("/things/make") ? (front.apiRequests().length === 1 ? apiError(503, "unavailable") : { status: 201, body: { name: "a" } }) : undefined);
+    const err = (await errorOf(c.call(make, { body: { name: "a" } }))) as SvcApiError;
+    expect(err.message).toMatch(/the create may or may not have been applied \(no read operation tells whether it was\)/);
+    expect(front.apiRequests().map((s) => s.path)).toEqual(["/api/v4/things/make"]);
+  });
+
+  test("an update named like a create (its row says update) is repeated after a lost answer", async () => {
+    const endpoint = defineArea("things", "facts");
+    const thing = z.object({ name: z.string() });
+    const touch = endpoint({ id: "things.touchCreate", method: "POST", effect: "update", path: "/things/touch", permission: "thing.update", summary: "Touch a thing", body: thing, success: { status: 200, body: thing } });
+    const c = client();
+    front.script = (s) => (s.path.endsWith("/things/touch") ? (front.apiRequests().length === 1 ? apiError(503, "unavailable") : { status: 200, body: { name: "a" } }) : undefined);
+    expect(await c.call(touch, { body: { name: "a" } })).toEqual({ name: "a" });
+    expect(front.apiRequests().map((s) => s.path)).toEqual(["/api/v4/things/touch", "/api/v4/things/touch"]);
   });
 
   test("creates under random faults (before and after apply) each happen exactly once", async () => {

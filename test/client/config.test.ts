@@ -5,7 +5,7 @@
 import { endpointById } from "../../src/api/endpoints";
 import { SvcClient, SvcConfigError } from "../../src/client";
 import { isCreate } from "../../src/client/retry";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { useEmulator } from "../helpers/emulator";
 
 const configError = (make: () => unknown): SvcConfigError => {
   try {
@@ -55,13 +55,8 @@ describe("Configuration errors name the option and the environment variable", ()
 });
 
 describe("Options come from arguments first, then the environment", () => {
-  let emu: TestEmulator;
   const saved = { ...process.env };
-  beforeAll(async () => {
-    emu = await startTestEmulator();
-  });
-  afterAll(() => emu.close());
-  beforeEach(() => emu.reset());
+  const emu = useEmulator();
   afterEach(() => {
     for (const k of Object.keys(process.env)) if (k.startsWith("SVC_")) delete process.env[k];
     Object.assign(process.env, saved);
@@ -108,9 +103,9 @@ describe("Options come from arguments first, then the environment", () => {
 });
 
 describe("Which operations count as creates (not blindly repeated after an ambiguous failure)", () => {
-  test("creates, deploys, additions and uploads; not undeploy, updates, deletes or reads", () => {
-    const creates = ["clusters.create", "assets.typeCreate", "workloads.create", "legacyWorkloads.deploy", "workloads.resourcesAdd", "appregistry.versionUpload"];
-    const others = ["legacyWorkloads.undeploy", "clusters.update", "clusters.get", "clusters.list", "parameters.list", "auth.token"];
+  test("creates, deploys and additions; not undeploy, a package upload (it replaces the package), updates, deletes or reads", () => {
+    const creates = ["clusters.create", "assets.typeCreate", "workloads.create", "legacyWorkloads.deploy", "workloads.resourcesAdd"];
+    const others = ["legacyWorkloads.undeploy", "appregistry.versionUpload", "clusters.update", "clusters.get", "clusters.list", "parameters.list", "auth.token"];
     expect(creates.filter((id) => !isCreate(endpointById(id)))).toEqual([]);
     expect(others.filter((id) => isCreate(endpointById(id)))).toEqual([]);
   });

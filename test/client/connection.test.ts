@@ -5,7 +5,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { SvcApiError, SvcClient, SvcConfigError, type ClientEvent } from "../../src/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { useEmulator } from "../helpers/emulator";
 
 const FAST_RETRY = { baseDelayMs: 1, maxDelayMs: 5, maxAttempts: 2 };
 const SERVICE = { clientId: "svc-admin", clientSecret: "svc-admin-secret" };
@@ -28,21 +28,15 @@ const errorOf = async (p: Promise<unknown>): Promise<Error> => {
   throw new Error("expected the call to fail");
 };
 
-let emu: TestEmulator;
+const emu = useEmulator({ reset: false });
 const clients: SvcClient[] = [];
 const make = (options: ConstructorParameters<typeof SvcClient>[0]) => {
   const c = SvcClient.fromEnv({}, { retry: FAST_RETRY, ...options });
   clients.push(c);
   return c;
 };
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-afterAll(async () => {
-  await emu.close();
 });
 
 describe("a server that does not answer is named", () => {

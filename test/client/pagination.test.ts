@@ -4,9 +4,8 @@
  */
 import { areas } from "../../src/api/endpoints";
 import { SvcClient, type ClientEvent, type Part1LimitsAnswer, type Part1StreamAnswer } from "../../src/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { useEmulator } from "../helpers/emulator";
 
-let emu: TestEmulator;
 let client: SvcClient;
 let events: ClientEvent[] = [];
 
@@ -17,32 +16,30 @@ const listRequests = (suffix: string) =>
 const pad = (i: number) => String(i).padStart(4, "0");
 const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
 
-beforeAll(async () => {
-  // The records are loaded as fixtures (each replayed through its create operation), which is far
-  // quicker than 3600 requests: 2500 clusters for the inventory convention, 1100 apps with two
-  // parameters each for Part 1.
-  emu = await startTestEmulator({
-    seed: {
-      clusters: times(2500, (i) => ({ name: `plant-${pad(i)}` })),
-      apps: times(1100, (i) => ({
-        name: `app-${pad(i)}`,
-        title: `App ${i}`,
-        description: "generated",
-        type: "app",
-        version: "1.0.0",
-        parameters: [
-          { name: "speed", data_type: "number", default: 1 },
-          { name: "label", data_type: "string", default: "x" },
-        ],
-      })),
-    },
-  });
+// The records are loaded as fixtures (each replayed through its create operation), which is far
+// quicker than 3600 requests: 2500 clusters for the inventory convention, 1100 apps with two
+// parameters each for Part 1. The lists are only read: every test sees them as loaded.
+const emu = useEmulator({
+  reset: false,
+  seed: {
+    clusters: times(2500, (i) => ({ name: `plant-${pad(i)}` })),
+    apps: times(1100, (i) => ({
+      name: `app-${pad(i)}`,
+      title: `App ${i}`,
+      description: "generated",
+      type: "app",
+      version: "1.0.0",
+      parameters: [
+        { name: "speed", data_type: "number", default: 1 },
+        { name: "label", data_type: "string", default: "x" },
+      ],
+    })),
+  },
+});
+beforeAll(() => {
   client = SvcClient.fromEnv({}, { baseUrl: emu.baseUrl, username: "admin@example.com", password: "admin", logger: (e) => events.push(e) });
 });
-afterAll(async () => {
-  await client.close();
-  await emu.close();
-});
+afterAll(() => client.close());
 beforeEach(() => {
   events = [];
 });

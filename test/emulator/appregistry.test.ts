@@ -1,14 +1,10 @@
 import { createHash } from "node:crypto";
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { areas } from "../../src/api/endpoints";
+import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => emu.reset());
+const emu = useEmulator();
 
-const register = (payload: Record<string, unknown>) => emu.post("/appregistry/create", { payload });
+const register = (payload: Record<string, unknown>) => emu.post(pathOf(areas.appregistry.create), { payload });
 const definition = (name: string, version: string, extra: Record<string, unknown> = {}) => ({ name, version, type: "svc", ...extra });
 
 function packageForm(data: Buffer, filename = "pkg.tar.gz"): FormData {
@@ -17,7 +13,7 @@ function packageForm(data: Buffer, filename = "pkg.tar.gz"): FormData {
   return form;
 }
 const upload = (app: string, version: string, data: Buffer, filename?: string) =>
-  emu.call("POST", `/appregistry/${app}/versions/${version}/upload`, { raw: packageForm(data, filename) });
+  emu.call("POST", pathOf(areas.appregistry.versionUpload, { app_name: app, app_version: version }), { raw: packageForm(data, filename) });
 
 const names = (a: { body: { data: Array<{ name: string }> } }) => a.body.data.map((x) => x.name);
 
@@ -40,13 +36,13 @@ describe("POST /appregistry/create (AppCreate: payload is the whole app definiti
     expect(a.body.latest_version).toBe("1.10.0");
     expect(a.body.title).toBe("First");
     await register(definition("motor-monitor", "1.2.0"));
-    expect((await emu.get("/appregistry/motor-monitor/get")).body.latest_version).toBe("1.10.0");
+    expect((await emu.get(pathOf(areas.appregistry.get, { app_name: "motor-monitor" }))).body.latest_version).toBe("1.10.0");
   });
 
   test("a duplicate version answers 409 and changes nothing", async () => {
     await register(definition("motor-monitor", "1.0.0"));
     expectErrorBody(await register(definition("motor-monitor", "1.0.0")), 409);
-    expect((await emu.get("/appregistry/motor-monitor/get")).body.versions).toHaveLength(1);
+    expect((await emu.get(pathOf(areas.appregistry.get, { app_name: "motor-monitor" }))).body.versions).toHaveLength(1);
   });
 
   test("AppType values are accepted and mapped to the registry's types (app → svc, importer/exporter → bridge, docker → docker)", async () => {
@@ -71,13 +67,13 @@ describe("POST /appregistry/create (AppCreate: payload is the whole app definiti
     expect(messages(badVersion)).toMatch(/body\.payload\.version: must be a semantic version/);
     const badType = await register({ name: "a", version: "1.0.0", type: "lambda" });
     expect(messages(badType)).toMatch(/body\.payload\.type/);
-    const extra = await emu.post("/appregistry/create", { payload: { name: "a", version: "1.0.0" }, name: "a" });
+    const extra = await emu.post(pathOf(areas.appregistry.create), { payload: { name: "a", version: "1.0.0" }, name: "a" });
     expectErrorBody(extra, 400);
     expect(emu.store.table("registry_apps").size).toBe(0);
   });
 
   test("the viewer may not register (403)", async () => {
-    expectErrorBody(await emu.post("/appregistry/create", { payload: definition("a", "1.0.0") }, { as: "viewer" }), 403);
+    expectErrorBody(await emu.post(pathOf(areas.appregistry.create), { payload: definition("a", "1.0.0") }, { as: "viewer" }), 403);
   });
 });
 
@@ -89,7 +85,7 @@ describe("GET /appregistry/list", () => {
   });
 
   test("items carry the list fields without versions", async () => {
-    const a = await emu.get("/appregistry/list");
+    const a = await emu.get(pathOf(areas.appregistry.list));
     expect(a.status).toBe(200);
     expect(a.body.data[0]).toEqual({
       name: "alpha",
@@ -103,26 +99,26 @@ describe("GET /appregistry/list", () => {
   });
 
   test("type[] filters (AppType values map too); search[] matches name or title", async () => {
-    expect(names(await emu.get("/appregistry/list", { type: ["bridge", "docker"] }))).toEqual(["beta", "gamma"]);
-    expect(names(await emu.get("/appregistry/list", { type: ["importer"] }))).toEqual(["beta"]);
-    expect(names(await emu.get("/appregistry/list", { search: ["monitor"] }))).toEqual(["alpha", "gamma"]);
-    expectErrorBody(await emu.get("/appregistry/list", { type: ["lambda"] }), 400);
+    expect(names(await emu.get(pathOf(areas.appregistry.list), { type: ["bridge", "docker"] }))).toEqual(["beta", "gamma"]);
+    expect(names(await emu.get(pathOf(areas.appregistry.list), { type: ["importer"] }))).toEqual(["beta"]);
+    expect(names(await emu.get(pathOf(areas.appregistry.list), { search: ["monitor"] }))).toEqual(["alpha", "gamma"]);
+    expectErrorBody(await emu.get(pathOf(areas.appregistry.list), { type: ["lambda"] }), 400);
   });
 
   test("sortable: app.name, app.title, app.type, app.latest_version (by semver), app.created, app.updated, status", async () => {
-    expect(names(await emu.get("/appregistry/list", { sort_by: "app.title" }))).toEqual(["gamma", "beta", "alpha"]);
-    expect(names(await emu.get("/appregistry/list", { sort_by: "app.type" }))).toEqual(["beta", "gamma", "alpha"]);
-    expect(names(await emu.get("/appregistry/list", { sort_by: "app.latest_version", sort_asc: false }))).toEqual(["beta", "alpha", "gamma"]);
+    expect(names(await emu.get(pathOf(areas.appregistry.list), { sort_by: "app.title" }))).toEqual(["gamma", "beta", "alpha"]);
+    expect(names(await emu.get(pathOf(areas.appregistry.list), { sort_by: "app.type" }))).toEqual(["beta", "gamma", "alpha"]);
+    expect(names(await emu.get(pathOf(areas.appregistry.list), { sort_by: "app.latest_version", sort_asc: false }))).toEqual(["beta", "alpha", "gamma"]);
     await upload("gamma", "0.1.0", Buffer.from("pkg"));
-    expect(names(await emu.get("/appregistry/list", { sort_by: "status" }))[0]).toBe("gamma");
-    for (const s of ["app.created", "app.updated"]) expect((await emu.get("/appregistry/list", { sort_by: s })).status).toBe(200);
-    expectErrorBody(await emu.get("/appregistry/list", { sort_by: "app.description" }), 400);
+    expect(names(await emu.get(pathOf(areas.appregistry.list), { sort_by: "status" }))[0]).toBe("gamma");
+    for (const s of ["app.created", "app.updated"]) expect((await emu.get(pathOf(areas.appregistry.list), { sort_by: s })).status).toBe(200);
+    expectErrorBody(await emu.get(pathOf(areas.appregistry.list), { sort_by: "app.description" }), 400);
   });
 
   test("page_size and starting_after walk the pages", async () => {
-    const p1 = await emu.get("/appregistry/list", { page_size: 2 });
+    const p1 = await emu.get(pathOf(areas.appregistry.list), { page_size: 2 });
     expect(names(p1)).toEqual(["alpha", "beta"]);
-    const p2 = await emu.get("/appregistry/list", { page_size: 2, starting_after: p1.body.pagination.next_page });
+    const p2 = await emu.get(pathOf(areas.appregistry.list), { page_size: 2, starting_after: p1.body.pagination.next_page });
     expect(names(p2)).toEqual(["gamma"]);
   });
 });
@@ -130,25 +126,25 @@ describe("GET /appregistry/list", () => {
 describe("GET /appregistry/{app_name}/get and POST …/update (AppUpdate: title?, description?)", () => {
   test("get answers the app with its versions; an unknown app answers 404", async () => {
     await register(definition("a", "1.0.0"));
-    expect((await emu.get("/appregistry/a/get")).body.versions[0].version).toBe("1.0.0");
-    expectErrorBody(await emu.get("/appregistry/nope/get"), 404);
+    expect((await emu.get(pathOf(areas.appregistry.get, { app_name: "a" }))).body.versions[0].version).toBe("1.0.0");
+    expectErrorBody(await emu.get(pathOf(areas.appregistry.get, { app_name: "nope" })), 404);
   });
 
   test("update changes the sent fields; omitted (or null) fields stay unchanged", async () => {
     await register(definition("a", "1.0.0", { title: "A", description: "first" }));
-    const u = await emu.post("/appregistry/a/update", { description: "second" });
+    const u = await emu.post(pathOf(areas.appregistry.update, { app_name: "a" }), { description: "second" });
     expect(u.status).toBe(200);
     expect(u.body).toMatchObject({ title: "A", description: "second", latest_version: "1.0.0" });
     expect(u.body.versions).toHaveLength(1);
-    expect((await emu.post("/appregistry/a/update", { title: "B", description: null })).body).toMatchObject({ title: "B", description: "second" });
+    expect((await emu.post(pathOf(areas.appregistry.update, { app_name: "a" }), { title: "B", description: null })).body).toMatchObject({ title: "B", description: "second" });
   });
 
   test("update rejects unknown fields and a too long description (400); an unknown app answers 404", async () => {
     await register(definition("a", "1.0.0"));
-    expectErrorBody(await emu.post("/appregistry/a/update", { type: "docker" }), 400);
-    const long = await emu.post("/appregistry/a/update", { description: "x".repeat(257) });
+    expectErrorBody(await emu.post(pathOf(areas.appregistry.update, { app_name: "a" }), { type: "docker" }), 400);
+    const long = await emu.post(pathOf(areas.appregistry.update, { app_name: "a" }), { description: "x".repeat(257) });
     expect(messages(long)).toMatch(/body\.description: must be at most 256/);
-    expectErrorBody(await emu.post("/appregistry/nope/update", { title: "x" }), 404);
+    expectErrorBody(await emu.post(pathOf(areas.appregistry.update, { app_name: "nope" }), { title: "x" }), 404);
   });
 });
 
@@ -157,14 +153,14 @@ describe("POST /appregistry/{app_name}/delete (deletes all of the app's versions
     await register(definition("a", "1.0.0"));
     await register(definition("a", "2.0.0"));
     await upload("a", "1.0.0", Buffer.from("pkg"));
-    const d = await emu.post("/appregistry/a/delete");
+    const d = await emu.post(pathOf(areas.appregistry.delete, { app_name: "a" }));
     expect(d.status).toBe(200);
     expect(d.text).toBe("");
-    expectErrorBody(await emu.get("/appregistry/a/get"), 404);
-    expectErrorBody(await emu.get("/appregistry/a/versions/1.0.0/get"), 404);
+    expectErrorBody(await emu.get(pathOf(areas.appregistry.get, { app_name: "a" })), 404);
+    expectErrorBody(await emu.get(pathOf(areas.appregistry.versionGet, { app_name: "a", app_version: "1.0.0" })), 404);
     expect(emu.store.table("registry_versions").size).toBe(0);
     expect(emu.store.table("registry_packages").size).toBe(0);
-    expectErrorBody(await emu.post("/appregistry/a/delete"), 404);
+    expectErrorBody(await emu.post(pathOf(areas.appregistry.delete, { app_name: "a" })), 404);
   });
 });
 
@@ -174,15 +170,15 @@ describe("App registry versions", () => {
   });
 
   test("version get answers { id, version, payload, created, updated }; unknown app or version 404", async () => {
-    const v = await emu.get("/appregistry/a/versions/1.0.0/get");
+    const v = await emu.get(pathOf(areas.appregistry.versionGet, { app_name: "a", app_version: "1.0.0" }));
     expect(Object.keys(v.body).sort()).toEqual(["created", "id", "payload", "updated", "version"]);
     expect(v.body.payload.note).toBe("one");
-    expectErrorBody(await emu.get("/appregistry/a/versions/9.9.9/get"), 404);
-    expectErrorBody(await emu.get("/appregistry/b/versions/1.0.0/get"), 404);
+    expectErrorBody(await emu.get(pathOf(areas.appregistry.versionGet, { app_name: "a", app_version: "9.9.9" })), 404);
+    expectErrorBody(await emu.get(pathOf(areas.appregistry.versionGet, { app_name: "b", app_version: "1.0.0" })), 404);
   });
 
   test("download answers 404 before any upload; afterwards exactly the uploaded bytes as application/octet-stream", async () => {
-    const none = await emu.get("/appregistry/a/versions/1.0.0/download");
+    const none = await emu.get(pathOf(areas.appregistry.versionDownload, { app_name: "a", app_version: "1.0.0" }));
     expectErrorBody(none, 404);
     expect(messages(none)).toMatch(/upload/);
     const bytes = Buffer.from([0, 1, 2, 255, 254, 10, 13, 0, 42]);
@@ -197,43 +193,43 @@ describe("App registry versions", () => {
   });
 
   test("upload needs exactly one non-empty file sent as multipart/form-data, to a version that exists", async () => {
-    const json = await emu.post("/appregistry/a/versions/1.0.0/upload", { file: "x" });
+    const json = await emu.post(pathOf(areas.appregistry.versionUpload, { app_name: "a", app_version: "1.0.0" }), { file: "x" });
     expectErrorBody(json, 415);
-    const none = await emu.call("POST", "/appregistry/a/versions/1.0.0/upload", { raw: new FormData() });
+    const none = await emu.call("POST", pathOf(areas.appregistry.versionUpload, { app_name: "a", app_version: "1.0.0" }), { raw: new FormData() });
     expect(none.status).toBe(400);
     expectErrorBody(await upload("a", "1.0.0", Buffer.alloc(0)), 400);
     expectErrorBody(await upload("a", "2.0.0", Buffer.from("x")), 404);
-    expectErrorBody(await emu.call("POST", "/appregistry/a/versions/1.0.0/upload", { raw: packageForm(Buffer.from("x")), as: "viewer" }), 403);
+    expectErrorBody(await emu.call("POST", pathOf(areas.appregistry.versionUpload, { app_name: "a", app_version: "1.0.0" }), { raw: packageForm(Buffer.from("x")), as: "viewer" }), 403);
     expect(emu.store.table("registry_packages").size).toBe(0);
   });
 
   test("build status: pending before upload, built after, with a build log", async () => {
-    const before = await emu.get("/appregistry/a/versions/1.0.0/status/get");
+    const before = await emu.get(pathOf(areas.appregistry.versionStatusGet, { app_name: "a", app_version: "1.0.0" }));
     expect(before.body).toEqual({ id: createHash("sha256").update("a:1.0.0").digest("hex"), name: "a", version: "1.0.0", status: "pending", build_log: expect.any(String) });
     await upload("a", "1.0.0", Buffer.from("package"));
-    const after = await emu.get("/appregistry/a/versions/1.0.0/status/get");
+    const after = await emu.get(pathOf(areas.appregistry.versionStatusGet, { app_name: "a", app_version: "1.0.0" }));
     expect(after.body.status).toBe("built");
     expect(after.body.build_log).toContain("7 bytes");
-    expectErrorBody(await emu.get("/appregistry/a/versions/2.0.0/status/get"), 404);
+    expectErrorBody(await emu.get(pathOf(areas.appregistry.versionStatusGet, { app_name: "a", app_version: "2.0.0" })), 404);
   });
 
   test("version delete answers 200 empty, removes the package and recomputes latest_version by semver", async () => {
     await register(definition("a", "1.10.0"));
     await register(definition("a", "1.9.0"));
     await upload("a", "1.10.0", Buffer.from("x"));
-    const d = await emu.post("/appregistry/a/versions/1.10.0/delete");
+    const d = await emu.post(pathOf(areas.appregistry.versionDelete, { app_name: "a", app_version: "1.10.0" }));
     expect(d.status).toBe(200);
     expect(d.text).toBe("");
-    const app = (await emu.get("/appregistry/a/get")).body;
+    const app = (await emu.get(pathOf(areas.appregistry.get, { app_name: "a" }))).body;
     expect(app.latest_version).toBe("1.9.0");
     expect(app.versions.map((v: any) => v.version)).toEqual(["1.0.0", "1.9.0"]);
     expect(emu.store.table("registry_packages").size).toBe(0);
-    expectErrorBody(await emu.post("/appregistry/a/versions/1.10.0/delete"), 404);
+    expectErrorBody(await emu.post(pathOf(areas.appregistry.versionDelete, { app_name: "a", app_version: "1.10.0" })), 404);
   });
 
   test("deleting the last version keeps the app with latest_version null", async () => {
-    await emu.post("/appregistry/a/versions/1.0.0/delete");
-    expect((await emu.get("/appregistry/a/get")).body).toMatchObject({ latest_version: null, versions: [] });
+    await emu.post(pathOf(areas.appregistry.versionDelete, { app_name: "a", app_version: "1.0.0" }));
+    expect((await emu.get(pathOf(areas.appregistry.get, { app_name: "a" }))).body).toMatchObject({ latest_version: null, versions: [] });
   });
 });
 
@@ -246,22 +242,22 @@ describe("GET /appregistry/versions/status/list (app_versions[] as <app_name>:<v
   });
 
   test("without a filter lists every version's status, sorted by app_version.id", async () => {
-    const a = await emu.get("/appregistry/versions/status/list");
+    const a = await emu.get(pathOf(areas.appregistry.versionStatusList));
     expect(a.body.data).toHaveLength(3);
     const ids = a.body.data.map((s: any) => s.id);
     expect(ids).toEqual([...ids].sort());
-    expect((await emu.get("/appregistry/versions/status/list", { sort_asc: false })).body.data.map((s: any) => s.id)).toEqual([...ids].reverse());
+    expect((await emu.get(pathOf(areas.appregistry.versionStatusList), { sort_asc: false })).body.data.map((s: any) => s.id)).toEqual([...ids].reverse());
   });
 
   test("app_versions[] selects the named versions; unknown ones are simply absent", async () => {
-    const a = await emu.get("/appregistry/versions/status/list", { app_versions: ["a:2.0.0", "b:1.0.0", "c:1.0.0"] });
+    const a = await emu.get(pathOf(areas.appregistry.versionStatusList), { app_versions: ["a:2.0.0", "b:1.0.0", "c:1.0.0"] });
     expect(a.body.data.map((s: any) => `${s.name}:${s.version}:${s.status}`).sort()).toEqual(["a:2.0.0:pending", "b:1.0.0:built"]);
   });
 
   test("a malformed entry answers 400 naming it", async () => {
-    const bad = await emu.get("/appregistry/versions/status/list", { app_versions: ["a:1.0.0", "a-1.0.0"] });
+    const bad = await emu.get(pathOf(areas.appregistry.versionStatusList), { app_versions: ["a:1.0.0", "a-1.0.0"] });
     expectErrorBody(bad, 400);
     expect(messages(bad)).toMatch(/query\.app_versions\[1\]: must look like <app_name>:<version>/);
-    expectErrorBody(await emu.get("/appregistry/versions/status/list", { sort_by: "app_version.name" }), 400);
+    expectErrorBody(await emu.get(pathOf(areas.appregistry.versionStatusList), { sort_by: "app_version.name" }), 400);
   });
 });

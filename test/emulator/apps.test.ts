@@ -1,11 +1,7 @@
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { areas } from "../../src/api/endpoints";
+import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => emu.reset());
+const emu = useEmulator();
 
 /** A minimal manifest; `extra` adds or overrides fields. */
 const manifest = (name: string, version: string, extra: Record<string, unknown> = {}) => ({
@@ -18,15 +14,15 @@ const manifest = (name: string, version: string, extra: Record<string, unknown> 
 });
 
 async function createVersion(name: string, version: string, extra: Record<string, unknown> = {}) {
-  const a = await emu.post("/apps/create", manifest(name, version, extra));
+  const a = await emu.post(pathOf(areas.apps.create), manifest(name, version, extra));
   if (a.status !== 201) throw new Error(`create ${name} ${version}: ${a.status} ${a.text}`);
   return a.body;
 }
 
 /** A workload of the app serving the given assets (through the workloads area). */
 async function createWorkload(name: string, app: string, version: string, assets: string[]) {
-  if ((await emu.get("/orchestration/clusters/plant/get")).status === 404) await emu.post("/orchestration/clusters/create", { name: "plant" });
-  const a = await emu.post("/apps/workloads/create", {
+  if ((await emu.get(pathOf(areas.clusters.get, { cluster_name: "plant" }))).status === 404) await emu.post(pathOf(areas.clusters.create), { name: "plant" });
+  const a = await emu.post(pathOf(areas.workloads.create), {
     name,
     app_name: app,
     app_version: version,
@@ -61,9 +57,9 @@ describe("Apps: create (spec Apps, POST /apps/create; facts §3.1, §6.7)", () =
       updated_by: "krn:user:admin@example.com",
     });
     expect(a.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
-    const stored = await emu.get("/apps/simulator/v/1.0.0/get");
+    const stored = await emu.get(pathOf(areas.apps.versionGet, { app_name: "simulator", app_version: "1.0.0" }));
     expect(stored.body).toEqual(a.body);
-    const app = await emu.get("/apps/simulator/get");
+    const app = await emu.get(pathOf(areas.apps.get, { app_name: "simulator" }));
     expect(app.body).toMatchObject({ name: "simulator", title: "Title of simulator", type: "app", latest_version: "1.0.0" });
   });
 
@@ -74,25 +70,25 @@ describe("Apps: create (spec Apps, POST /apps/create; facts §3.1, §6.7)", () =
 
   test("a later create adds a version; a duplicate version answers 409; another type answers 400", async () => {
     await createVersion("simulator", "1.0.0");
-    expect((await emu.post("/apps/create", manifest("simulator", "1.1.0"))).status).toBe(201);
-    const dup = await emu.post("/apps/create", manifest("simulator", "1.1.0"));
+    expect((await emu.post(pathOf(areas.apps.create), manifest("simulator", "1.1.0"))).status).toBe(201);
+    const dup = await emu.post(pathOf(areas.apps.create), manifest("simulator", "1.1.0"));
     expectErrorBody(dup, 409);
     expect(messages(dup)).toMatch(/simulator.*1\.1\.0/);
-    const otherType = await emu.post("/apps/create", manifest("simulator", "2.0.0", { type: "docker" }));
+    const otherType = await emu.post(pathOf(areas.apps.create), manifest("simulator", "2.0.0", { type: "docker" }));
     expectErrorBody(otherType, 400);
     expect(messages(otherType)).toMatch(/body\.type/);
-    expectErrorBody(await emu.get("/apps/simulator/v/2.0.0/get"), 404);
-    expect((await emu.get("/apps/simulator/get")).body.versions.map((v: any) => v.version)).toEqual(["1.0.0", "1.1.0"]);
+    expectErrorBody(await emu.get(pathOf(areas.apps.versionGet, { app_name: "simulator", app_version: "2.0.0" })), 404);
+    expect((await emu.get(pathOf(areas.apps.get, { app_name: "simulator" }))).body.versions.map((v: any) => v.version)).toEqual(["1.0.0", "1.1.0"]);
   });
 
   test("latest_version follows semver order, not creation order", async () => {
     await createVersion("simulator", "1.10.0");
     await createVersion("simulator", "1.9.0");
     await createVersion("simulator", "2.0.0-rc.1");
-    expect((await emu.get("/apps/simulator/get")).body.latest_version).toBe("2.0.0-rc.1");
+    expect((await emu.get(pathOf(areas.apps.get, { app_name: "simulator" }))).body.latest_version).toBe("2.0.0-rc.1");
     await createVersion("simulator", "2.0.0");
     await createVersion("simulator", "1.11.0");
-    expect((await emu.get("/apps/simulator/get")).body.latest_version).toBe("2.0.0");
+    expect((await emu.get(pathOf(areas.apps.get, { app_name: "simulator" }))).body.latest_version).toBe("2.0.0");
   });
 
   test("bad names, bad semver, unknown enum values and unknown fields answer 400 naming the field", async () => {
@@ -106,11 +102,11 @@ describe("Apps: create (spec Apps, POST /apps/create; facts §3.1, §6.7)", () =
       [manifest("simulator", "1.0.0", { parameters: [{ name: "speed" }, { name: "speed" }] }), /defined twice/],
     ];
     for (const [body, field] of cases) {
-      const a = await emu.post("/apps/create", body);
+      const a = await emu.post(pathOf(areas.apps.create), body);
       expectErrorBody(a, 400);
       expect(messages(a)).toMatch(field);
     }
-    expect((await emu.get("/apps/list")).body.data).toEqual([]);
+    expect((await emu.get(pathOf(areas.apps.list))).body.data).toEqual([]);
   });
 
   test("an explicit null on an optional manifest field counts as absent", async () => {
@@ -120,7 +116,7 @@ describe("Apps: create (spec Apps, POST /apps/create; facts §3.1, §6.7)", () =
   });
 
   test("only callers holding app.create may create (viewer answers 403)", async () => {
-    expectErrorBody(await emu.post("/apps/create", manifest("simulator", "1.0.0"), { as: "viewer" }), 403);
+    expectErrorBody(await emu.post(pathOf(areas.apps.create), manifest("simulator", "1.0.0"), { as: "viewer" }), 403);
   });
 });
 
@@ -137,20 +133,20 @@ describe("App versions: get, patch, update, delete (spec Apps rules; facts §6.1
 
   test("get of an unknown app or version answers 404 naming it; a bad semver in the path answers 400", async () => {
     await createVersion("simulator", "1.0.0");
-    const noVersion = await emu.get("/apps/simulator/v/9.9.9/get");
+    const noVersion = await emu.get(pathOf(areas.apps.versionGet, { app_name: "simulator", app_version: "9.9.9" }));
     expectErrorBody(noVersion, 404);
     expect(messages(noVersion)).toMatch(/simulator.*9\.9\.9/);
-    const noApp = await emu.get("/apps/nothing/v/1.0.0/get");
+    const noApp = await emu.get(pathOf(areas.apps.versionGet, { app_name: "nothing", app_version: "1.0.0" }));
     expectErrorBody(noApp, 404);
     expect(messages(noApp)).toMatch(/app 'nothing'/);
-    const bad = await emu.get("/apps/simulator/v/latest/get");
+    const bad = await emu.get(pathOf(areas.apps.versionGet, { app_name: "simulator", app_version: "latest" }));
     expectErrorBody(bad, 400);
     expect(messages(bad)).toMatch(/app_version/);
   });
 
   test("patch: a sent key replaces its whole value, keys not sent keep theirs", async () => {
     await createVersion("simulator", "1.0.0", full);
-    const a = await emu.post("/apps/simulator/v/1.0.0/patch", {
+    const a = await emu.post(pathOf(areas.apps.versionPatch, { app_name: "simulator", app_version: "1.0.0" }), {
       defaults: { deployment: { max_resources: 2 }, app: { configuration: { c: "3" } } },
     });
     expect(a.status).toBe(200);
@@ -162,21 +158,21 @@ describe("App versions: get, patch, update, delete (spec Apps rules; facts §6.1
     expect(a.body.image).toBe("registry.local/sim:1");
     expect(a.body.schemas).toEqual(full.schemas);
     expect(a.body.updated_at >= a.body.created_at).toBe(true);
-    expect((await emu.get("/apps/simulator/v/1.0.0/get")).body).toEqual(a.body);
+    expect((await emu.get(pathOf(areas.apps.versionGet, { app_name: "simulator", app_version: "1.0.0" }))).body).toEqual(a.body);
   });
 
   test("patch: only the listed keys can be patched (others answer 400 and change nothing)", async () => {
     await createVersion("simulator", "1.0.0", full);
     for (const body of [{ title: "New" }, { defaults: { deployment: { replicas: 3 } } }, { schemas: { other: {} } }]) {
-      expectErrorBody(await emu.post("/apps/simulator/v/1.0.0/patch", body), 400);
+      expectErrorBody(await emu.post(pathOf(areas.apps.versionPatch, { app_name: "simulator", app_version: "1.0.0" }), body), 400);
     }
-    expect((await emu.get("/apps/simulator/v/1.0.0/get")).body.title).toBe("Title of simulator");
-    expectErrorBody(await emu.post("/apps/simulator/v/2.0.0/patch", { image: "x" }), 404);
+    expect((await emu.get(pathOf(areas.apps.versionGet, { app_name: "simulator", app_version: "1.0.0" }))).body.title).toBe("Title of simulator");
+    expectErrorBody(await emu.post(pathOf(areas.apps.versionPatch, { app_name: "simulator", app_version: "2.0.0" }), { image: "x" }), 404);
   });
 
   test("update replaces schemas and defaults as a whole", async () => {
     await createVersion("simulator", "1.0.0", full);
-    const a = await emu.post("/apps/simulator/v/1.0.0/update", { defaults: { system: { replicas: 2 } } });
+    const a = await emu.post(pathOf(areas.apps.versionUpdate, { app_name: "simulator", app_version: "1.0.0" }), { defaults: { system: { replicas: 2 } } });
     expect(a.status).toBe(200);
     expect(a.body.defaults).toEqual({ system: { replicas: 2 } });
     expect(a.body).not.toHaveProperty("schemas");
@@ -186,72 +182,72 @@ describe("App versions: get, patch, update, delete (spec Apps rules; facts §6.1
   test("deleting a version keeps the app and recomputes latest_version", async () => {
     await createVersion("simulator", "1.0.0");
     await createVersion("simulator", "1.2.0");
-    const d = await emu.post("/apps/simulator/v/1.2.0/delete");
+    const d = await emu.post(pathOf(areas.apps.versionDelete, { app_name: "simulator", app_version: "1.2.0" }));
     expect(d.status).toBe(204);
     expect(d.text).toBe("");
-    expectErrorBody(await emu.get("/apps/simulator/v/1.2.0/get"), 404);
-    expect((await emu.get("/apps/simulator/get")).body.latest_version).toBe("1.0.0");
-    await emu.post("/apps/simulator/v/1.0.0/delete");
-    expect((await emu.get("/apps/simulator/get")).body).toMatchObject({ name: "simulator", latest_version: null, versions: [] });
-    expectErrorBody(await emu.post("/apps/simulator/v/1.0.0/delete"), 404);
+    expectErrorBody(await emu.get(pathOf(areas.apps.versionGet, { app_name: "simulator", app_version: "1.2.0" })), 404);
+    expect((await emu.get(pathOf(areas.apps.get, { app_name: "simulator" }))).body.latest_version).toBe("1.0.0");
+    await emu.post(pathOf(areas.apps.versionDelete, { app_name: "simulator", app_version: "1.0.0" }));
+    expect((await emu.get(pathOf(areas.apps.get, { app_name: "simulator" }))).body).toMatchObject({ name: "simulator", latest_version: null, versions: [] });
+    expectErrorBody(await emu.post(pathOf(areas.apps.versionDelete, { app_name: "simulator", app_version: "1.0.0" })), 404);
   });
 
   test("a version that workloads still run cannot be deleted (400 naming them)", async () => {
     await createVersion("simulator", "1.0.0");
     await createWorkload("sim-1", "simulator", "1.0.0", ["press-1"]);
-    const a = await emu.post("/apps/simulator/v/1.0.0/delete");
+    const a = await emu.post(pathOf(areas.apps.versionDelete, { app_name: "simulator", app_version: "1.0.0" }));
     expectErrorBody(a, 400);
     expect(messages(a)).toMatch(/sim-1/);
-    expect((await emu.get("/apps/simulator/v/1.0.0/get")).status).toBe(200);
+    expect((await emu.get(pathOf(areas.apps.versionGet, { app_name: "simulator", app_version: "1.0.0" }))).status).toBe(200);
   });
 });
 
 describe("Apps: get, list, patch, delete (spec Apps; query for GET /apps/list)", () => {
   test("app patch changes only the sent fields", async () => {
     await createVersion("simulator", "1.0.0", { category: "simulation" });
-    const a = await emu.post("/apps/simulator/patch", { title: "Simulator" });
+    const a = await emu.post(pathOf(areas.apps.patch, { app_name: "simulator" }), { title: "Simulator" });
     expect(a.status).toBe(200);
     expect(a.body).toMatchObject({ title: "Simulator", description: "The simulator app", category: "simulation", latest_version: "1.0.0" });
-    expect((await emu.get("/apps/simulator/get")).body.title).toBe("Simulator");
-    expectErrorBody(await emu.post("/apps/simulator/patch", { name: "other" }), 400);
-    expectErrorBody(await emu.post("/apps/nothing/patch", { title: "x" }), 404);
+    expect((await emu.get(pathOf(areas.apps.get, { app_name: "simulator" }))).body.title).toBe("Simulator");
+    expectErrorBody(await emu.post(pathOf(areas.apps.patch, { app_name: "simulator" }), { name: "other" }), 400);
+    expectErrorBody(await emu.post(pathOf(areas.apps.patch, { app_name: "nothing" }), { title: "x" }), 404);
   });
 
   test("list filters app_names (exact), app_types, search (name and title, case-insensitive)", async () => {
     await createVersion("alpha", "1.0.0", { title: "Line Monitor" });
     await createVersion("beta", "1.0.0", { type: "docker" });
     await createVersion("gamma", "1.0.0", { type: "importer" });
-    expect(names(await emu.get("/apps/list", { app_names: ["beta", "gamma"] }))).toEqual(["beta", "gamma"]);
-    expect(names(await emu.get("/apps/list", { app_types: ["docker", "importer"] }))).toEqual(["beta", "gamma"]);
-    expect(names(await emu.get("/apps/list", { search: ["MONITOR"] }))).toEqual(["alpha"]);
-    expect(names(await emu.get("/apps/list", { search: ["gam", "bet"] }))).toEqual(["beta", "gamma"]);
+    expect(names(await emu.get(pathOf(areas.apps.list), { app_names: ["beta", "gamma"] }))).toEqual(["beta", "gamma"]);
+    expect(names(await emu.get(pathOf(areas.apps.list), { app_types: ["docker", "importer"] }))).toEqual(["beta", "gamma"]);
+    expect(names(await emu.get(pathOf(areas.apps.list), { search: ["MONITOR"] }))).toEqual(["alpha"]);
+    expect(names(await emu.get(pathOf(areas.apps.list), { search: ["gam", "bet"] }))).toEqual(["beta", "gamma"]);
   });
 
   test("list filter resources: an app matches when one of its resources is that asset", async () => {
     await createVersion("alpha", "1.0.0");
     await createVersion("beta", "1.0.0");
-    await emu.post("/apps/beta/resources/enable", { resources: ["krn:asset:press-1"] });
-    expect(names(await emu.get("/apps/list", { resources: ["krn:asset:press-1"] }))).toEqual(["beta"]);
-    expect(names(await emu.get("/apps/list", { resources: ["krn:asset:press-2"] }))).toEqual([]);
+    await emu.post(pathOf(areas.apps.resourcesEnable, { app_name: "beta" }), { resources: ["krn:asset:press-1"] });
+    expect(names(await emu.get(pathOf(areas.apps.list), { resources: ["krn:asset:press-1"] }))).toEqual(["beta"]);
+    expect(names(await emu.get(pathOf(areas.apps.list), { resources: ["krn:asset:press-2"] }))).toEqual([]);
   });
 
   test("list sorts by the spec's keys (default name), latest_version in semver order, and pages by cursor", async () => {
     await createVersion("alpha", "1.10.0", { title: "C" });
     await createVersion("beta", "1.9.0", { title: "A" });
     await createVersion("gamma", "2.0.0", { title: "B" });
-    expect(names(await emu.get("/apps/list"))).toEqual(["alpha", "beta", "gamma"]);
-    expect(names(await emu.get("/apps/list", { sort_by: ["title"] }))).toEqual(["beta", "gamma", "alpha"]);
-    expect(names(await emu.get("/apps/list", { sort_by: ["latest_version"], direction: "desc" }))).toEqual(["gamma", "alpha", "beta"]);
-    const p1 = await emu.get("/apps/list", { page_size: 2 });
+    expect(names(await emu.get(pathOf(areas.apps.list)))).toEqual(["alpha", "beta", "gamma"]);
+    expect(names(await emu.get(pathOf(areas.apps.list), { sort_by: ["title"] }))).toEqual(["beta", "gamma", "alpha"]);
+    expect(names(await emu.get(pathOf(areas.apps.list), { sort_by: ["latest_version"], direction: "desc" }))).toEqual(["gamma", "alpha", "beta"]);
+    const p1 = await emu.get(pathOf(areas.apps.list), { page_size: 2 });
     expect(names(p1)).toEqual(["alpha", "beta"]);
-    const p2 = await emu.get("/apps/list", { page_size: 2, next: p1.body.pagination.next_page });
+    const p2 = await emu.get(pathOf(areas.apps.list), { page_size: 2, next: p1.body.pagination.next_page });
     expect(names(p2)).toEqual(["gamma"]);
     expect(p2.body.pagination.next_page).toBeNull();
   });
 
   test("list rejects bad filters: name charset, non-asset KRNs, unknown enum values and sort keys", async () => {
     for (const q of [{ app_names: ["Bad Name"] }, { resources: ["krn:user:a@b.c"] }, { app_types: ["service"] }, { sort_by: ["description"] }]) {
-      const a = await emu.get("/apps/list", q);
+      const a = await emu.get(pathOf(areas.apps.list), q);
       expectErrorBody(a, 400);
       expect(messages(a)).toMatch(new RegExp(`query\\.${Object.keys(q)[0]}`));
     }
@@ -260,40 +256,40 @@ describe("Apps: get, list, patch, delete (spec Apps; query for GET /apps/list)",
   test("deleting an app removes its versions, resources and parameter values and definitions", async () => {
     await createVersion("simulator", "1.0.0", { parameters: [{ name: "speed", data_type: "number" }] });
     await createVersion("simulator", "1.1.0");
-    await emu.post("/apps/simulator/resources/enable", { resources: ["krn:asset:press-1"] });
-    await emu.post("/apps/simulator/v/1.0.0/parameters/values/update", {
+    await emu.post(pathOf(areas.apps.resourcesEnable, { app_name: "simulator" }), { resources: ["krn:asset:press-1"] });
+    await emu.post(pathOf(areas.parameters.valuesUpdate, { app_name: "simulator", app_version: "1.0.0" }), {
       resource_parameters: [{ resource: "krn:asset:press-1", parameters: [{ name: "speed", value: 3 }] }],
     });
-    const d = await emu.post("/apps/simulator/delete");
+    const d = await emu.post(pathOf(areas.apps.delete, { app_name: "simulator" }));
     expect(d.status).toBe(204);
-    expectErrorBody(await emu.get("/apps/simulator/get"), 404);
-    expectErrorBody(await emu.get("/apps/simulator/v/1.1.0/get"), 404);
-    expectErrorBody(await emu.get("/apps/simulator/resources/list"), 404);
-    expect((await emu.post("/apps/parameters/values/list", {})).body.data).toEqual([]);
-    expect((await emu.post("/apps/parameters/list", {})).body.data).toEqual([]);
+    expectErrorBody(await emu.get(pathOf(areas.apps.get, { app_name: "simulator" })), 404);
+    expectErrorBody(await emu.get(pathOf(areas.apps.versionGet, { app_name: "simulator", app_version: "1.1.0" })), 404);
+    expectErrorBody(await emu.get(pathOf(areas.apps.resourcesList, { app_name: "simulator" })), 404);
+    expect((await emu.post(pathOf(areas.parameters.valuesList), {})).body.data).toEqual([]);
+    expect((await emu.post(pathOf(areas.parameters.list), {})).body.data).toEqual([]);
     expect(emu.store.table("app_resources").size).toBe(0);
-    expectErrorBody(await emu.post("/apps/simulator/delete"), 404);
+    expectErrorBody(await emu.post(pathOf(areas.apps.delete, { app_name: "simulator" })), 404);
     // The name is free again.
-    expect((await emu.post("/apps/create", manifest("simulator", "3.0.0", { type: "docker" }))).status).toBe(201);
+    expect((await emu.post(pathOf(areas.apps.create), manifest("simulator", "3.0.0", { type: "docker" }))).status).toBe(201);
   });
 
   test("an app that workloads still run cannot be deleted (400 naming them)", async () => {
     await createVersion("simulator", "1.0.0");
     await createWorkload("sim-1", "simulator", "1.0.0", ["press-1"]);
-    const a = await emu.post("/apps/simulator/delete");
+    const a = await emu.post(pathOf(areas.apps.delete, { app_name: "simulator" }));
     expectErrorBody(a, 400);
     expect(messages(a)).toMatch(/sim-1/);
   });
 });
 
 describe("App resources (spec Apps: resources enable/disable/delete/list)", () => {
-  const list = (query: Record<string, any> = {}) => emu.get("/apps/simulator/resources/list", query);
+  const list = (query: Record<string, any> = {}) => emu.get(pathOf(areas.apps.resourcesList, { app_name: "simulator" }), query);
   const resources = (a: any) => a.body.data.map((r: any) => r.resource);
 
   test("enable binds assets (enabled); disable keeps the binding with enabled=false", async () => {
     await createVersion("simulator", "1.0.0");
-    expect((await emu.post("/apps/simulator/resources/enable", { resources: ["krn:asset:press-1", "krn:asset:press-2"] })).status).toBe(204);
-    expect((await emu.post("/apps/simulator/resources/disable", { resources: ["krn:asset:press-2", "krn:asset:press-3"] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.apps.resourcesEnable, { app_name: "simulator" }), { resources: ["krn:asset:press-1", "krn:asset:press-2"] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.apps.resourcesDisable, { app_name: "simulator" }), { resources: ["krn:asset:press-2", "krn:asset:press-3"] })).status).toBe(204);
     const a = await list();
     expect(a.body.data).toEqual([
       expect.objectContaining({ resource: "krn:asset:press-1", app_name: "simulator", enabled: true, app_versions: [], workload_names: [], created_by: "krn:user:admin@example.com" }),
@@ -316,45 +312,45 @@ describe("App resources (spec Apps: resources enable/disable/delete/list)", () =
     ]);
     expect(resources(await list({ workload_names: ["sim-b"] }))).toEqual(["krn:asset:press-2"]);
     expect(resources(await list({ app_versions: ["1.0.0"] }))).toEqual(["krn:asset:press-1", "krn:asset:press-2"]);
-    const context = await emu.post("/apps/context/list", { resources: ["krn:asset:press-2"] }, { query: { sort_by: ["source"] } });
+    const context = await emu.post(pathOf(areas.apps.contextList), { resources: ["krn:asset:press-2"] }, { query: { sort_by: ["source"] } });
     expect(context.body.data.map((e: any) => e.source)).toEqual(["krn:app:simulator", "krn:workload:sim-a", "krn:workload:sim-b"]);
-    expect((await emu.get("/apps/simulator/get")).body.deployment.resource_count.total).toBe(2);
+    expect((await emu.get(pathOf(areas.apps.get, { app_name: "simulator" }))).body.deployment.resource_count.total).toBe(2);
     // Served assets cannot be unbound while a workload serves them.
-    const del = await emu.post("/apps/simulator/resources/delete", { resources: ["krn:asset:press-2"] });
+    const del = await emu.post(pathOf(areas.apps.resourcesDelete, { app_name: "simulator" }), { resources: ["krn:asset:press-2"] });
     expectErrorBody(del, 400);
     expect(messages(del)).toMatch(/sim-a, sim-b/);
   });
 
   test("delete unbinds: the row goes and so do the asset's parameter values for the app", async () => {
     await createVersion("simulator", "1.0.0", { parameters: [{ name: "speed", data_type: "number" }] });
-    await emu.post("/apps/simulator/resources/enable", { resources: ["krn:asset:press-1", "krn:asset:press-2"] });
+    await emu.post(pathOf(areas.apps.resourcesEnable, { app_name: "simulator" }), { resources: ["krn:asset:press-1", "krn:asset:press-2"] });
     const set = (resource: string) => ({ resource, parameters: [{ name: "speed", value: 7 }] });
-    await emu.post("/apps/simulator/v/1.0.0/parameters/values/update", { resource_parameters: [set("krn:asset:press-1"), set("krn:asset:press-2")] });
-    expect((await emu.post("/apps/simulator/resources/delete", { resources: ["krn:asset:press-1"] })).status).toBe(204);
+    await emu.post(pathOf(areas.parameters.valuesUpdate, { app_name: "simulator", app_version: "1.0.0" }), { resource_parameters: [set("krn:asset:press-1"), set("krn:asset:press-2")] });
+    expect((await emu.post(pathOf(areas.apps.resourcesDelete, { app_name: "simulator" }), { resources: ["krn:asset:press-1"] })).status).toBe(204);
     expect(resources(await list())).toEqual(["krn:asset:press-2"]);
-    const values = await emu.post("/apps/parameters/values/list", {});
+    const values = await emu.post(pathOf(areas.parameters.valuesList), {});
     expect(values.body.data.map((v: any) => v.resource)).toEqual(["krn:asset:press-2"]);
-    const history = await emu.post("/apps/parameters/history/list", {});
+    const history = await emu.post(pathOf(areas.parameters.historyList), {});
     expect(history.body.data).toEqual([expect.objectContaining({ resource: "krn:asset:press-1", value: 7, invalidated_by: "krn:user:admin@example.com" })]);
   });
 
   test("errors: unknown app 404, unbound resource 404 naming it, non-asset KRN 400, empty list 400", async () => {
     await createVersion("simulator", "1.0.0");
-    expectErrorBody(await emu.post("/apps/nothing/resources/enable", { resources: ["krn:asset:press-1"] }), 404);
-    expectErrorBody(await emu.get("/apps/nothing/resources/list"), 404);
-    const unbound = await emu.post("/apps/simulator/resources/delete", { resources: ["krn:asset:press-9"] });
+    expectErrorBody(await emu.post(pathOf(areas.apps.resourcesEnable, { app_name: "nothing" }), { resources: ["krn:asset:press-1"] }), 404);
+    expectErrorBody(await emu.get(pathOf(areas.apps.resourcesList, { app_name: "nothing" })), 404);
+    const unbound = await emu.post(pathOf(areas.apps.resourcesDelete, { app_name: "simulator" }), { resources: ["krn:asset:press-9"] });
     expectErrorBody(unbound, 404);
     expect(messages(unbound)).toMatch(/press-9/);
-    const badKrn = await emu.post("/apps/simulator/resources/enable", { resources: ["krn:user:a@b.c"] });
+    const badKrn = await emu.post(pathOf(areas.apps.resourcesEnable, { app_name: "simulator" }), { resources: ["krn:user:a@b.c"] });
     expectErrorBody(badKrn, 400);
     expect(messages(badKrn)).toMatch(/body\.resources\[0\]/);
-    expectErrorBody(await emu.post("/apps/simulator/resources/disable", { resources: [] }), 400);
+    expectErrorBody(await emu.post(pathOf(areas.apps.resourcesDisable, { app_name: "simulator" }), { resources: [] }), 400);
     expectErrorBody(await list({ enabled: "maybe" }), 400);
   });
 
   test("list search matches the resource KRN (case-insensitive) and filter resources is exact", async () => {
     await createVersion("simulator", "1.0.0");
-    await emu.post("/apps/simulator/resources/enable", { resources: ["krn:asset:press-1", "krn:asset:oven-1"] });
+    await emu.post(pathOf(areas.apps.resourcesEnable, { app_name: "simulator" }), { resources: ["krn:asset:press-1", "krn:asset:oven-1"] });
     expect(resources(await list({ search: ["PRESS"] }))).toEqual(["krn:asset:press-1"]);
     expect(resources(await list({ resources: ["krn:asset:oven-1"] }))).toEqual(["krn:asset:oven-1"]);
   });
@@ -364,20 +360,20 @@ describe("App context list (spec Apps: POST /apps/context/list)", () => {
   test("entries pair each resource with its sources; filters resources/sources; sort_by resource or source", async () => {
     await createVersion("alpha", "1.0.0");
     await createVersion("beta", "1.0.0");
-    await emu.post("/apps/alpha/resources/enable", { resources: ["krn:asset:press-2"] });
-    await emu.post("/apps/beta/resources/enable", { resources: ["krn:asset:press-1", "krn:asset:press-2"] });
-    const all = await emu.post("/apps/context/list");
+    await emu.post(pathOf(areas.apps.resourcesEnable, { app_name: "alpha" }), { resources: ["krn:asset:press-2"] });
+    await emu.post(pathOf(areas.apps.resourcesEnable, { app_name: "beta" }), { resources: ["krn:asset:press-1", "krn:asset:press-2"] });
+    const all = await emu.post(pathOf(areas.apps.contextList));
     expect(all.status).toBe(200);
     expect(all.body.data).toEqual([
       { resource: "krn:asset:press-1", source: "krn:app:beta" },
       { resource: "krn:asset:press-2", source: "krn:app:alpha" },
       { resource: "krn:asset:press-2", source: "krn:app:beta" },
     ]);
-    const byResource = await emu.post("/apps/context/list", { resources: ["krn:asset:press-2"] });
+    const byResource = await emu.post(pathOf(areas.apps.contextList), { resources: ["krn:asset:press-2"] });
     expect(byResource.body.data.map((e: any) => e.source)).toEqual(["krn:app:alpha", "krn:app:beta"]);
-    const bySource = await emu.post("/apps/context/list", { sources: ["krn:app:beta"] }, { query: { sort_by: ["source", "resource"], direction: "desc" } });
+    const bySource = await emu.post(pathOf(areas.apps.contextList), { sources: ["krn:app:beta"] }, { query: { sort_by: ["source", "resource"], direction: "desc" } });
     expect(bySource.body.data.map((e: any) => e.resource)).toEqual(["krn:asset:press-2", "krn:asset:press-1"]);
-    expectErrorBody(await emu.post("/apps/context/list", {}, { query: { sort_by: ["app_name"] } }), 400);
-    expectErrorBody(await emu.post("/apps/context/list", { resources: ["press-1"] }), 400);
+    expectErrorBody(await emu.post(pathOf(areas.apps.contextList), {}, { query: { sort_by: ["app_name"] } }), 400);
+    expectErrorBody(await emu.post(pathOf(areas.apps.contextList), { resources: ["press-1"] }), 400);
   });
 });

@@ -2,16 +2,11 @@
  * The audit log as the data label, data type and instance operations leave it: one entry per
  * successful change, none for a rejected call or a read.
  */
-import { endpoints } from "../../src/api/endpoints";
+import { areas, endpoints } from "../../src/api/endpoints";
 import type { AnyEndpoint } from "../../src/api/endpoint";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { useEmulator, pathOf } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => emu.reset());
+const emu = useEmulator();
 
 const AREAS = ["datalabels", "datatypes", "instance"];
 const ADMIN_ID = "6f1c2a7e-0000-4000-8000-000000000001";
@@ -87,7 +82,7 @@ function send(call: Call, requestId: string, as: "admin" | "service" | "viewer" 
 }
 
 const auditEntries = () => [...emu.store.table<any>("audit_log").values()];
-const entriesOf = async (requestId: string) => (await emu.get("/instance/auditlog/list", { request_id: [requestId] })).body.data;
+const entriesOf = async (requestId: string) => (await emu.get(pathOf(areas.instance.auditLogList), { request_id: [requestId] })).body.data;
 
 describe("Audit log entries (spec Part 2, Instance and audit log)", () => {
   test("the cases below cover every change and every read of the data label, data type and instance areas", () => {

@@ -1,11 +1,8 @@
 import jwt from "jsonwebtoken";
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { areas } from "../../src/api/endpoints";
+import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator({ tokenLifetimes: { access: 1, refresh: 3 } });
-});
-afterAll(() => emu.close());
+const emu = useEmulator({ options: { tokenLifetimes: { access: 1, refresh: 3 } }, reset: false });
 
 const TOKEN = "/auth/realms/svc/protocol/openid-connect/token";
 const form = (fields: Record<string, string>) => ({ raw: new URLSearchParams(fields).toString(), contentType: "application/x-www-form-urlencoded", as: "none" as const });
@@ -53,38 +50,38 @@ describe("Authentication (spec Part 1; facts §2)", () => {
     const first = await login({ grant_type: "password", username: "viewer@example.com", password: "viewer", client_id: "svc-cli" });
     const r = await login({ grant_type: "refresh_token", refresh_token: first.body.refresh_token, client_id: "svc-cli" });
     expect(r.status).toBe(200);
-    expect((await emu.get("/orchestration/clusters/list", undefined, { as: { token: r.body.access_token } })).status).toBe(200);
+    expect((await emu.get(pathOf(areas.clusters.list), undefined, { as: { token: r.body.access_token } })).status).toBe(200);
     expect((await login({ grant_type: "refresh_token", refresh_token: first.body.access_token, client_id: "svc-cli" })).status).toBe(400);
   });
 
   test("missing, malformed, wrongly signed and expired tokens answer 401", async () => {
-    expectErrorBody(await emu.get("/orchestration/clusters/list", undefined, { as: "none" }), 401);
-    expectErrorBody(await emu.get("/orchestration/clusters/list", undefined, { as: { token: "not-a-jwt" } }), 401);
+    expectErrorBody(await emu.get(pathOf(areas.clusters.list), undefined, { as: "none" }), 401);
+    expectErrorBody(await emu.get(pathOf(areas.clusters.list), undefined, { as: { token: "not-a-jwt" } }), 401);
     const forged = jwt.sign({ sub: "x", typ: "Bearer", kind: "user", preferred_username: "admin@example.com", permissions: ["svc.permission.*"] }, "another-key");
-    expectErrorBody(await emu.get("/orchestration/clusters/list", undefined, { as: { token: forged } }), 401);
+    expectErrorBody(await emu.get(pathOf(areas.clusters.list), undefined, { as: { token: forged } }), 401);
     const a = await login({ grant_type: "password", username: "admin@example.com", password: "admin", client_id: "svc-cli" });
     await new Promise((r) => setTimeout(r, 2100));
-    const expired = await emu.get("/orchestration/clusters/list", undefined, { as: { token: a.body.access_token } });
+    const expired = await emu.get(pathOf(areas.clusters.list), undefined, { as: { token: a.body.access_token } });
     expectErrorBody(expired, 401);
     expect(messages(expired)).toMatch(/expired/);
   });
 
   test("instance status needs no token", async () => {
-    expect((await emu.get("/instance/status/get", undefined, { as: "none" })).status).toBe(200);
+    expect((await emu.get(pathOf(areas.instance.statusGet), undefined, { as: "none" })).status).toBe(200);
   });
 });
 
 describe("Edge API token endpoint (POST /api/v4/auth/token/get)", () => {
   test("accepts form fields and a JSON body, and answers access_token, expires_in, token_type", async () => {
-    const viaForm = await emu.call("POST", "/auth/token/get", form({ username: "edge", password: "edge" }));
+    const viaForm = await emu.call("POST", pathOf(areas.auth.edgeToken), form({ username: "edge", password: "edge" }));
     expect(viaForm.status).toBe(200);
     expect(viaForm.body).toEqual({ access_token: expect.any(String), expires_in: 1, token_type: "Bearer" });
-    const viaJson = await emu.post("/auth/token/get", { username: "edge", password: "edge" }, { as: "none" });
+    const viaJson = await emu.post(pathOf(areas.auth.edgeToken), { username: "edge", password: "edge" }, { as: "none" });
     expect(viaJson.status).toBe(200);
-    expect((await emu.get("/workloads/list", undefined, { as: { token: viaJson.body.access_token } })).status).toBe(200);
+    expect((await emu.get(pathOf(areas.legacyWorkloads.list), undefined, { as: { token: viaJson.body.access_token } })).status).toBe(200);
   });
 
   test("wrong edge credentials answer 401", async () => {
-    expectErrorBody(await emu.post("/auth/token/get", { username: "edge", password: "x" }, { as: "none" }), 401);
+    expectErrorBody(await emu.post(pathOf(areas.auth.edgeToken), { username: "edge", password: "x" }, { as: "none" }), 401);
   });
 });

@@ -1,11 +1,7 @@
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { areas } from "../../src/api/endpoints";
+import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => emu.reset());
+const emu = useEmulator();
 
 interface Field {
   name: string;
@@ -21,7 +17,7 @@ const dataType = (name: string, version: string | undefined, fields: Field[] = [
 });
 
 async function create(name: string, version?: string, fields?: Field[], extra?: Record<string, unknown>): Promise<any> {
-  const a = await emu.post("/datatypes/create", dataType(name, version, fields, extra));
+  const a = await emu.post(pathOf(areas.datatypes.create), dataType(name, version, fields, extra));
   expect(a.status).toBe(201);
   return a.body;
 }
@@ -30,7 +26,7 @@ const refs = (a: any) => a.body.data.map((t: any) => `${t.name}:${t.version}`);
 
 describe("Data types (spec Part 2, Data types)", () => {
   test("create answers 201: name, version and type come from the icd; version defaults to 0.0.1", async () => {
-    const a = await emu.post("/datatypes/create", {
+    const a = await emu.post(pathOf(areas.datatypes.create), {
       icd: { name: "sensor.temperature", class_name: "TemperatureReading", description: "A temperature", fields: [{ name: "celsius", type: "float64", description: "degrees" }] },
     });
     expect(a.status).toBe(201);
@@ -54,36 +50,36 @@ describe("Data types (spec Part 2, Data types)", () => {
 
   test("name must match ^([a-z][a-z0-9_]+.)+[a-z][a-z0-9_]+$ (the spec's dot matches any character)", async () => {
     for (const bad of ["Sensor.temp", "temp", "1sensor.temp", "sensor.t", "a.temp"]) {
-      const a = await emu.post("/datatypes/create", dataType(bad, "1.0.0"));
+      const a = await emu.post(pathOf(areas.datatypes.create), dataType(bad, "1.0.0"));
       expectErrorBody(a, 400);
       expect(messages(a)).toMatch(/body\.icd\.name: must match/);
     }
     // The unescaped dot: followed as written, so a name without a dot that is long enough passes.
-    expect((await emu.post("/datatypes/create", dataType("sensorxtemp", "1.0.0"))).status).toBe(201);
-    expect((await emu.post("/datatypes/create", dataType("plant_1.line_2.pressure", "1.0.0"))).status).toBe(201);
+    expect((await emu.post(pathOf(areas.datatypes.create), dataType("sensorxtemp", "1.0.0"))).status).toBe(201);
+    expect((await emu.post(pathOf(areas.datatypes.create), dataType("plant_1.line_2.pressure", "1.0.0"))).status).toBe(201);
   });
 
   test("class_name must match ^[a-zA-Z][a-zA-Z0-9_]+$; version must be semver; fields are checked", async () => {
-    const cls = await emu.post("/datatypes/create", { icd: { name: "sensor.temp", class_name: "1Reading", fields: [] } });
+    const cls = await emu.post(pathOf(areas.datatypes.create), { icd: { name: "sensor.temp", class_name: "1Reading", fields: [] } });
     expect(messages(cls)).toMatch(/body\.icd\.class_name: must match/);
-    const ver = await emu.post("/datatypes/create", dataType("sensor.temp", "one"));
+    const ver = await emu.post(pathOf(areas.datatypes.create), dataType("sensor.temp", "one"));
     expect(messages(ver)).toMatch(/body\.icd\.version: must be a semantic version/);
-    const type = await emu.post("/datatypes/create", dataType("sensor.temp", "1.0.0", [{ name: "v", type: "Float" }]));
+    const type = await emu.post(pathOf(areas.datatypes.create), dataType("sensor.temp", "1.0.0", [{ name: "v", type: "Float" }]));
     expect(messages(type)).toMatch(/body\.icd\.fields\[0\]\.type: must be a primitive type/);
-    const dup = await emu.post("/datatypes/create", dataType("sensor.temp", "1.0.0", [{ name: "v", type: "int32" }, { name: "v", type: "string" }]));
+    const dup = await emu.post(pathOf(areas.datatypes.create), dataType("sensor.temp", "1.0.0", [{ name: "v", type: "int32" }, { name: "v", type: "string" }]));
     expect(messages(dup)).toMatch(/body\.icd\.fields\[1\]\.name: 'v' is already a field/);
-    expect(messages(await emu.post("/datatypes/create", { source: "user" }))).toMatch(/body\.icd: is required/);
-    expect(messages(await emu.post("/datatypes/create", { ...dataType("sensor.temp", "1.0.0"), name: "x" }))).toMatch(/unknown field\(s\) 'name'/);
+    expect(messages(await emu.post(pathOf(areas.datatypes.create), { source: "user" }))).toMatch(/body\.icd: is required/);
+    expect(messages(await emu.post(pathOf(areas.datatypes.create), { ...dataType("sensor.temp", "1.0.0"), name: "x" }))).toMatch(/unknown field\(s\) 'name'/);
   });
 
   test("versions are kept side by side; an existing name and version is 409", async () => {
     await create("sensor.temp", "1.0.0");
     await create("sensor.temp", "1.1.0");
-    const again = await emu.post("/datatypes/create", dataType("sensor.temp", "1.0.0"));
+    const again = await emu.post(pathOf(areas.datatypes.create), dataType("sensor.temp", "1.0.0"));
     expectErrorBody(again, 409);
     expect(messages(again)).toMatch(/sensor\.temp:1\.0\.0 already exists/);
-    expect((await emu.get("/datatypes/sensor.temp/versions/1.0.0/get")).body.version).toBe("1.0.0");
-    expect((await emu.get("/datatypes/sensor.temp/versions/1.1.0/get")).body.version).toBe("1.1.0");
+    expect((await emu.get(pathOf(areas.datatypes.get, { data_type_name: "sensor.temp", data_type_version: "1.0.0" }))).body.version).toBe("1.0.0");
+    expect((await emu.get(pathOf(areas.datatypes.get, { data_type_name: "sensor.temp", data_type_version: "1.1.0" }))).body.version).toBe("1.1.0");
   });
 
   test("a data type is a connect type when its source is connect", async () => {
@@ -94,12 +90,12 @@ describe("Data types (spec Part 2, Data types)", () => {
   test("get by version answers that version; unknown name or version is 404; a bad version is 400", async () => {
     await create("sensor.temp", "1.0.0", [{ name: "a", type: "int32" }]);
     await create("sensor.temp", "2.0.0", [{ name: "b", type: "string" }]);
-    const a = await emu.get("/datatypes/sensor.temp/versions/1.0.0/get");
+    const a = await emu.get(pathOf(areas.datatypes.get, { data_type_name: "sensor.temp", data_type_version: "1.0.0" }));
     expect(a.status).toBe(200);
     expect(a.body.icd.fields.map((f: Field) => f.name)).toEqual(["a"]);
-    expectErrorBody(await emu.get("/datatypes/sensor.temp/versions/3.0.0/get"), 404);
-    expectErrorBody(await emu.get("/datatypes/sensor.other/versions/1.0.0/get"), 404);
-    const bad = await emu.get("/datatypes/sensor.temp/versions/one/get");
+    expectErrorBody(await emu.get(pathOf(areas.datatypes.get, { data_type_name: "sensor.temp", data_type_version: "3.0.0" })), 404);
+    expectErrorBody(await emu.get(pathOf(areas.datatypes.get, { data_type_name: "sensor.other", data_type_version: "1.0.0" })), 404);
+    const bad = await emu.get(pathOf(areas.datatypes.get, { data_type_name: "sensor.temp", data_type_version: "one" }));
     expectErrorBody(bad, 400);
     expect(messages(bad)).toMatch(/path\.data_type_version/);
   });
@@ -120,29 +116,29 @@ describe("Data types (spec Part 2, Data types)", () => {
     await create("sensor.temp", "1.2.0");
     await create("sensor.temp", "1.10.0");
     await create("sensor.flow", "0.0.1");
-    expect(refs(await emu.get("/datatypes/list"))).toEqual(["sensor.flow:0.0.1", "sensor.temp:1.10.0"]);
-    expect(refs(await emu.get("/datatypes/list", { all: true }))).toEqual(["sensor.flow:0.0.1", "sensor.temp:1.2.0", "sensor.temp:1.10.0"]);
+    expect(refs(await emu.get(pathOf(areas.datatypes.list)))).toEqual(["sensor.flow:0.0.1", "sensor.temp:1.10.0"]);
+    expect(refs(await emu.get(pathOf(areas.datatypes.list), { all: true }))).toEqual(["sensor.flow:0.0.1", "sensor.temp:1.2.0", "sensor.temp:1.10.0"]);
   });
 
   test("list: connect=true only connect types; search[] on name", async () => {
     await create("bridge.signal", "1.0.0", undefined, { source: "connect" });
     await create("sensor.temp", "1.0.0");
-    expect(refs(await emu.get("/datatypes/list", { connect: true }))).toEqual(["bridge.signal:1.0.0"]);
-    expect(refs(await emu.get("/datatypes/list", { connect: false }))).toEqual(["bridge.signal:1.0.0", "sensor.temp:1.0.0"]);
-    expect(refs(await emu.get("/datatypes/list", { search: ["TEMP"] }))).toEqual(["sensor.temp:1.0.0"]);
-    expectErrorBody(await emu.get("/datatypes/list", { connect: "maybe" }), 400);
+    expect(refs(await emu.get(pathOf(areas.datatypes.list), { connect: true }))).toEqual(["bridge.signal:1.0.0"]);
+    expect(refs(await emu.get(pathOf(areas.datatypes.list), { connect: false }))).toEqual(["bridge.signal:1.0.0", "sensor.temp:1.0.0"]);
+    expect(refs(await emu.get(pathOf(areas.datatypes.list), { search: ["TEMP"] }))).toEqual(["sensor.temp:1.0.0"]);
+    expectErrorBody(await emu.get(pathOf(areas.datatypes.list), { connect: "maybe" }), 400);
   });
 
   test("list: sortable by data_type.name and data_type.version (semver order), with paging", async () => {
     for (const v of ["1.10.0", "1.2.0", "1.2.0-rc.1", "0.9.0"]) await create("sensor.temp", v);
     await create("aaa.first", "5.0.0");
-    const byVersion = await emu.get("/datatypes/list", { all: true, sort_by: "data_type.version" });
+    const byVersion = await emu.get(pathOf(areas.datatypes.list), { all: true, sort_by: "data_type.version" });
     expect(refs(byVersion)).toEqual(["sensor.temp:0.9.0", "sensor.temp:1.2.0-rc.1", "sensor.temp:1.2.0", "sensor.temp:1.10.0", "aaa.first:5.0.0"]);
-    const desc = await emu.get("/datatypes/list", { all: true, sort_by: "data_type.name", sort_asc: false, page_size: 2 });
+    const desc = await emu.get(pathOf(areas.datatypes.list), { all: true, sort_by: "data_type.name", sort_asc: false, page_size: 2 });
     expect(refs(desc)).toEqual(["sensor.temp:1.10.0", "sensor.temp:1.2.0"]);
-    const next = await emu.get("/datatypes/list", { all: true, sort_by: "data_type.name", sort_asc: false, page_size: 2, starting_after: desc.body.pagination.next_page });
+    const next = await emu.get(pathOf(areas.datatypes.list), { all: true, sort_by: "data_type.name", sort_asc: false, page_size: 2, starting_after: desc.body.pagination.next_page });
     expect(refs(next)).toEqual(["sensor.temp:1.2.0-rc.1", "sensor.temp:0.9.0"]);
-    expectErrorBody(await emu.get("/datatypes/list", { sort_by: "data_type.created" }), 400);
+    expectErrorBody(await emu.get(pathOf(areas.datatypes.list), { sort_by: "data_type.created" }), 400);
   });
 
   test("dependencies: fields naming other types (name:version or name) give all levels as one flat list without duplicates", async () => {
@@ -156,7 +152,7 @@ describe("Data types (spec Part 2, Data types)", () => {
       { name: "track", type: "geo.point", array: true },
       { name: "extra", type: "vendor.extension" },
     ]);
-    const a = await emu.get("/datatypes/sensor.reading/versions/1.0.0/dependencies/get");
+    const a = await emu.get(pathOf(areas.datatypes.dependenciesGet, { data_type_name: "sensor.reading", data_type_version: "1.0.0" }));
     expect(a.status).toBe(200);
     expect(a.body.data).toEqual([
       { name: "site.location", version: "1.0.0", reference: "site.location:1.0.0" },
@@ -165,14 +161,14 @@ describe("Data types (spec Part 2, Data types)", () => {
       { name: "vendor.extension", version: null, reference: "vendor.extension" },
       { name: "geo.point", version: "1.0.0", reference: "geo.point:1.0.0" },
     ]);
-    expect((await emu.get("/datatypes/geo.point/versions/1.0.0/dependencies/get")).body.data).toEqual([]);
-    expectErrorBody(await emu.get("/datatypes/sensor.reading/versions/9.0.0/dependencies/get"), 404);
+    expect((await emu.get(pathOf(areas.datatypes.dependenciesGet, { data_type_name: "geo.point", data_type_version: "1.0.0" }))).body.data).toEqual([]);
+    expectErrorBody(await emu.get(pathOf(areas.datatypes.dependenciesGet, { data_type_name: "sensor.reading", data_type_version: "9.0.0" })), 404);
   });
 
   test("dependencies: a cycle through bare names ends instead of looping", async () => {
     await create("loop.alpha", "1.0.0", [{ name: "b", type: "loop.beta" }]);
     await create("loop.beta", "1.0.0", [{ name: "a", type: "loop.alpha" }]);
-    const a = await emu.get("/datatypes/loop.alpha/versions/1.0.0/dependencies/get");
+    const a = await emu.get(pathOf(areas.datatypes.dependenciesGet, { data_type_name: "loop.alpha", data_type_version: "1.0.0" }));
     expect(a.body.data.map((d: any) => d.reference)).toEqual(["loop.beta:1.0.0"]);
   });
 
@@ -186,7 +182,7 @@ describe("Data types (spec Part 2, Data types)", () => {
       { name: "track", type: "geo.point:1.0.0", array: true },
       { name: "tags", type: "string", array: true },
     ]);
-    const a = await emu.get("/datatypes/sensor.reading/versions/2.0.0/schema/get");
+    const a = await emu.get(pathOf(areas.datatypes.schemaGet, { data_type_name: "sensor.reading", data_type_version: "2.0.0" }));
     expect(a.status).toBe(200);
     expect(a.body).toEqual({
       $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -213,14 +209,14 @@ describe("Data types (spec Part 2, Data types)", () => {
         },
       },
     });
-    expect((await emu.get("/datatypes/sensor.reading/versions/2.0.0/get")).body.schema).toEqual(a.body);
-    expectErrorBody(await emu.get("/datatypes/sensor.reading/versions/1.0.0/schema/get"), 404);
+    expect((await emu.get(pathOf(areas.datatypes.get, { data_type_name: "sensor.reading", data_type_version: "2.0.0" }))).body.schema).toEqual(a.body);
+    expectErrorBody(await emu.get(pathOf(areas.datatypes.schemaGet, { data_type_name: "sensor.reading", data_type_version: "1.0.0" })), 404);
   });
 
   test("create needs data_type.create and reads need data_type.read: a viewer reads but cannot create", async () => {
     await create("sensor.temp", "1.0.0");
-    expectErrorBody(await emu.post("/datatypes/create", dataType("sensor.flow", "1.0.0"), { as: "viewer" }), 403);
-    expect((await emu.get("/datatypes/list", undefined, { as: "viewer" })).status).toBe(200);
-    expectErrorBody(await emu.get("/datatypes/list", undefined, { as: "none" }), 401);
+    expectErrorBody(await emu.post(pathOf(areas.datatypes.create), dataType("sensor.flow", "1.0.0"), { as: "viewer" }), 403);
+    expect((await emu.get(pathOf(areas.datatypes.list), undefined, { as: "viewer" })).status).toBe(200);
+    expectErrorBody(await emu.get(pathOf(areas.datatypes.list), undefined, { as: "none" }), 401);
   });
 });

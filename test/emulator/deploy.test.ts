@@ -1,15 +1,11 @@
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { areas } from "../../src/api/endpoints";
+import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = useEmulator();
 beforeEach(async () => {
-  await emu.reset();
-  await emu.post("/orchestration/clusters/create", { name: "plant-a" });
-  await emu.post("/orchestration/clusters/create", { name: "plant-b" });
-  const a = await emu.post("/apps/create", {
+  await emu.post(pathOf(areas.clusters.create), { name: "plant-a" });
+  await emu.post(pathOf(areas.clusters.create), { name: "plant-b" });
+  const a = await emu.post(pathOf(areas.apps.create), {
     name: "sim",
     title: "Simulator",
     description: "test app",
@@ -26,8 +22,8 @@ beforeEach(async () => {
 
 const target = { target: { cluster: { name: "plant-a" } } };
 const assets = (...ns: number[]) => ns.map((n) => ({ resource: `krn:asset:pump-${n}` }));
-const deploy = (body: unknown, version = "1.2.0") => emu.post(`/apps/sim/v/${version}/deploy`, body);
-const workload = async (name: string) => (await emu.get(`/apps/workloads/${name}/get`)).body;
+const deploy = (body: unknown, version = "1.2.0") => emu.post(pathOf(areas.apps.deploy, { app_name: "sim", app_version: version }), body);
+const workload = async (name: string) => (await emu.get(pathOf(areas.workloads.get, { workload_name: name }))).body;
 const values = async (asset: string) => {
   const w = await deploy({ runtime: { resources: [{ resource: `krn:asset:${asset}` }] }, deployment: target });
   return (await workload(w.body.workload_names[0])).runtime.resources[0].parameters;
@@ -66,7 +62,7 @@ describe("Deploy (spec Part 1 'Deploy request structure'; facts §3.2, §6.1 ite
     expect(messages(c)).toMatch(/mars/);
     expectErrorBody(await deploy({ runtime: { resources: assets(1, 1) }, deployment: target }), 400);
     expectErrorBody(await deploy({ runtime: { resources: [{ resource: "krn:user:a@b.c" }] }, deployment: target }), 400);
-    const list = await emu.get("/apps/workloads/list");
+    const list = await emu.get(pathOf(areas.workloads.list));
     expect(list.body.data).toEqual([]);
   });
 
@@ -93,7 +89,7 @@ describe("Deploy (spec Part 1 'Deploy request structure'; facts §3.2, §6.1 ite
     expectErrorBody(a, 400);
     expect(messages(a)).toMatch(/colour/);
     expectErrorBody(await deploy({ runtime: { resources: [{ resource: "krn:asset:pump-1", parameters: { speed: "fast" } }] }, deployment: target }), 400);
-    expect((await emu.get("/apps/workloads/list")).body.data).toEqual([]);
+    expect((await emu.get(pathOf(areas.workloads.list))).body.data).toEqual([]);
   });
 
   test("deployment_type staged-only deploys workloads that wait for an explicit apply", async () => {
@@ -102,6 +98,6 @@ describe("Deploy (spec Part 1 'Deploy request structure'; facts §3.2, §6.1 ite
   });
 
   test("viewer may not deploy (403)", async () => {
-    expectErrorBody(await emu.post("/apps/sim/v/1.2.0/deploy", { deployment: target }, { as: "viewer" }), 403);
+    expectErrorBody(await emu.post(pathOf(areas.apps.deploy, { app_name: "sim", app_version: "1.2.0" }), { deployment: target }, { as: "viewer" }), 403);
   });
 });

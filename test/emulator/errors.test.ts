@@ -4,13 +4,14 @@
  * catalog whose kind has the answer's status, and `http_status_code` repeats that status.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import { join } from "node:path";
-import { endpoints } from "../../src/api/endpoints";
+import { areas, endpoints } from "../../src/api/endpoints";
 import { ApiError, ErrorCode, errorKindOf, errors, type ErrorCodeName } from "../../src/api/errors";
 import { startServer, type RunningServer } from "../../src/emulator/server";
 import { Store } from "../../src/emulator/store/store";
-import { startTestEmulator, type Answer, type TestEmulator } from "../helpers/emulator";
+import { useEmulator, type Answer, pathOf } from "../helpers/emulator";
 import spec from "./spec-errors.json";
 
 const kinds = Object.entries(errors) as Array<[ErrorCodeName, (typeof errors)[ErrorCodeName]]>;
@@ -105,24 +106,19 @@ function rawExchange(baseUrl: string, send: (socket: net.Socket) => void): Promi
 }
 
 describe("the HTTP answers", () => {
-  let emu: TestEmulator;
-  beforeAll(async () => {
-    emu = await startTestEmulator();
-  });
-  afterAll(() => emu.close());
-  beforeEach(() => emu.reset());
+  const emu = useEmulator();
 
   test("request-level errors carry the kind of their status", async () => {
     const json = "application/json";
-    expect(kindOf(await emu.post("/orchestration/clusters/create", { name: "Not Valid" }))).toBe("VALIDATION_FAILED");
-    expect(kindOf(await emu.call("POST", "/orchestration/clusters/create", { raw: "{", contentType: json }))).toBe("MALFORMED_BODY");
-    expect(kindOf(await emu.get("/orchestration/clusters/list", undefined, { as: "none" }))).toBe("UNAUTHORIZED");
-    expect(kindOf(await emu.post("/orchestration/clusters/create", { name: "a" }, { as: "viewer" }))).toBe("FORBIDDEN");
-    expect(kindOf(await emu.get("/orchestration/clusters/nope/get"))).toBe("NOT_FOUND");
+    expect(kindOf(await emu.post(pathOf(areas.clusters.create), { name: "Not Valid" }))).toBe("VALIDATION_FAILED");
+    expect(kindOf(await emu.call("POST", pathOf(areas.clusters.create), { raw: "{", contentType: json }))).toBe("MALFORMED_BODY");
+    expect(kindOf(await emu.get(pathOf(areas.clusters.list), undefined, { as: "none" }))).toBe("UNAUTHORIZED");
+    expect(kindOf(await emu.post(pathOf(areas.clusters.create), { name: "a" }, { as: "viewer" }))).toBe("FORBIDDEN");
+    expect(kindOf(await emu.get(pathOf(areas.clusters.get, { cluster_name: "nope" })))).toBe("NOT_FOUND");
     expect(kindOf(await emu.get("/no/such/operation"))).toBe("ROUTE_NOT_FOUND");
     expect(kindOf(await emu.get("/orchestration/clusters/create"))).toBe("METHOD_NOT_ALLOWED");
-    expect(kindOf(await emu.call("POST", "/orchestration/clusters/create", { raw: "name=a", contentType: "text/plain" }))).toBe("UNSUPPORTED_MEDIA_TYPE");
-    expect(kindOf(await emu.call("POST", "/orchestration/clusters/create", { raw: `"${"x".repeat(1024 * 1024)}"`, contentType: json }))).toBe("PAYLOAD_TOO_LARGE");
+    expect(kindOf(await emu.call("POST", pathOf(areas.clusters.create), { raw: "name=a", contentType: "text/plain" }))).toBe("UNSUPPORTED_MEDIA_TYPE");
+    expect(kindOf(await emu.call("POST", pathOf(areas.clusters.create), { raw: `"${"x".repeat(1024 * 1024)}"`, contentType: json }))).toBe("PAYLOAD_TOO_LARGE");
     const login = await fetch(`${emu.baseUrl}/auth/realms/svc/protocol/openid-connect/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -132,19 +128,19 @@ describe("the HTTP answers", () => {
   });
 
   test("the rules of the areas answer their kinds: 409, 412, 424, 406, 501", async () => {
-    await emu.post("/orchestration/clusters/create", { name: "plant" });
-    expect(kindOf(await emu.post("/orchestration/clusters/create", { name: "plant" }))).toBe("CONFLICT");
-    expect((await emu.post("/apps/create", { name: "sim", title: "Sim", description: "d", type: "app", version: "1.0.0" })).status).toBe(201);
+    await emu.post(pathOf(areas.clusters.create), { name: "plant" });
+    expect(kindOf(await emu.post(pathOf(areas.clusters.create), { name: "plant" }))).toBe("CONFLICT");
+    expect((await emu.post(pathOf(areas.apps.create), { name: "sim", title: "Sim", description: "d", type: "app", version: "1.0.0" })).status).toBe(201);
     const workload = (name: string, extra: Record<string, unknown> = {}) =>
-      emu.post("/apps/workloads/create", { name, app_name: "sim", app_version: "1.0.0", cluster_name: "plant", ...extra });
+      emu.post(pathOf(areas.workloads.create), { name, app_name: "sim", app_version: "1.0.0", cluster_name: "plant", ...extra });
     expect((await workload("w1")).status).toBe(201);
-    expect(kindOf(await emu.get("/apps/workloads/w1/download", { expires: 1000 }))).toBe("PRECONDITION_FAILED");
+    expect(kindOf(await emu.get(pathOf(areas.workloads.download, { workload_name: "w1" }), { expires: 1000 }))).toBe("PRECONDITION_FAILED");
     expect((await workload("pending", { enabled: false })).status).toBe(201);
-    expect(kindOf(await emu.get("/apps/workloads/pending/logs/get"))).toBe("FAILED_DEPENDENCY");
-    expect(kindOf(await emu.post("/workloads/apply", { workload_names: ["w1"] }))).toBe("NOT_ACCEPTABLE");
-    expect((await emu.post("/appregistry/create", { payload: { name: "box", version: "3.0.0", type: "docker" } })).status).toBe(201);
-    expect((await emu.post("/workloads/deploy", { name: "boxed", app_name: "box", cluster_name: "plant" })).status).toBe(201);
-    expect(kindOf(await emu.get("/workloads/boxed/configurations/get"))).toBe("NOT_IMPLEMENTED");
+    expect(kindOf(await emu.get(pathOf(areas.workloads.logs, { workload_name: "pending" })))).toBe("FAILED_DEPENDENCY");
+    expect(kindOf(await emu.post(pathOf(areas.legacyWorkloads.apply), { workload_names: ["w1"] }))).toBe("NOT_ACCEPTABLE");
+    expect((await emu.post(pathOf(areas.appregistry.create), { payload: { name: "box", version: "3.0.0", type: "docker" } })).status).toBe(201);
+    expect((await emu.post(pathOf(areas.legacyWorkloads.deploy), { name: "boxed", app_name: "box", cluster_name: "plant" })).status).toBe(201);
+    expect(kindOf(await emu.get(pathOf(areas.legacyWorkloads.configurationsGet, { workload_name: "boxed" })))).toBe("NOT_IMPLEMENTED");
   });
 
   test("injected faults carry the kind of their status", async () => {
@@ -153,11 +149,35 @@ describe("the HTTP answers", () => {
       for (const [status, name] of Object.entries(expected)) {
         const set = await fetch(`${emu.baseUrl}/emulator/faults`, { method: "POST", body: JSON.stringify({ rate: 1, statuses: [Number(status)], paths: ["/api/v4/instance/*"] }) });
         expect(set.status).toBe(200);
-        expect(kindOf(await emu.get("/instance/status/get"))).toBe(name);
+        expect(kindOf(await emu.get(pathOf(areas.instance.statusGet)))).toBe(name);
       }
     } finally {
       await fetch(`${emu.baseUrl}/emulator/faults`, { method: "POST", body: JSON.stringify({ rate: 0 }) });
     }
+  });
+
+  test("a '.' or '..' path segment is refused naming it, instead of reaching the operation the folded path names", async () => {
+    expect((await emu.send(areas.datalabels.labelCreate, { body: { name: "anomaly", title: "Anomaly" } })).status).toBe(201);
+    const token = await emu.token("admin");
+    const sendAsIs = (path: string) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const { hostname, port } = new URL(emu.baseUrl);
+        // Options, not a URL: a URL would be folded before it is sent.
+        const req = http.get({ hostname, port, path, agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
+          let text = "";
+          res.on("data", (d: Buffer) => (text += d.toString("utf8")));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        });
+        req.on("error", reject);
+      });
+    // Folded, each would read the label itself (labelGet) as if it were a metadata record.
+    for (const seg of ["..", "%2e%2e", "%2E.", "."]) {
+      const a = await sendAsIs(`/api/v4/datalabels/labels/anomaly/metadata/${seg}/get`);
+      expect([a.status, kindOfAnswer(a.status, a.body)]).toEqual([400, "BAD_REQUEST"]);
+      expect(a.body.errors[0].message.join(" ")).toContain(`path: the segment '${seg}' cannot name anything`);
+    }
+    // Names that merely contain dots are names.
+    expect((await sendAsIs("/api/v4/datalabels/labels/anomaly/metadata/.../get")).status).toBe(404);
   });
 
   test("requests the HTTP parser refuses carry the kind of their status: 400, 431", async () => {

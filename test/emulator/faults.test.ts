@@ -6,21 +6,15 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startTestEmulator, expectErrorBody, type TestEmulator } from "../helpers/emulator";
+import { areas } from "../../src/api/endpoints";
+import { startTestEmulator, useEmulator, expectErrorBody, pathOf } from "../helpers/emulator";
 
 /** What is on disk right now (read while the emulator still runs, as a crash would leave it). */
 const readSnapshotAndLog = (file: string) => readFileSync(file, "utf8") + readFileSync(`${file}.log`, "utf8");
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  await emu.token("admin");
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await setFaults({});
-  await emu.reset();
-});
+const emu = useEmulator();
+beforeAll(() => emu.token("admin"));
+beforeEach(() => setFaults({}));
 
 async function setFaults(config: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${emu.baseUrl}/emulator/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(config) });
@@ -36,7 +30,7 @@ async function outcome(call: () => Promise<{ status: number }>): Promise<number 
     return "reset";
   }
 }
-const listClusters = () => outcome(() => emu.get("/orchestration/clusters/list"));
+const listClusters = () => outcome(() => emu.get(pathOf(areas.clusters.list)));
 
 async function run(n: number, call: () => Promise<number | "reset">): Promise<Array<number | "reset">> {
   const out: Array<number | "reset"> = [];
@@ -82,19 +76,19 @@ describe("Rates and reproducibility", () => {
 describe("What a fault looks like", () => {
   test("injected statuses answer the spec's error body; 429 carries Retry-After", async () => {
     await setFaults({ rate: 1, statuses: [429], retry_after_s: 3 });
-    const a = await emu.get("/orchestration/clusters/list");
+    const a = await emu.get(pathOf(areas.clusters.list));
     expectErrorBody(a, 429);
     expect(a.headers.get("retry-after")).toBe("3");
     expect(a.headers.get("x-emulator-fault")).toBe("status_429");
     await setFaults({ rate: 1, statuses: [503] });
-    const b = await emu.post("/orchestration/clusters/create", { name: "never" });
+    const b = await emu.post(pathOf(areas.clusters.create), { name: "never" });
     expectErrorBody(b, 503);
     expect(b.headers.get("retry-after")).toBeNull();
   });
 
   test("a fault happens before the request has any effect", async () => {
     await setFaults({ rate: 0.5, reset_rate: 0.5, seed: 1 });
-    const results = await run(20, () => outcome(() => emu.post("/orchestration/clusters/create", { name: `c-${Math.random().toString(36).slice(2, 8)}` })));
+    const results = await run(20, () => outcome(() => emu.post(pathOf(areas.clusters.create), { name: `c-${Math.random().toString(36).slice(2, 8)}` })));
     expect(results.every((s) => s !== 201)).toBe(true);
     expect(emu.store.table("clusters").size).toBe(0);
     const { counters } = await faultStatus();
@@ -103,7 +97,7 @@ describe("What a fault looks like", () => {
 
   test("a connection reset drops the connection without an answer", async () => {
     await setFaults({ reset_rate: 1 });
-    await expect(emu.get("/orchestration/clusters/list")).rejects.toThrow();
+    await expect(emu.get(pathOf(areas.clusters.list))).rejects.toThrow();
     expect((await faultStatus()).counters.by_kind.reset).toBe(1);
   });
 
@@ -122,14 +116,14 @@ describe("Where faults apply", () => {
   test("path patterns limit faults: clusters are never faulted when only /api/v4/assets/* is", async () => {
     await setFaults({ rate: 1, paths: ["/api/v4/assets/*"] });
     expect(await run(20, listClusters)).toEqual(Array(20).fill(200));
-    expect(await outcome(() => emu.get("/assets/list"))).toBe(503);
+    expect(await outcome(() => emu.get(pathOf(areas.assets.list)))).toBe(503);
     expect((await faultStatus()).counters.matched).toBe(1);
   });
 
   test("method patterns limit faults: only POST fails with methods [POST]", async () => {
     await setFaults({ rate: 1, methods: ["post"], paths: ["/api/v4/orchestration/*"] });
     expect(await listClusters()).toBe(200);
-    expect(await outcome(() => emu.post("/orchestration/clusters/create", { name: "x" }))).toBe(503);
+    expect(await outcome(() => emu.post(pathOf(areas.clusters.create), { name: "x" }))).toBe(503);
   });
 
   test("the token endpoint is never faulted unless include_auth; /emulator/* never", async () => {
@@ -153,20 +147,20 @@ describe("Where faults apply", () => {
 describe("after_apply: the change is applied and durable, the answer is lost", () => {
   test("with a reset, the client sees no answer but the cluster exists", async () => {
     await setFaults({ rate: 1, mode: "after_apply", methods: ["POST"] });
-    await expect(emu.post("/orchestration/clusters/create", { name: "ambiguous" })).rejects.toThrow();
+    await expect(emu.post(pathOf(areas.clusters.create), { name: "ambiguous" })).rejects.toThrow();
     expect(emu.store.table("clusters").has("ambiguous")).toBe(true);
     await setFaults({});
-    expect((await emu.get("/orchestration/clusters/ambiguous/get")).status).toBe(200);
-    expectErrorBody(await emu.post("/orchestration/clusters/create", { name: "ambiguous" }), 409);
+    expect((await emu.get(pathOf(areas.clusters.get, { cluster_name: "ambiguous" }))).status).toBe(200);
+    expectErrorBody(await emu.post(pathOf(areas.clusters.create), { name: "ambiguous" }), 409);
   });
 
   test("with 502, the client gets a 502 although the cluster was created; counted by kind", async () => {
     await setFaults({ rate: 1, mode: "after_apply", after_apply_action: "502", methods: ["POST"] });
-    const a = await emu.post("/orchestration/clusters/create", { name: "ambiguous" });
+    const a = await emu.post(pathOf(areas.clusters.create), { name: "ambiguous" });
     expectErrorBody(a, 502);
     expect(emu.store.table("clusters").has("ambiguous")).toBe(true);
     // A rejected request has no effect to lose: it answers its own error.
-    expectErrorBody(await emu.post("/orchestration/clusters/create", { name: "Bad Name" }), 400);
+    expectErrorBody(await emu.post(pathOf(areas.clusters.create), { name: "Bad Name" }), 400);
     const { counters } = await faultStatus();
     expect(counters.by_kind).toEqual({ after_apply_502: 1 });
   });

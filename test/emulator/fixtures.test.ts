@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fixtureHash } from "../../src/emulator/fixtures";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { areas } from "../../src/api/endpoints";
+import { startTestEmulator, useEmulator, type TestEmulator, pathOf } from "../helpers/emulator";
 
 const PLANT = resolve(__dirname, "../../examples/fixtures/plant.yaml");
 
@@ -34,10 +35,10 @@ function yamlFile(text: string): string {
 describe("Loading fixtures through the create operations", () => {
   test("clusters load with the defaults the create operation fills in, and leave no audit entries", async () => {
     await withEmulator({ seed: { clusters: [{ name: "plant-a", title: "Plant A" }, { name: "plant-b" }] } }, async (emu) => {
-      const a = await emu.get("/orchestration/clusters/plant-a/get");
+      const a = await emu.get(pathOf(areas.clusters.get, { cluster_name: "plant-a" }));
       expect(a.status).toBe(200);
       expect(a.body).toMatchObject({ name: "plant-a", title: "Plant A", type: "k3s", status: "pending_provision", ready: false });
-      expect((await emu.get("/orchestration/clusters/plant-b/get")).body.title).toBe("plant-b");
+      expect((await emu.get(pathOf(areas.clusters.get, { cluster_name: "plant-b" }))).body.title).toBe("plant-b");
       expect(emu.store.table("audit_log").size).toBe(0);
     });
   });
@@ -45,7 +46,7 @@ describe("Loading fixtures through the create operations", () => {
   test("a YAML file path works like a parsed document", async () => {
     const file = yamlFile("clusters:\n  - name: from-yaml\n    title: From YAML\n");
     await withEmulator({ seed: file }, async (emu) => {
-      expect((await emu.get("/orchestration/clusters/from-yaml/get")).body.title).toBe("From YAML");
+      expect((await emu.get(pathOf(areas.clusters.get, { cluster_name: "from-yaml" }))).body.title).toBe("From YAML");
     });
   });
 
@@ -59,7 +60,7 @@ describe("Loading fixtures through the create operations", () => {
       ],
     };
     await withEmulator({ seed }, async (emu) => {
-      const tree = (await emu.get("/assets/hierarchy/tree/get")).body.data;
+      const tree = (await emu.get(pathOf(areas.assets.hierarchyGet))).body.data;
       expect(tree).toHaveLength(1);
       expect(tree[0].name).toBe("site");
       expect(tree[0].children[0].name).toBe("hall");
@@ -103,7 +104,7 @@ describe("A bad fixture fails naming the entry and the field", () => {
     const state = join(dir, "state.json");
     await expect(startTestEmulator({ statePath: state, seed: { clusters: [{ name: "first" }, { name: "Bad" }] } })).rejects.toThrow(/clusters\[1\]/);
     await withEmulator({ statePath: state }, async (emu) => {
-      expect((await emu.get("/orchestration/clusters/list")).body.data).toEqual([]);
+      expect((await emu.get(pathOf(areas.clusters.list))).body.data).toEqual([]);
     });
   });
 });
@@ -116,7 +117,7 @@ describe("Fixtures and persisted state", () => {
       /fixture seed: the state was seeded from seed \(sha256 [0-9a-f]{12}, at [^)]+\) and seed \(sha256 [0-9a-f]{12}\) is a different fixture; fixtures load only into an empty emulator/,
     );
     await withEmulator({ statePath: state }, async (emu) => {
-      expect((await emu.get("/orchestration/clusters/list")).body.data.map((c: { name: string }) => c.name)).toEqual(["seeded"]);
+      expect((await emu.get(pathOf(areas.clusters.list))).body.data.map((c: { name: string }) => c.name)).toEqual(["seeded"]);
     });
   });
 
@@ -130,8 +131,8 @@ describe("Fixtures and persisted state", () => {
     const reordered = { labels: [{ name: "anomaly", title: "Anomaly" }], clusters: [{ title: "Line 1", name: "line-1" }] };
     expect(fixtureHash(reordered)).toBe(fixtureHash(doc));
     await withEmulator({ statePath: state, seed: reordered, log: (l: string) => lines.push(l) }, async (emu) => {
-      expect((await emu.get("/orchestration/clusters/list")).body.data).toHaveLength(1);
-      expect((await emu.get("/datalabels/labels/list")).body.data).toHaveLength(1);
+      expect((await emu.get(pathOf(areas.clusters.list))).body.data).toHaveLength(1);
+      expect((await emu.get(pathOf(areas.datalabels.labelList))).body.data).toHaveLength(1);
     });
     expect(lines).toEqual([expect.stringMatching(/^svc-emulator: the state already holds fixture seed \(sha256 [0-9a-f]{12}, loaded from seed at .+\); not loading it again$/)]);
     expect(fixtureHash({ ...doc, clusters: [{ name: "line-1", title: "Line one" }] })).not.toBe(fixtureHash(doc));
@@ -149,47 +150,43 @@ describe("Fixtures and persisted state", () => {
 });
 
 describe("examples/fixtures/plant.yaml", () => {
-  let emu: TestEmulator;
-  beforeAll(async () => {
-    emu = await startTestEmulator({ seed: PLANT });
-  });
-  afterAll(() => emu.close());
+  const emu = useEmulator({ seed: PLANT, reset: false });
 
   test("loads two clusters, three ACPs and three labels", async () => {
-    expect((await emu.get("/orchestration/clusters/list")).body.data.map((c: { name: string }) => c.name).sort()).toEqual(["bottling-edge", "utilities-edge"]);
-    const acps = (await emu.get("/acps/list")).body.data;
+    expect((await emu.get(pathOf(areas.clusters.list))).body.data.map((c: { name: string }) => c.name).sort()).toEqual(["bottling-edge", "utilities-edge"]);
+    const acps = (await emu.get(pathOf(areas.acps.list))).body.data;
     expect(acps.map((a: { name: string }) => a.name).sort()).toEqual(["bottling-node-1", "bottling-node-2", "utilities-node-1"]);
     expect(acps.find((a: { name: string }) => a.name === "bottling-node-1")).toMatchObject({ cluster_name: "bottling-edge", location: { lat: 48.1372, lon: 11.5751 } });
-    expect((await emu.get("/datalabels/labels/list")).body.data).toHaveLength(3);
+    expect((await emu.get(pathOf(areas.datalabels.labelList))).body.data).toHaveLength(3);
   });
 
   test("loads asset classes, types and 50 assets under one root", async () => {
-    expect((await emu.get("/assets/class/list")).body.data).toHaveLength(5);
-    expect((await emu.get("/assets/types/list", { page_size: 100 })).body.data).toHaveLength(15);
-    expect((await emu.get("/assets/list", { page_size: 100 })).body.data).toHaveLength(50);
-    const tree = (await emu.get("/assets/hierarchy/tree/get")).body.data;
+    expect((await emu.get(pathOf(areas.assets.classList))).body.data).toHaveLength(5);
+    expect((await emu.get(pathOf(areas.assets.typeList), { page_size: 100 })).body.data).toHaveLength(15);
+    expect((await emu.get(pathOf(areas.assets.list), { page_size: 100 })).body.data).toHaveLength(50);
+    const tree = (await emu.get(pathOf(areas.assets.hierarchyGet))).body.data;
     expect(tree.map((n: { name: string }) => n.name)).toEqual(["riverside"]);
-    const line1 = (await emu.get("/assets/list", { names: ["line-1-filler-temp"] })).body.data[0];
+    const line1 = (await emu.get(pathOf(areas.assets.list), { names: ["line-1-filler-temp"] })).body.data[0];
     expect(line1).toMatchObject({ asset_parent_name: "line-1-filler", asset_type_name: "temperature-sensor" });
   });
 
   test("loads two apps with three versions, their parameter definitions and set values", async () => {
-    const apps = (await emu.get("/apps/list")).body.data;
+    const apps = (await emu.get(pathOf(areas.apps.list))).body.data;
     expect(apps.map((a: { name: string; latest_version: string }) => [a.name, a.latest_version]).sort()).toEqual([
       ["oee-monitor", "1.1.0"],
       ["vibration-watch", "2.0.0"],
     ]);
-    const values = await emu.post("/apps/parameters/values/list", { apps: [{ name: "oee-monitor", version: "1.1.0" }] });
+    const values = await emu.post(pathOf(areas.parameters.valuesList), { apps: [{ name: "oee-monitor", version: "1.1.0" }] });
     expect(values.status).toBe(200);
     const set = values.body.data.map((v: { resource: string; name: string; value: unknown }) => `${v.resource} ${v.name}=${v.value}`).sort();
     expect(set).toEqual(["krn:asset:line-1 ideal_cycle_time_ms=420", "krn:asset:line-3 ideal_cycle_time_ms=500", "krn:asset:line-3 shift_model=two-shift"]);
   });
 
   test("loads three workloads; `stopped: true` is the create operation's query flag", async () => {
-    const list = (await emu.get("/apps/workloads/list")).body.data;
+    const list = (await emu.get(pathOf(areas.workloads.list))).body.data;
     expect(list.map((w: { name: string }) => w.name).sort()).toEqual(["oee-lines", "vibration-lines", "vibration-utilities"]);
-    const stopped = (await emu.get("/apps/workloads/vibration-lines/get")).body;
-    const running = (await emu.get("/apps/workloads/oee-lines/get")).body;
+    const stopped = (await emu.get(pathOf(areas.workloads.get, { workload_name: "vibration-lines" }))).body;
+    const running = (await emu.get(pathOf(areas.workloads.get, { workload_name: "oee-lines" }))).body;
     expect(stopped.status.state).not.toBe(running.status.state);
     expect(JSON.stringify(stopped.status)).toMatch(/stop/);
     expect(running.runtime.resources.map((r: { resource: string }) => r.resource)).toEqual(["krn:asset:line-1", "krn:asset:line-2", "krn:asset:line-3"]);

@@ -1,22 +1,18 @@
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { areas } from "../../src/api/endpoints";
+import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = useEmulator();
 beforeEach(async () => {
-  await emu.reset();
-  await emu.post("/assets/types/create", { name: "pump", title: "Pump" });
-  await emu.post("/assets/types/create", { name: "valve", title: "Valve" });
+  await emu.post(pathOf(areas.assets.typeCreate), { name: "pump", title: "Pump" });
+  await emu.post(pathOf(areas.assets.typeCreate), { name: "valve", title: "Valve" });
   const assets = [
     { name: "pump-1", title: "Main Pump", asset_type_name: "pump", properties: [{ name: "serial", value: "SN-100" }] },
     { name: "pump-2", title: "Spare Pump", asset_type_name: "pump", properties: [{ name: "serial", value: "SN-200" }] },
     { name: "valve-1", title: "Inlet", asset_type_name: "valve" },
   ];
-  for (const a of assets) expect((await emu.post("/assets/create", a)).status).toBe(201);
-  await emu.post("/orchestration/clusters/create", { name: "plant-a" });
-  await emu.post("/apps/create", {
+  for (const a of assets) expect((await emu.post(pathOf(areas.assets.create), a)).status).toBe(201);
+  await emu.post(pathOf(areas.clusters.create), { name: "plant-a" });
+  await emu.post(pathOf(areas.apps.create), {
     name: "sim",
     title: "Sim",
     description: "d",
@@ -24,13 +20,13 @@ beforeEach(async () => {
     version: "1.0.0",
     parameters: [{ name: "speed", data_type: "number", default: 1 }],
   });
-  await emu.post("/apps/sim/v/1.0.0/deploy", {
+  await emu.post(pathOf(areas.apps.deploy, { app_name: "sim", app_version: "1.0.0" }), {
     runtime: { resources: [{ resource: "krn:asset:pump-1", parameters: { speed: 5 } }, { resource: "krn:asset:pump-2", parameters: { speed: 12 } }] },
     deployment: { target: { cluster: { name: "plant-a" } } },
   });
 });
 
-const insights = (body?: unknown, query?: Record<string, number>) => emu.call("POST", "/asset-insights/get", { body, query });
+const insights = (body?: unknown, query?: Record<string, number>) => emu.call("POST", pathOf(areas.insights.get), { body, query });
 const names = (a: { body: { data: Array<{ name: string }> } }) => a.body.data.map((i) => i.name);
 
 describe("Asset insights (POST /asset-insights/get; facts §3.7, §4.5, §6.7)", () => {
@@ -86,7 +82,7 @@ describe("Asset insights (POST /asset-insights/get; facts §3.7, §4.5, §6.7)",
 
   test("parameters_schedule lists the asset's schedules still to run", async () => {
     const at = new Date(Date.now() + 3600_000).toISOString();
-    const s = await emu.post("/apps/parameters/schedules/create", { app_name: "sim", app_version: "1.0.0", scheduled_for: at, resources: ["krn:asset:pump-2"], parameters: { speed: 3 } });
+    const s = await emu.post(pathOf(areas.schedules.create), { app_name: "sim", app_version: "1.0.0", scheduled_for: at, resources: ["krn:asset:pump-2"], parameters: { speed: 3 } });
     expect(s.status).toBe(201);
     const a = await insights({ asset_names: ["pump-2"], extra_fields: { parameters_schedule: {} } });
     expect(a.body.data[0].extra_fields.parameters_schedule).toEqual([expect.objectContaining({ id: s.body.id, app_name: "sim", state: "scheduled", type: "permanent" })]);
@@ -122,8 +118,8 @@ describe("Asset insights (POST /asset-insights/get; facts §3.7, §4.5, §6.7)",
   });
 
   test("needs asset_insights.read: viewers may read; no token is 401; unknown body fields are 400", async () => {
-    expect((await emu.post("/asset-insights/get", {}, { as: "viewer" })).status).toBe(200);
-    expectErrorBody(await emu.post("/asset-insights/get", {}, { as: "none" }), 401);
+    expect((await emu.post(pathOf(areas.insights.get), {}, { as: "viewer" })).status).toBe(200);
+    expectErrorBody(await emu.post(pathOf(areas.insights.get), {}, { as: "none" }), 401);
     expectErrorBody(await insights({ colour: "red" }), 400);
     expectErrorBody(await insights({ extra_fields: { weather: {} } }), 400);
   });

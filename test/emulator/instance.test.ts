@@ -1,15 +1,11 @@
 import http from "node:http";
-import { startTestEmulator, expectErrorBody, messages, type Answer, type TestEmulator } from "../helpers/emulator";
+import { areas } from "../../src/api/endpoints";
+import { useEmulator, expectErrorBody, messages, type Answer, pathOf } from "../helpers/emulator";
 import { TABLES } from "../../src/emulator/store/tables";
 
 /** A clock the tests move, so that audit entries carry known times. */
 let nowMs = Date.UTC(2024, 4, 1, 12, 0, 0, 345);
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator({ clock: () => nowMs });
-});
-afterAll(() => emu.close());
-beforeEach(() => emu.reset());
+const emu = useEmulator({ options: { clock: () => nowMs } });
 
 /** GET with a JSON body, which fetch cannot send; the spec's dependency graph takes one. */
 async function getWithBody(path: string, body: unknown): Promise<Answer> {
@@ -44,7 +40,7 @@ function seed(table: string, key: string, record: Record<string, unknown>): void
 
 describe("Instance status (spec Part 2, Instance and audit log)", () => {
   test("status needs no token and answers {status, components: [{name, status}]}", async () => {
-    const a = await emu.get("/instance/status/get", undefined, { as: "none" });
+    const a = await emu.get(pathOf(areas.instance.statusGet), undefined, { as: "none" });
     expect(a.status).toBe(200);
     expect(a.body.status).toBe(true);
     expect(a.body.components.length).toBeGreaterThan(0);
@@ -54,7 +50,7 @@ describe("Instance status (spec Part 2, Instance and audit log)", () => {
 
 describe("Instance settings (spec Part 2, Instance and audit log)", () => {
   test("get answers the defaults: {acp: {auto_update, metrics, status}}, each {enabled, interval}", async () => {
-    const a = await emu.get("/instance/settings/get");
+    const a = await emu.get(pathOf(areas.instance.settingsGet));
     expect(a.status).toBe(200);
     expect(a.body).toEqual({
       acp: {
@@ -66,7 +62,7 @@ describe("Instance settings (spec Part 2, Instance and audit log)", () => {
   });
 
   test("update: a partial body changes only the sent keys", async () => {
-    const a = await emu.post("/instance/settings/update", { acp: { metrics: { interval: 120 }, auto_update: { enabled: true } } });
+    const a = await emu.post(pathOf(areas.instance.settingsUpdate), { acp: { metrics: { interval: 120 }, auto_update: { enabled: true } } });
     expect(a.status).toBe(200);
     const expected = {
       acp: {
@@ -76,22 +72,22 @@ describe("Instance settings (spec Part 2, Instance and audit log)", () => {
       },
     };
     expect(a.body).toEqual(expected);
-    expect((await emu.get("/instance/settings/get")).body).toEqual(expected);
-    expect((await emu.post("/instance/settings/update", {})).body).toEqual(expected);
+    expect((await emu.get(pathOf(areas.instance.settingsGet))).body).toEqual(expected);
+    expect((await emu.post(pathOf(areas.instance.settingsUpdate), {})).body).toEqual(expected);
   });
 
   test("update: intervals are whole seconds from 1 to 604800, unknown keys are 400, nothing changes", async () => {
     for (const bad of [{ acp: { status: { interval: 0 } } }, { acp: { status: { interval: 1.5 } } }, { acp: { status: { enabled: "yes" } } }, { acp: { logs: {} } }, { other: 1 }]) {
-      expectErrorBody(await emu.post("/instance/settings/update", bad), 400);
+      expectErrorBody(await emu.post(pathOf(areas.instance.settingsUpdate), bad), 400);
     }
-    expect(messages(await emu.post("/instance/settings/update", { acp: { status: { interval: 604801 } } }))).toMatch(/body\.acp\.status\.interval/);
-    expect((await emu.get("/instance/settings/get")).body.acp.status).toEqual({ enabled: true, interval: 30 });
+    expect(messages(await emu.post(pathOf(areas.instance.settingsUpdate), { acp: { status: { interval: 604801 } } }))).toMatch(/body\.acp\.status\.interval/);
+    expect((await emu.get(pathOf(areas.instance.settingsGet))).body.acp.status).toEqual({ enabled: true, interval: 30 });
   });
 
   test("get needs instance.read and update instance.update: a viewer reads but cannot update", async () => {
-    expect((await emu.get("/instance/settings/get", undefined, { as: "viewer" })).status).toBe(200);
-    expectErrorBody(await emu.post("/instance/settings/update", { acp: {} }, { as: "viewer" }), 403);
-    expectErrorBody(await emu.get("/instance/settings/get", undefined, { as: "none" }), 401);
+    expect((await emu.get(pathOf(areas.instance.settingsGet), undefined, { as: "viewer" })).status).toBe(200);
+    expectErrorBody(await emu.post(pathOf(areas.instance.settingsUpdate), { acp: {} }, { as: "viewer" }), 403);
+    expectErrorBody(await emu.get(pathOf(areas.instance.settingsGet), undefined, { as: "none" }), 401);
   });
 });
 
@@ -121,7 +117,7 @@ describe("Instance dependency graph (spec Part 2: GET /instance/graph/dependenci
   });
 
   test("an app and a cluster answer the workloads that use them", async () => {
-    await emu.post("/orchestration/clusters/create", { name: "plant-a", title: "Plant A" });
+    await emu.post(pathOf(areas.clusters.create), { name: "plant-a", title: "Plant A" });
     seed(TABLES.apps, "detector", { name: "detector", type: "app", latest_version: "1.0.0" });
     seed(TABLES.workloads, "det-1", { name: "det-1", title: "Detector 1", app_name: "detector", app_version: "1.0.0", cluster_name: "plant-a" });
     seed(TABLES.workloads, "other", { name: "other", title: "Other", app_name: "other", app_version: "1.0.0", cluster_name: "plant-b" });
@@ -134,8 +130,8 @@ describe("Instance dependency graph (spec Part 2: GET /instance/graph/dependenci
   });
 
   test("a label answers the data labels that use it; a record without dependents answers an empty list", async () => {
-    await emu.post("/datalabels/labels/create", { name: "idle", title: "Idle" });
-    const dl = await emu.post("/datalabels/create", { label_name: "anomaly", start_date: "2024-05-01T10:00:00Z", end_date: "2024-05-01T11:00:00Z", description: "noise" });
+    await emu.post(pathOf(areas.datalabels.labelCreate), { name: "idle", title: "Idle" });
+    const dl = await emu.post(pathOf(areas.datalabels.create), { label_name: "anomaly", start_date: "2024-05-01T10:00:00Z", end_date: "2024-05-01T11:00:00Z", description: "noise" });
     expect((await getWithBody("/instance/graph/dependencies/get", { collection: "labels", name: "anomaly" })).body.data).toEqual([
       { collection: "data_labels", name: String(dl.body.id), title: "noise" },
     ]);
@@ -143,8 +139,8 @@ describe("Instance dependency graph (spec Part 2: GET /instance/graph/dependenci
   });
 
   test("the same question may come as query parameters, for clients that cannot send a GET body", async () => {
-    await emu.post("/datalabels/create", { label_name: "anomaly", start_date: "2024-05-01T10:00:00Z", end_date: "2024-05-01T11:00:00Z" });
-    const a = await emu.get("/instance/graph/dependencies/get", { collection: "labels", name: "anomaly" });
+    await emu.post(pathOf(areas.datalabels.create), { label_name: "anomaly", start_date: "2024-05-01T10:00:00Z", end_date: "2024-05-01T11:00:00Z" });
+    const a = await emu.get(pathOf(areas.instance.graphDependenciesGet), { collection: "labels", name: "anomaly" });
     expect(a.status).toBe(200);
     expect(a.body.data).toEqual([{ collection: "data_labels", name: "1", title: "anomaly" }]);
   });
@@ -155,7 +151,7 @@ describe("Instance dependency graph (spec Part 2: GET /instance/graph/dependenci
     expectErrorBody(coll, 400);
     expect(messages(coll)).toMatch(/body\.collection: must be one of/);
     expect(messages(await getWithBody("/instance/graph/dependencies/get", { collection: "labels" }))).toMatch(/body\.name: is required/);
-    expect(messages(await emu.get("/instance/graph/dependencies/get"))).toMatch(/collection: is required/);
+    expect(messages(await emu.get(pathOf(areas.instance.graphDependenciesGet)))).toMatch(/collection: is required/);
     const both = await getWithBody("/instance/graph/dependencies/get?collection=labels&name=x", { collection: "labels", name: "x" });
     expectErrorBody(both, 400);
     expect(messages(both)).toMatch(/either in the body or in the query/);
@@ -182,10 +178,10 @@ describe("Audit log (spec Part 2, Instance and audit log)", () => {
       const a = await emu.post(path, body, { as, headers: { "x-request-id": `req-${i + 1}` } });
       expect(a.status).toBeLessThan(300);
     }
-    return (await emu.get("/instance/auditlog/list", { sort_asc: true })).body.data;
+    return (await emu.get(pathOf(areas.instance.auditLogList), { sort_asc: true })).body.data;
   }
   const idsOf = (a: any) => a.body.data.map((e: any) => e.id);
-  const list = (query: Record<string, any>) => emu.get("/instance/auditlog/list", query);
+  const list = (query: Record<string, any>) => emu.get(pathOf(areas.instance.auditLogList), query);
 
   test("list: newest first by default; sort_asc=true oldest first", async () => {
     const entries = await seedAudit();
@@ -195,7 +191,7 @@ describe("Audit log (spec Part 2, Instance and audit log)", () => {
 
   test("get answers one entry with the spec's fields; an unknown id is 404", async () => {
     await seedAudit();
-    const a = await emu.get("/instance/auditlog/2/get");
+    const a = await emu.get(pathOf(areas.instance.auditLogGet, { audit_logger_id: "2" }));
     expect(a.status).toBe(200);
     expect(a.body).toMatchObject({
       id: 2,
@@ -208,8 +204,8 @@ describe("Audit log (spec Part 2, Instance and audit log)", () => {
       meta: expect.any(Object),
       created: "2024-05-01T12:00:02.345000Z",
     });
-    expectErrorBody(await emu.get("/instance/auditlog/99/get"), 404);
-    expectErrorBody(await emu.get("/instance/auditlog/x/get"), 400);
+    expectErrorBody(await emu.get(pathOf(areas.instance.auditLogGet, { audit_logger_id: "99" })), 404);
+    expectErrorBody(await emu.get(pathOf(areas.instance.auditLogGet, { audit_logger_id: "x" })), 400);
   });
 
   test("list filters: action[], user_id[], namespace[], identifier[], username[], request_id[] (OR within, AND across)", async () => {
@@ -271,7 +267,7 @@ describe("Audit log (spec Part 2, Instance and audit log)", () => {
 
   test("the audit log needs audit_log.read: a viewer may read it, an anonymous caller may not", async () => {
     await seedAudit();
-    expect((await emu.get("/instance/auditlog/list", undefined, { as: "viewer" })).status).toBe(200);
-    expectErrorBody(await emu.get("/instance/auditlog/list", undefined, { as: "none" }), 401);
+    expect((await emu.get(pathOf(areas.instance.auditLogList), undefined, { as: "viewer" })).status).toBe(200);
+    expectErrorBody(await emu.get(pathOf(areas.instance.auditLogList), undefined, { as: "none" }), 401);
   });
 });

@@ -1,35 +1,31 @@
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { areas } from "../../src/api/endpoints";
+import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
 
-let emu: TestEmulator;
 /** The emulator's clock runs ahead of the wall clock by this much; tests move it instead of waiting. */
 let clockOffset = 0;
-beforeAll(async () => {
-  emu = await startTestEmulator({ clock: () => Date.now() + clockOffset });
-});
-afterAll(() => emu.close());
+const emu = useEmulator({ options: { clock: () => Date.now() + clockOffset } });
 beforeEach(async () => {
-  await emu.reset();
-  await emu.post("/orchestration/clusters/create", { name: "plant-a" });
-  await emu.post("/orchestration/clusters/create", { name: "plant-b" });
+  await emu.post(pathOf(areas.clusters.create), { name: "plant-a" });
+  await emu.post(pathOf(areas.clusters.create), { name: "plant-b" });
   for (const version of ["1.0.0", "1.1.0"]) {
-    expect((await emu.post("/appregistry/create", { payload: { name: "reg-app", version, type: "svc" } })).status).toBe(201);
+    expect((await emu.post(pathOf(areas.appregistry.create), { payload: { name: "reg-app", version, type: "svc" } })).status).toBe(201);
   }
-  expect((await emu.post("/appregistry/create", { payload: { name: "box", version: "3.0.0", type: "docker" } })).status).toBe(201);
-  expect((await emu.post("/apps/create", { name: "sim", title: "Sim", description: "d", type: "app", version: "2.0.0" })).status).toBe(201);
+  expect((await emu.post(pathOf(areas.appregistry.create), { payload: { name: "box", version: "3.0.0", type: "docker" } })).status).toBe(201);
+  expect((await emu.post(pathOf(areas.apps.create), { name: "sim", title: "Sim", description: "d", type: "app", version: "2.0.0" })).status).toBe(201);
 });
 
 async function legacyDeploy(body: Record<string, unknown> = {}) {
-  const a = await emu.post("/workloads/deploy", { app_name: "reg-app", name: "lw1", cluster_name: "plant-a", ...body });
+  const a = await emu.post(pathOf(areas.legacyWorkloads.deploy), { app_name: "reg-app", name: "lw1", cluster_name: "plant-a", ...body });
   expect(a.status).toBe(201);
   return a.body;
 }
-const get = async (name: string) => (await emu.get(`/workloads/${name}/get`)).body;
+const get = async (name: string) => (await emu.get(pathOf(areas.legacyWorkloads.get, { workload_name: name }))).body;
 const names = (a: { body: { data: Array<{ name: string }> } }) => a.body.data.map((w) => w.name);
 
 async function downloadReady(name: string) {
-  expect((await emu.get(`/workloads/${name}/download`)).status).toBe(202);
+  expect((await emu.get(pathOf(areas.legacyWorkloads.download, { workload_name: name }))).status).toBe(202);
   clockOffset += 1500;
-  expect((await emu.get(`/workloads/${name}/download`)).status).toBe(200);
+  expect((await emu.get(pathOf(areas.legacyWorkloads.download, { workload_name: name }))).status).toBe(200);
 }
 
 describe("Legacy deploy (facts §3.6, §4.4, §6.4 item 16)", () => {
@@ -54,15 +50,15 @@ describe("Legacy deploy (facts §3.6, §4.4, §6.4 item 16)", () => {
     expect(w.created).toMatch(/Z$/);
     expect(w).not.toHaveProperty("created_at");
     // The same record, seen through /apps/workloads.
-    expect((await emu.get("/apps/workloads/lw1/get")).body).toMatchObject({ app_type: "app", created_at: w.created });
+    expect((await emu.get(pathOf(areas.workloads.get, { workload_name: "lw1" }))).body).toMatchObject({ app_type: "app", created_at: w.created });
   });
 
   test("apps of the apps area deploy too; the app must exist somewhere (404), the version too (404)", async () => {
     expect((await legacyDeploy({ app_name: "sim", name: "s1" })).app_version).toBe("2.0.0");
-    const noApp = await emu.post("/workloads/deploy", { app_name: "ghost", cluster_name: "plant-a" });
+    const noApp = await emu.post(pathOf(areas.legacyWorkloads.deploy), { app_name: "ghost", cluster_name: "plant-a" });
     expectErrorBody(noApp, 404);
     expect(messages(noApp)).toMatch(/ghost/);
-    const noVersion = await emu.post("/workloads/deploy", { app_name: "reg-app", app_version: "5.0.0", cluster_name: "plant-a" });
+    const noVersion = await emu.post(pathOf(areas.legacyWorkloads.deploy), { app_name: "reg-app", app_version: "5.0.0", cluster_name: "plant-a" });
     expectErrorBody(noVersion, 404);
     expect(messages(noVersion)).toMatch(/5\.0\.0/);
   });
@@ -70,18 +66,18 @@ describe("Legacy deploy (facts §3.6, §4.4, §6.4 item 16)", () => {
   test("cluster_name wins over acp_name; acp_name alone works; neither is 400; unknown cluster 404", async () => {
     expect((await legacyDeploy({ cluster_name: "plant-b", acp_name: "plant-a" })).cluster_name).toBe("plant-b");
     const { cluster_name: _c, ...rest } = { cluster_name: 1, app_name: "reg-app", name: "lw2", acp_name: "plant-a" };
-    expect((await emu.post("/workloads/deploy", rest)).body.cluster_name).toBe("plant-a");
-    const none = await emu.post("/workloads/deploy", { app_name: "reg-app", name: "lw3" });
+    expect((await emu.post(pathOf(areas.legacyWorkloads.deploy), rest)).body.cluster_name).toBe("plant-a");
+    const none = await emu.post(pathOf(areas.legacyWorkloads.deploy), { app_name: "reg-app", name: "lw3" });
     expectErrorBody(none, 400);
     expect(messages(none)).toMatch(/body\.cluster_name/);
-    expectErrorBody(await emu.post("/workloads/deploy", { app_name: "reg-app", cluster_name: "mars" }), 404);
+    expectErrorBody(await emu.post(pathOf(areas.legacyWorkloads.deploy), { app_name: "reg-app", cluster_name: "mars" }), 404);
   });
 
   test("a duplicate name is 409; a name longer than 32 is 400; without a name one is generated", async () => {
     await legacyDeploy();
-    expectErrorBody(await emu.post("/workloads/deploy", { app_name: "reg-app", name: "lw1", cluster_name: "plant-a" }), 409);
-    expectErrorBody(await emu.post("/workloads/deploy", { app_name: "reg-app", name: "x".repeat(33), cluster_name: "plant-a" }), 400);
-    expect((await emu.post("/workloads/deploy", { app_name: "reg-app", cluster_name: "plant-a" })).body.name).toBe("reg-app-1");
+    expectErrorBody(await emu.post(pathOf(areas.legacyWorkloads.deploy), { app_name: "reg-app", name: "lw1", cluster_name: "plant-a" }), 409);
+    expectErrorBody(await emu.post(pathOf(areas.legacyWorkloads.deploy), { app_name: "reg-app", name: "x".repeat(33), cluster_name: "plant-a" }), 400);
+    expect((await emu.post(pathOf(areas.legacyWorkloads.deploy), { app_name: "reg-app", cluster_name: "plant-a" })).body.name).toBe("reg-app-1");
   });
 
   test("instantly_apply=false waits for an explicit apply; staged=true shows as pre_download", async () => {
@@ -94,25 +90,25 @@ describe("Legacy apply (same validity as /apps/workloads/apply; 406 otherwise)",
   test("406 naming why when the workload cannot be applied; 200 once its package is downloaded", async () => {
     await legacyDeploy({ instantly_apply: false, staged: true });
     await legacyDeploy({ name: "plain" });
-    const notDownloaded = await emu.post("/workloads/apply", { workload_names: ["lw1"] });
+    const notDownloaded = await emu.post(pathOf(areas.legacyWorkloads.apply), { workload_names: ["lw1"] });
     expectErrorBody(notDownloaded, 406);
     expect(messages(notDownloaded)).toMatch(/not downloaded/);
-    const notStaged = await emu.post("/workloads/apply", { workload_names: ["plain"] });
+    const notStaged = await emu.post(pathOf(areas.legacyWorkloads.apply), { workload_names: ["plain"] });
     expectErrorBody(notStaged, 406);
     expect(messages(notStaged)).toMatch(/no staged version/);
     await downloadReady("lw1");
-    const ok = await emu.post("/workloads/apply", { workload_names: ["lw1"] });
+    const ok = await emu.post(pathOf(areas.legacyWorkloads.apply), { workload_names: ["lw1"] });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ workload_names: ["lw1"] });
     expect(await get("lw1")).toMatchObject({ staged: null, status: { state: "running" } });
-    expectErrorBody(await emu.post("/workloads/apply", { workload_names: ["ghost"] }), 404);
+    expectErrorBody(await emu.post(pathOf(areas.legacyWorkloads.apply), { workload_names: ["ghost"] }), 404);
   });
 
   test("without names it applies every workload waiting for apply", async () => {
     await legacyDeploy({ instantly_apply: false });
     await legacyDeploy({ name: "plain" });
     await downloadReady("lw1");
-    const a = await emu.call("POST", "/workloads/apply");
+    const a = await emu.call("POST", pathOf(areas.legacyWorkloads.apply));
     expect(a.status).toBe(200);
     expect(a.body.workload_names).toEqual(["lw1"]);
   });
@@ -128,12 +124,12 @@ describe("Legacy list, get (spec query of GET /workloads/list)", () => {
     await tick();
     await legacyDeploy({ name: "three", app_name: "sim" });
     await tick();
-    await emu.post("/apps/workloads/create", { name: "four", app_name: "sim", app_version: "2.0.0", cluster_name: "plant-b", runtime: { resources: [{ resource: "krn:asset:pump-7" }] } });
-    await emu.call("GET", "/workloads/three/stop");
+    await emu.post(pathOf(areas.workloads.create), { name: "four", app_name: "sim", app_version: "2.0.0", cluster_name: "plant-b", runtime: { resources: [{ resource: "krn:asset:pump-7" }] } });
+    await emu.call("GET", pathOf(areas.legacyWorkloads.stop, { workload_name: "three" }));
   });
 
   test("items have the legacy list shape and include workloads created through /apps/workloads", async () => {
-    const a = await emu.get("/workloads/list");
+    const a = await emu.get(pathOf(areas.legacyWorkloads.list));
     expect(names(a)).toEqual(["four", "one", "three", "two"]);
     expect(a.body.data[1]).toEqual(
       expect.objectContaining({ name: "one", acp_name: "plant-a", instantly_apply: true, pre_download: false, staged: null, created: expect.any(String), updated: expect.any(String) }),
@@ -142,62 +138,62 @@ describe("Legacy list, get (spec query of GET /workloads/list)", () => {
   });
 
   test("filters: search (also node_name), exact app_name/app_version/cluster_name/node_name/workload_name, enabled, asset_name", async () => {
-    expect(names(await emu.get("/workloads/list", { search: ["BOIL", "n1"] }))).toEqual(["one"]);
-    expect(names(await emu.get("/workloads/list", { app_name: ["sim"] }))).toEqual(["four", "three"]);
-    expect(names(await emu.get("/workloads/list", { app_version: ["1.0.0"] }))).toEqual(["two"]);
-    expect(names(await emu.get("/workloads/list", { cluster_name: ["plant-b"] }))).toEqual(["four", "two"]);
-    expect(names(await emu.get("/workloads/list", { node_name: ["n1"] }))).toEqual(["one"]);
-    expect(names(await emu.get("/workloads/list", { workload_name: ["two", "one"] }))).toEqual(["one", "two"]);
-    expect(names(await emu.get("/workloads/list", { enabled: false }))).toEqual(["three"]);
-    expect(names(await emu.get("/workloads/list", { asset_name: "pump-7" }))).toEqual(["four"]);
+    expect(names(await emu.get(pathOf(areas.legacyWorkloads.list), { search: ["BOIL", "n1"] }))).toEqual(["one"]);
+    expect(names(await emu.get(pathOf(areas.legacyWorkloads.list), { app_name: ["sim"] }))).toEqual(["four", "three"]);
+    expect(names(await emu.get(pathOf(areas.legacyWorkloads.list), { app_version: ["1.0.0"] }))).toEqual(["two"]);
+    expect(names(await emu.get(pathOf(areas.legacyWorkloads.list), { cluster_name: ["plant-b"] }))).toEqual(["four", "two"]);
+    expect(names(await emu.get(pathOf(areas.legacyWorkloads.list), { node_name: ["n1"] }))).toEqual(["one"]);
+    expect(names(await emu.get(pathOf(areas.legacyWorkloads.list), { workload_name: ["two", "one"] }))).toEqual(["one", "two"]);
+    expect(names(await emu.get(pathOf(areas.legacyWorkloads.list), { enabled: false }))).toEqual(["three"]);
+    expect(names(await emu.get(pathOf(areas.legacyWorkloads.list), { asset_name: "pump-7" }))).toEqual(["four"]);
   });
 
   test("acp_name is deprecated: cluster_name overrides it when both are set", async () => {
-    expect(names(await emu.get("/workloads/list", { acp_name: ["plant-b"] }))).toEqual(["four", "two"]);
-    expect(names(await emu.get("/workloads/list", { acp_name: ["plant-b"], cluster_name: ["plant-a"] }))).toEqual(["one", "three"]);
+    expect(names(await emu.get(pathOf(areas.legacyWorkloads.list), { acp_name: ["plant-b"] }))).toEqual(["four", "two"]);
+    expect(names(await emu.get(pathOf(areas.legacyWorkloads.list), { acp_name: ["plant-b"], cluster_name: ["plant-a"] }))).toEqual(["one", "three"]);
   });
 
   test("staged=true shows only staged workloads, false shows all; download_statuses; sort and paging", async () => {
-    await emu.post("/apps/workloads/two/patch", { app_version: "1.1.0", deployment_type: "staged-only" });
-    expect(names(await emu.get("/workloads/list", { staged: true }))).toEqual(["two"]);
-    expect(names(await emu.get("/workloads/list", { staged: false }))).toHaveLength(4);
-    await emu.get("/workloads/one/download");
-    expect(names(await emu.get("/workloads/list", { download_statuses: ["processing"] }))).toEqual(["one"]);
-    expect(names(await emu.get("/workloads/list", { sort_by: ["created"], direction: "desc", page_size: 2 }))).toEqual(["four", "three"]);
-    expectErrorBody(await emu.get("/workloads/list", { sort_by: ["colour"] }), 400);
-    expectErrorBody(await emu.get("/workloads/list", { colour: "red" }), 400);
+    await emu.post(pathOf(areas.workloads.patch, { workload_name: "two" }), { app_version: "1.1.0", deployment_type: "staged-only" });
+    expect(names(await emu.get(pathOf(areas.legacyWorkloads.list), { staged: true }))).toEqual(["two"]);
+    expect(names(await emu.get(pathOf(areas.legacyWorkloads.list), { staged: false }))).toHaveLength(4);
+    await emu.get(pathOf(areas.legacyWorkloads.download, { workload_name: "one" }));
+    expect(names(await emu.get(pathOf(areas.legacyWorkloads.list), { download_statuses: ["processing"] }))).toEqual(["one"]);
+    expect(names(await emu.get(pathOf(areas.legacyWorkloads.list), { sort_by: ["created"], direction: "desc", page_size: 2 }))).toEqual(["four", "three"]);
+    expectErrorBody(await emu.get(pathOf(areas.legacyWorkloads.list), { sort_by: ["colour"] }), 400);
+    expectErrorBody(await emu.get(pathOf(areas.legacyWorkloads.list), { colour: "red" }), 400);
   });
 
   test("get answers the legacy record; unknown is 404", async () => {
     expect(await get("one")).toMatchObject({ name: "one", acp_name: "plant-a", node_name: "n1", payload: {} });
-    expectErrorBody(await emu.get("/workloads/ghost/get"), 404);
+    expectErrorBody(await emu.get(pathOf(areas.legacyWorkloads.get, { workload_name: "ghost" })), 404);
   });
 });
 
 describe("Legacy configurations", () => {
   test("update replaces the configuration; {} removes all of it; get answers {configuration}", async () => {
     await legacyDeploy();
-    const a = await emu.post("/workloads/lw1/configurations/update", { configuration: { rate: 5, unit: "s" } });
+    const a = await emu.post(pathOf(areas.legacyWorkloads.configurationsUpdate, { workload_name: "lw1" }), { configuration: { rate: 5, unit: "s" } });
     expect(a.status).toBe(200);
     expect(a.body).toEqual({ configuration: { rate: 5, unit: "s" } });
-    expect((await emu.get("/workloads/lw1/configurations/get")).body).toEqual({ configuration: { rate: 5, unit: "s" } });
-    expect((await emu.get("/apps/workloads/lw1/get")).body.runtime.configuration).toEqual({ rate: 5, unit: "s" });
-    await emu.post("/workloads/lw1/configurations/update", { configuration: {} });
-    expect((await emu.get("/workloads/lw1/configurations/get")).body).toEqual({ configuration: {} });
-    await emu.post("/workloads/lw1/configurations/update", { configuration: { a: 1 } });
-    await emu.post("/workloads/lw1/configurations/update", {});
-    expect((await emu.get("/workloads/lw1/configurations/get")).body).toEqual({ configuration: {} });
+    expect((await emu.get(pathOf(areas.legacyWorkloads.configurationsGet, { workload_name: "lw1" }))).body).toEqual({ configuration: { rate: 5, unit: "s" } });
+    expect((await emu.get(pathOf(areas.workloads.get, { workload_name: "lw1" }))).body.runtime.configuration).toEqual({ rate: 5, unit: "s" });
+    await emu.post(pathOf(areas.legacyWorkloads.configurationsUpdate, { workload_name: "lw1" }), { configuration: {} });
+    expect((await emu.get(pathOf(areas.legacyWorkloads.configurationsGet, { workload_name: "lw1" }))).body).toEqual({ configuration: {} });
+    await emu.post(pathOf(areas.legacyWorkloads.configurationsUpdate, { workload_name: "lw1" }), { configuration: { a: 1 } });
+    await emu.post(pathOf(areas.legacyWorkloads.configurationsUpdate, { workload_name: "lw1" }), {});
+    expect((await emu.get(pathOf(areas.legacyWorkloads.configurationsGet, { workload_name: "lw1" }))).body).toEqual({ configuration: {} });
   });
 
   test("409 while a staged version waits for apply; 501 for a docker app; 404 for an unknown workload", async () => {
     await legacyDeploy({ instantly_apply: false });
-    expectErrorBody(await emu.post("/workloads/lw1/configurations/update", { configuration: { a: 1 } }), 409);
+    expectErrorBody(await emu.post(pathOf(areas.legacyWorkloads.configurationsUpdate, { workload_name: "lw1" }), { configuration: { a: 1 } }), 409);
     await legacyDeploy({ name: "boxed", app_name: "box" });
-    const docker = await emu.get("/workloads/boxed/configurations/get");
+    const docker = await emu.get(pathOf(areas.legacyWorkloads.configurationsGet, { workload_name: "boxed" }));
     expectErrorBody(docker, 501);
     expect(messages(docker)).toMatch(/docker/);
-    expectErrorBody(await emu.post("/workloads/boxed/configurations/update", { configuration: {} }), 501);
-    expectErrorBody(await emu.get("/workloads/ghost/configurations/get"), 404);
+    expectErrorBody(await emu.post(pathOf(areas.legacyWorkloads.configurationsUpdate, { workload_name: "boxed" }), { configuration: {} }), 501);
+    expectErrorBody(await emu.get(pathOf(areas.legacyWorkloads.configurationsGet, { workload_name: "ghost" })), 404);
   });
 });
 
@@ -205,44 +201,44 @@ describe("Legacy download, logs, start/stop, undeploy", () => {
   test("download: 202 while built, then the zip; address=true answers the URL as a string", async () => {
     await legacyDeploy();
     await downloadReady("lw1");
-    const a = await emu.get("/workloads/lw1/download", { address: true });
+    const a = await emu.get(pathOf(areas.legacyWorkloads.download, { workload_name: "lw1" }), { address: true });
     expect(a.status).toBe(200);
     expect(a.body).toMatch(/\/api\/v4\/workloads\/lw1\/download\?expires=\d+$/);
-    expectErrorBody(await emu.get("/workloads/ghost/download"), 404);
+    expectErrorBody(await emu.get(pathOf(areas.legacyWorkloads.download, { workload_name: "ghost" })), 404);
   });
 
   test("start/stop (GET): stopped keeps the workload (enabled=false), start runs it (enabled=true)", async () => {
     await legacyDeploy();
-    const stopped = await emu.get("/workloads/lw1/stop");
+    const stopped = await emu.get(pathOf(areas.legacyWorkloads.stop, { workload_name: "lw1" }));
     expect(stopped.status).toBe(200);
     expect(stopped.body).toMatchObject({ enabled: false, status: { state: "stopped" } });
-    expect((await emu.get("/workloads/lw1/start")).body).toMatchObject({ enabled: true, status: { state: "running" } });
-    expectErrorBody(await emu.get("/workloads/lw1/stop", undefined, { as: "viewer" }), 403);
-    expectErrorBody(await emu.get("/workloads/ghost/start"), 404);
+    expect((await emu.get(pathOf(areas.legacyWorkloads.start, { workload_name: "lw1" }))).body).toMatchObject({ enabled: true, status: { state: "running" } });
+    expectErrorBody(await emu.get(pathOf(areas.legacyWorkloads.stop, { workload_name: "lw1" }), undefined, { as: "viewer" }), 403);
+    expectErrorBody(await emu.get(pathOf(areas.legacyWorkloads.start, { workload_name: "ghost" })), 404);
   });
 
   test("start, stop and logs of a pending workload are 409", async () => {
-    await emu.post("/apps/workloads/create", { name: "pend", app_name: "sim", app_version: "2.0.0", cluster_name: "plant-a", enabled: false });
-    expectErrorBody(await emu.get("/workloads/pend/start"), 409);
-    expectErrorBody(await emu.get("/workloads/pend/logs/get"), 409);
+    await emu.post(pathOf(areas.workloads.create), { name: "pend", app_name: "sim", app_version: "2.0.0", cluster_name: "plant-a", enabled: false });
+    expectErrorBody(await emu.get(pathOf(areas.legacyWorkloads.start, { workload_name: "pend" })), 409);
+    expectErrorBody(await emu.get(pathOf(areas.legacyWorkloads.logs, { workload_name: "pend" })), 409);
   });
 
   test("logs answer {logs: {<pod>: lines}} with tail_lines", async () => {
     await legacyDeploy();
-    await emu.get("/workloads/lw1/stop");
-    const a = await emu.get("/workloads/lw1/logs/get", { tail_lines: 1 });
+    await emu.get(pathOf(areas.legacyWorkloads.stop, { workload_name: "lw1" }));
+    const a = await emu.get(pathOf(areas.legacyWorkloads.logs, { workload_name: "lw1" }), { tail_lines: 1 });
     expect(a.body).toEqual({ logs: { "lw1-0": [expect.stringMatching(/stopped$/)] } });
   });
 
   test("undeploy removes the workload (200); staged=true removes only its staged version", async () => {
     await legacyDeploy({ instantly_apply: true });
-    await emu.post("/apps/workloads/lw1/patch", { app_version: "1.0.0", deployment_type: "staged-only" });
-    const a = await emu.call("POST", "/workloads/lw1/undeploy", { query: { staged: true } });
+    await emu.post(pathOf(areas.workloads.patch, { workload_name: "lw1" }), { app_version: "1.0.0", deployment_type: "staged-only" });
+    const a = await emu.call("POST", pathOf(areas.legacyWorkloads.undeploy, { workload_name: "lw1" }), { query: { staged: true } });
     expect(a.status).toBe(200);
     expect(await get("lw1")).toMatchObject({ app_version: "1.1.0", staged: null });
-    expectErrorBody(await emu.call("POST", "/workloads/lw1/undeploy", { query: { staged: true } }), 404);
-    expect((await emu.post("/workloads/lw1/undeploy")).status).toBe(200);
-    expectErrorBody(await emu.get("/workloads/lw1/get"), 404);
-    expectErrorBody(await emu.post("/workloads/lw1/undeploy"), 404);
+    expectErrorBody(await emu.call("POST", pathOf(areas.legacyWorkloads.undeploy, { workload_name: "lw1" }), { query: { staged: true } }), 404);
+    expect((await emu.post(pathOf(areas.legacyWorkloads.undeploy, { workload_name: "lw1" }))).status).toBe(200);
+    expectErrorBody(await emu.get(pathOf(areas.legacyWorkloads.get, { workload_name: "lw1" })), 404);
+    expectErrorBody(await emu.post(pathOf(areas.legacyWorkloads.undeploy, { workload_name: "lw1" })), 404);
   });
 });

@@ -11,19 +11,17 @@
 import fc from "fast-check";
 import { listEngine } from "../../src/emulator/list";
 import { OrderedIndex } from "../../src/emulator/store/store";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { areas } from "../../src/api/endpoints";
+import { useEmulator, pathOf } from "../helpers/emulator";
 
-let emu: TestEmulator;
+/** Reset by freshEmulator before each test. */
+const emu = useEmulator({ reset: false });
 let walkCalls: Array<jest.SpyInstance>;
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
+beforeAll(() => {
   walkCalls = [jest.spyOn(OrderedIndex.prototype, "ascending"), jest.spyOn(OrderedIndex.prototype, "descending")];
 });
-afterAll(async () => {
-  jest.restoreAllMocks();
-  await emu.close();
-});
+afterAll(() => jest.restoreAllMocks());
 beforeEach(async () => {
   listEngine.useIndexes = true;
   await freshEmulator();
@@ -45,12 +43,12 @@ const TYPES: Array<[string, string]> = [
 /** Resets the emulator and creates what the records refer to: clusters, app versions, asset types. */
 async function freshEmulator() {
   await emu.reset();
-  for (const name of CLUSTERS) expect((await emu.post("/orchestration/clusters/create", { name })).status).toBe(201);
+  for (const name of CLUSTERS) expect((await emu.post(pathOf(areas.clusters.create), { name })).status).toBe(201);
   for (const [name, version] of APP_VERSIONS) {
-    const a = await emu.post("/apps/create", { name, title: name.toUpperCase(), description: "test app", type: "app", version });
+    const a = await emu.post(pathOf(areas.apps.create), { name, title: name.toUpperCase(), description: "test app", type: "app", version });
     expect(a.status).toBe(201);
   }
-  for (const [name, title] of TYPES) expect((await emu.post("/assets/types/create", { name, title })).status).toBe(201);
+  for (const [name, title] of TYPES) expect((await emu.post(pathOf(areas.assets.typeCreate), { name, title })).status).toBe(201);
 }
 
 interface Answer {
@@ -96,7 +94,7 @@ const workloadSpec: fc.Arbitrary<WorkloadSpec> = fc.record({
 });
 
 async function createWorkload(name: string, s: WorkloadSpec) {
-  const a = await emu.call("POST", "/apps/workloads/create", {
+  const a = await emu.call("POST", pathOf(areas.workloads.create), {
     body: {
       name,
       title: s.title,
@@ -125,7 +123,7 @@ const assetItem = (name: string, s: AssetSpec) => ({ name, title: s.title, asset
 
 async function createAssets(entries: Array<[string, AssetSpec]>) {
   if (entries.length === 0) return;
-  const a = await emu.post("/assets/bulk/create", { assets: entries.map(([n, s]) => assetItem(n, s)) });
+  const a = await emu.post(pathOf(areas.assets.bulkCreate), { assets: entries.map(([n, s]) => assetItem(n, s)) });
   expect(a.status).toBe(201);
 }
 
@@ -230,15 +228,15 @@ const workloads: Subject = {
   maxPage: 10000,
   create: (name) => createWorkload(name, { title: "mid", app: ["sim", "1.1.0"], cluster: "plant-b", node: null, state: "running" }),
   remove: async (name) => {
-    expect((await emu.post("/apps/workloads/delete", { names: [name] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.workloads.delete), { names: [name] })).status).toBe(204);
   },
   change: async (name) => {
-    expect((await emu.post(`/apps/workloads/${name}/patch`, { title: `Moved ${name}`, node_name: "node-0" })).status).toBe(200);
+    expect((await emu.post(pathOf(areas.workloads.patch, { workload_name: name }), { title: `Moved ${name}`, node_name: "node-0" })).status).toBe(200);
   },
   // Updates every named workload in turn; the exp workload (always there, last) has no 1.1.0, so the
   // request fails after the others were changed, and all of it is rolled back.
   rejected: async (existing) => {
-    const a = await emu.post("/apps/workloads/bulk/update", { workload_names: [...existing.filter((n) => n !== ANCHOR).slice(0, 4), ANCHOR], app_version: "1.1.0" });
+    const a = await emu.post(pathOf(areas.workloads.bulkUpdate), { workload_names: [...existing.filter((n) => n !== ANCHOR).slice(0, 4), ANCHOR], app_version: "1.1.0" });
     expect(a.status).toBe(404);
   },
 };
@@ -252,14 +250,14 @@ const assets: Subject = {
   maxPage: 1000,
   create: (name) => createAssets([[name, { title: "Tank 5", type: "t-b" }]]),
   remove: async (name) => {
-    expect((await emu.post(`/assets/${name}/delete`)).status).toBe(200);
+    expect((await emu.post(pathOf(areas.assets.delete, { asset_name: name }))).status).toBe(200);
   },
   change: async (name) => {
-    expect((await emu.post(`/assets/${name}/update`, { title: `Moved ${name}` })).status).toBe(200);
+    expect((await emu.post(pathOf(areas.assets.update, { asset_name: name }), { title: `Moved ${name}` })).status).toBe(200);
   },
   // A dry run creates the assets inside its transaction and is then rolled back.
   rejected: async () => {
-    const a = await emu.post("/assets/bulk/create", { assets: [assetItem("aaa-dry", { title: "AAA", type: "t-a" }), assetItem("zzz-dry", { title: "zzz", type: "t-c" })] }, { query: { dry_run: true } });
+    const a = await emu.post(pathOf(areas.assets.bulkCreate), { assets: [assetItem("aaa-dry", { title: "AAA", type: "t-a" }), assetItem("zzz-dry", { title: "zzz", type: "t-c" })] }, { query: { dry_run: true } });
     expect(a.status).toBe(201);
   },
 };

@@ -1,12 +1,8 @@
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { areas } from "../../src/api/endpoints";
+import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = useEmulator();
 beforeEach(async () => {
-  await emu.reset();
   await createVersion("simulator", "1.0.0", [
     { name: "speed", title: "Speed", data_type: "number", default: 10 },
     { name: "mode", title: "Operating mode", data_type: "string", default: "auto" },
@@ -18,7 +14,7 @@ const P1 = "krn:asset:press-1";
 const P2 = "krn:asset:press-2";
 
 async function createVersion(name: string, version: string, parameters: unknown[]) {
-  const a = await emu.post("/apps/create", { name, title: name, description: "d", type: "app", version, parameters });
+  const a = await emu.post(pathOf(areas.apps.create), { name, title: name, description: "d", type: "app", version, parameters });
   if (a.status !== 201) throw new Error(`create ${name} ${version}: ${a.status} ${a.text}`);
 }
 
@@ -31,14 +27,14 @@ const setValues = (resourceParameters: Array<{ resource: string; parameters: Par
   );
 
 const valuesOf = async (filter: Record<string, unknown> = {}, query?: Record<string, any>) =>
-  (await emu.post("/apps/parameters/values/list", filter, { query })).body.data.map((v: any) => `${v.resource.slice(10)}/${v.name}=${v.value}`);
+  (await emu.post(pathOf(areas.parameters.valuesList), filter, { query })).body.data.map((v: any) => `${v.resource.slice(10)}/${v.name}=${v.value}`);
 
 const fallback = async (resources: string[]) =>
-  (await emu.post("/apps/simulator/v/1.0.0/parameters/fallback-values/get", { resources })).body.resource_parameters;
+  (await emu.post(pathOf(areas.parameters.fallbackValuesGet, { app_name: "simulator", app_version: "1.0.0" }), { resources })).body.resource_parameters;
 
 describe("Parameter definitions (POST /apps/parameters/list; facts §3.3)", () => {
   test("definitions come from the app version manifest's parameters", async () => {
-    const a = await emu.post("/apps/parameters/list", {});
+    const a = await emu.post(pathOf(areas.parameters.list), {});
     expect(a.status).toBe(200);
     expect(a.body.data).toEqual([
       expect.objectContaining({ name: "active", title: "active", app_name: "simulator", data_type: "boolean", created_by: "krn:user:admin@example.com" }),
@@ -50,14 +46,14 @@ describe("Parameter definitions (POST /apps/parameters/list; facts §3.3)", () =
   test("filters app_names, names, search (name and title) and data_types; sort keys of the spec", async () => {
     await createVersion("oven", "1.0.0", [{ name: "temperature", title: "Oven temperature", data_type: "number" }]);
     const list = async (body: Record<string, unknown>, query?: Record<string, any>) =>
-      (await emu.post("/apps/parameters/list", body, { query })).body.data.map((d: any) => `${d.app_name}.${d.name}`);
+      (await emu.post(pathOf(areas.parameters.list), body, { query })).body.data.map((d: any) => `${d.app_name}.${d.name}`);
     expect(await list({ app_names: ["oven"] })).toEqual(["oven.temperature"]);
     expect(await list({ names: ["speed", "temperature"] })).toEqual(["simulator.speed", "oven.temperature"]);
     expect(await list({ search: ["OPERATING", "temp"] })).toEqual(["simulator.mode", "oven.temperature"]);
     expect(await list({ data_types: ["number"] }, { sort_by: ["app_name", "name"] })).toEqual(["oven.temperature", "simulator.speed"]);
     expect(await list({}, { sort_by: ["data_type", "name"], direction: "desc" })).toEqual(["simulator.mode", "oven.temperature", "simulator.speed", "simulator.active"]);
-    expectErrorBody(await emu.post("/apps/parameters/list", { data_types: ["date"] }), 400);
-    expectErrorBody(await emu.post("/apps/parameters/list", { app_names: ["Bad Name"] }), 400);
+    expectErrorBody(await emu.post(pathOf(areas.parameters.list), { data_types: ["date"] }), 400);
+    expectErrorBody(await emu.post(pathOf(areas.parameters.list), { app_names: ["Bad Name"] }), 400);
   });
 });
 
@@ -100,7 +96,7 @@ describe("Parameter values update (POST .../parameters/values/update; facts §6.
     expect(messages(user)).toMatch(/source/);
     const service = await setValues([{ resource: P1, parameters: [{ name: "speed", value: 5 }] }], { source: "krn:workload:sim-1", as: "service" });
     expect(service.status).toBe(204);
-    const v = (await emu.post("/apps/parameters/values/list", {})).body.data[0];
+    const v = (await emu.post(pathOf(areas.parameters.valuesList), {})).body.data[0];
     expect(v).toMatchObject({ name: "speed", value: 5, source: "krn:workload:sim-1", created_by: "krn:service-account:svc-admin" });
   });
 
@@ -117,7 +113,7 @@ describe("Parameter values list (POST /apps/parameters/values/list)", () => {
   });
 
   test("a value carries name, app_name, app_version, resource, value, comment, source and audit fields", async () => {
-    const a = await emu.post("/apps/parameters/values/list", { parameter_names: ["speed"], apps: [{ name: "simulator", version: "1.0.0" }] });
+    const a = await emu.post(pathOf(areas.parameters.valuesList), { parameter_names: ["speed"], apps: [{ name: "simulator", version: "1.0.0" }] });
     expect(a.body.data).toEqual([
       {
         name: "speed",
@@ -144,8 +140,8 @@ describe("Parameter values list (POST /apps/parameters/values/list)", () => {
     ]);
     expect(await valuesOf({ resources: [P2] })).toEqual(["press-2/mode=manual"]);
     expect(await valuesOf({ apps: [{ name: "oven" }] })).toEqual([]);
-    expectErrorBody(await emu.post("/apps/parameters/values/list", { apps: [{ name: "simulator", version: "one" }] }), 400);
-    expectErrorBody(await emu.post("/apps/parameters/values/list", {}, { query: { sort_by: ["value"] } }), 400);
+    expectErrorBody(await emu.post(pathOf(areas.parameters.valuesList), { apps: [{ name: "simulator", version: "one" }] }), 400);
+    expectErrorBody(await emu.post(pathOf(areas.parameters.valuesList), {}, { query: { sort_by: ["value"] } }), 400);
   });
 });
 
@@ -154,7 +150,7 @@ describe("Parameter history (POST /apps/parameters/history/list; facts §6.2 ite
     await setValues([{ resource: P1, parameters: [{ name: "speed", value: 1 }, { name: "mode", value: "manual" }] }]);
     await setValues([{ resource: P1, parameters: [{ name: "speed", value: 2 }] }], { as: "service" });
     await setValues([{ resource: P1, parameters: [{ name: "speed", value: 2 }] }], { patch: false });
-    const h = await emu.post("/apps/parameters/history/list", {}, { query: { sort_by: ["invalidated_at", "name"] } });
+    const h = await emu.post(pathOf(areas.parameters.historyList), {}, { query: { sort_by: ["invalidated_at", "name"] } });
     expect(h.body.data).toEqual([
       expect.objectContaining({ name: "speed", value: 1, invalidated_by: "krn:service-account:svc-admin", invalidated_at: expect.stringMatching(/Z$/) }),
       // Writing the same value again leaves the value (and the history) alone; patch=false removed mode.
@@ -170,35 +166,35 @@ describe("Parameter history (POST /apps/parameters/history/list; facts §6.2 ite
     await new Promise((r) => setTimeout(r, 20));
     await setValues([{ resource: P1, parameters: [{ name: "speed", value: 2 }] }]);
     await setValues([{ resource: P1, parameters: [{ name: "speed", value: 3 }] }]);
-    const values = async (body: Record<string, unknown>) => (await emu.post("/apps/parameters/history/list", body)).body.data.map((e: any) => e.value).sort();
+    const values = async (body: Record<string, unknown>) => (await emu.post(pathOf(areas.parameters.historyList), body)).body.data.map((e: any) => e.value).sort();
     expect(await values({})).toEqual([1, 2]);
     expect(await values({ start_date: middle })).toEqual([2]);
     expect(await values({ end_date: middle })).toEqual([1]);
     expect(await values({ start_date: middle, parameter_names: ["mode"] })).toEqual([]);
-    expectErrorBody(await emu.post("/apps/parameters/history/list", { start_date: "yesterday" }), 400);
+    expectErrorBody(await emu.post(pathOf(areas.parameters.historyList), { start_date: "yesterday" }), 400);
   });
 });
 
 describe("Parameter defaults update (POST .../parameters/defaults/update)", () => {
   test("patch=true changes only the defaults sent; the version and fallback values show them", async () => {
-    expect((await emu.post("/apps/simulator/v/1.0.0/parameters/defaults/update", { parameters: [{ name: "speed", value: 15 }] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.parameters.defaultsUpdate, { app_name: "simulator", app_version: "1.0.0" }), { parameters: [{ name: "speed", value: 15 }] })).status).toBe(204);
     expect(await fallback([P1])).toEqual({ [P1]: { speed: 15, mode: "auto" } });
-    const v = await emu.get("/apps/simulator/v/1.0.0/get");
+    const v = await emu.get(pathOf(areas.apps.versionGet, { app_name: "simulator", app_version: "1.0.0" }));
     expect(v.body.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: "speed", default: 15 }), expect.objectContaining({ name: "mode", default: "auto" })]));
   });
 
   test("patch=false: defaults left out are not kept", async () => {
-    await emu.post("/apps/simulator/v/1.0.0/parameters/defaults/update", { parameters: [{ name: "active", value: false }] }, { query: { patch: false } });
+    await emu.post(pathOf(areas.parameters.defaultsUpdate, { app_name: "simulator", app_version: "1.0.0" }), { parameters: [{ name: "active", value: false }] }, { query: { patch: false } });
     expect(await fallback([P1])).toEqual({ [P1]: { active: false } });
   });
 
   test("unknown names and wrong types answer 400; unknown versions 404; it needs app.update (viewer 403)", async () => {
-    const unknown = await emu.post("/apps/simulator/v/1.0.0/parameters/defaults/update", { parameters: [{ name: "colour", value: "red" }] });
+    const unknown = await emu.post(pathOf(areas.parameters.defaultsUpdate, { app_name: "simulator", app_version: "1.0.0" }), { parameters: [{ name: "colour", value: "red" }] });
     expectErrorBody(unknown, 400);
     expect(messages(unknown)).toMatch(/'colour'/);
-    expectErrorBody(await emu.post("/apps/simulator/v/1.0.0/parameters/defaults/update", { parameters: [{ name: "active", value: "yes" }] }), 400);
-    expectErrorBody(await emu.post("/apps/simulator/v/3.0.0/parameters/defaults/update", { parameters: [] }), 404);
-    expectErrorBody(await emu.post("/apps/simulator/v/1.0.0/parameters/defaults/update", { parameters: [] }, { as: "viewer" }), 403);
+    expectErrorBody(await emu.post(pathOf(areas.parameters.defaultsUpdate, { app_name: "simulator", app_version: "1.0.0" }), { parameters: [{ name: "active", value: "yes" }] }), 400);
+    expectErrorBody(await emu.post(pathOf(areas.parameters.defaultsUpdate, { app_name: "simulator", app_version: "3.0.0" }), { parameters: [] }), 404);
+    expectErrorBody(await emu.post(pathOf(areas.parameters.defaultsUpdate, { app_name: "simulator", app_version: "1.0.0" }), { parameters: [] }, { as: "viewer" }), 403);
     expect(await fallback([P1])).toEqual({ [P1]: { speed: 10, mode: "auto" } });
   });
 });
@@ -210,25 +206,25 @@ describe("Unique values and fallback values (facts §4.2, §6.2 item 8)", () => 
       { resource: P2, parameters: [{ name: "speed", value: 20 }] },
       { resource: "krn:asset:press-3", parameters: [{ name: "speed", value: 5 }] },
     ]);
-    const a = await emu.post("/apps/parameters/unique-values/get", { app_parameters: [{ app_name: "simulator" }] });
+    const a = await emu.post(pathOf(areas.parameters.uniqueValuesGet), { app_parameters: [{ app_name: "simulator" }] });
     expect(a.status).toBe(200);
     expect(a.body).toEqual({ app_parameter_values: { simulator: { speed: [5, 20], active: [true] } } });
-    const narrowed = await emu.post("/apps/parameters/unique-values/get", { app_parameters: [{ app_name: "simulator", parameters: ["active"] }] });
+    const narrowed = await emu.post(pathOf(areas.parameters.uniqueValuesGet), { app_parameters: [{ app_name: "simulator", parameters: ["active"] }] });
     expect(narrowed.body.app_parameter_values).toEqual({ simulator: { active: [true] } });
-    const byType = await emu.post("/apps/parameters/unique-values/get", { data_types: ["number"] });
+    const byType = await emu.post(pathOf(areas.parameters.uniqueValuesGet), { data_types: ["number"] });
     expect(byType.body.app_parameter_values).toEqual({ simulator: { speed: [5, 20] } });
-    const unknown = await emu.post("/apps/parameters/unique-values/get", { app_parameters: [{ app_name: "oven" }] });
+    const unknown = await emu.post(pathOf(areas.parameters.uniqueValuesGet), { app_parameters: [{ app_name: "oven" }] });
     expectErrorBody(unknown, 404);
     expect(messages(unknown)).toMatch(/oven/);
   });
 
   test("fallback-values answers the current value, or the default when none is set", async () => {
     await setValues([{ resource: P1, parameters: [{ name: "speed", value: 20 }] }]);
-    const a = await emu.post("/apps/simulator/v/1.0.0/parameters/fallback-values/get", { resources: [P1, P2] });
+    const a = await emu.post(pathOf(areas.parameters.fallbackValuesGet, { app_name: "simulator", app_version: "1.0.0" }), { resources: [P1, P2] });
     expect(a.status).toBe(200);
     expect(a.body).toEqual({ resource_parameters: { [P1]: { speed: 20, mode: "auto" }, [P2]: { speed: 10, mode: "auto" } } });
-    const all = await emu.post("/apps/simulator/v/1.0.0/parameters/fallback-values/get");
+    const all = await emu.post(pathOf(areas.parameters.fallbackValuesGet, { app_name: "simulator", app_version: "1.0.0" }));
     expect(Object.keys(all.body.resource_parameters)).toEqual([P1]);
-    expectErrorBody(await emu.post("/apps/simulator/v/9.0.0/parameters/fallback-values/get", {}), 404);
+    expectErrorBody(await emu.post(pathOf(areas.parameters.fallbackValuesGet, { app_name: "simulator", app_version: "9.0.0" }), {}), 404);
   });
 });

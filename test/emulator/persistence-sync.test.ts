@@ -8,7 +8,8 @@ import { constants, copyFileSync, existsSync, mkdtempSync, readFileSync, readdir
 import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startTestEmulator } from "../helpers/emulator";
+import { areas } from "../../src/api/endpoints";
+import { startTestEmulator, pathOf } from "../helpers/emulator";
 import { StatePersistence } from "../../src/emulator/store/persistence";
 import { Store } from "../../src/emulator/store/store";
 
@@ -46,7 +47,7 @@ describe("the state log's writes", () => {
       expect(flags()).toHaveLength(1);
       expect(flags()[0] & constants.O_DSYNC!).toBe(constants.O_DSYNC);
       expect(flags()[0] & constants.O_APPEND).toBe(constants.O_APPEND);
-      for (const name of ["a", "b", "c", "d"]) expect((await emu.post("/orchestration/clusters/create", { name })).status).toBe(201);
+      for (const name of ["a", "b", "c", "d"]) expect((await emu.post(pathOf(areas.clusters.create), { name })).status).toBe(201);
       await emu.persistence!.compact();
       expect(emu.persistence!.stats().compactions).toBeGreaterThan(0);
       expect(flags()).toHaveLength(1);
@@ -61,7 +62,7 @@ describe("the state log's writes", () => {
     const emu = await startTestEmulator({ statePath: file });
     try {
       const before = emu.persistence!.stats();
-      for (let i = 0; i < 5; i++) expect((await emu.post("/orchestration/clusters/create", { name: `serial-${i}` })).status).toBe(201);
+      for (let i = 0; i < 5; i++) expect((await emu.post(pathOf(areas.clusters.create), { name: `serial-${i}` })).status).toBe(201);
       const after = emu.persistence!.stats();
       expect(after.commits - before.commits).toBe(5);
       expect(after.fsyncs - before.fsyncs).toBe(5);
@@ -86,10 +87,10 @@ describe("the state log's writes", () => {
     const emu = await startTestEmulator({ statePath: file });
     try {
       emu.store.table<string>("_meta").restore("bench_marker", "first");
-      expect((await emu.post("/orchestration/clusters/create", { name: "one" })).status).toBe(201);
+      expect((await emu.post(pathOf(areas.clusters.create), { name: "one" })).status).toBe(201);
       emu.store.table<string>("_meta").restore("bench_marker", "second");
-      expect((await emu.post("/orchestration/clusters/create", { name: "two" })).status).toBe(201);
-      expect((await emu.post("/orchestration/clusters/create", { name: "three" })).status).toBe(201);
+      expect((await emu.post(pathOf(areas.clusters.create), { name: "two" })).status).toBe(201);
+      expect((await emu.post(pathOf(areas.clusters.create), { name: "three" })).status).toBe(201);
       const lines = readFileSync(`${file}.log`, "utf8").trim().split("\n");
       const markerLines = lines.filter((l) => l.includes("bench_marker"));
       expect(markerLines).toHaveLength(2);

@@ -6,7 +6,8 @@
 import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { areas } from "../../src/api/endpoints";
+import { startTestEmulator, type TestEmulator, pathOf } from "../helpers/emulator";
 import { readSnapshot } from "../../src/emulator/store/persistence";
 
 let dir: string;
@@ -16,7 +17,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const portOf = (emu: TestEmulator) => Number(new URL(emu.baseUrl).port);
-const createCluster = (emu: TestEmulator, name: string) => emu.post("/orchestration/clusters/create", { name });
+const createCluster = (emu: TestEmulator, name: string) => emu.post(pathOf(areas.clusters.create), { name });
 const clusterNames = (emu: TestEmulator) => [...emu.store.table<{ name: string }>("clusters").values()].map((c) => c.name).sort();
 
 /** The files as a crash at this moment would leave them (the emulator keeps running). */

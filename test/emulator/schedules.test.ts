@@ -1,13 +1,9 @@
-import { startTestEmulator, expectErrorBody, messages, type TestEmulator } from "../helpers/emulator";
+import { areas } from "../../src/api/endpoints";
+import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = useEmulator();
 beforeEach(async () => {
-  await emu.reset();
-  const a = await emu.post("/apps/create", {
+  const a = await emu.post(pathOf(areas.apps.create), {
     name: "simulator",
     title: "Simulator",
     description: "d",
@@ -40,15 +36,15 @@ const revertFor = (ms: number, speeds: Record<string, number> = { [P1]: 10, [P2]
 });
 
 async function create(body: Record<string, unknown>) {
-  const a = await emu.post("/apps/parameters/schedules/create", body);
+  const a = await emu.post(pathOf(areas.schedules.create), body);
   if (a.status !== 201) throw new Error(`create schedule: ${a.status} ${a.text}`);
   return a.body;
 }
-const apply = (id: string, type: string) => emu.post(`/apps/parameters/schedules/${id}/apply`, { type });
-const get = async (id: string) => (await emu.get(`/apps/parameters/schedules/${id}/get`)).body;
-const fallback = async () => (await emu.post("/apps/simulator/v/1.0.0/parameters/fallback-values/get", { resources: [P1, P2] })).body.resource_parameters;
+const apply = (id: string, type: string) => emu.post(pathOf(areas.schedules.apply, { schedule_id: id }), { type });
+const get = async (id: string) => (await emu.get(pathOf(areas.schedules.get, { schedule_id: id }))).body;
+const fallback = async () => (await emu.post(pathOf(areas.parameters.fallbackValuesGet, { app_name: "simulator", app_version: "1.0.0" }), { resources: [P1, P2] })).body.resource_parameters;
 const setSpeed = (resource: string, speed: number) =>
-  emu.post("/apps/simulator/v/1.0.0/parameters/values/update", { resource_parameters: [{ resource, parameters: [{ name: "speed", value: speed }] }] });
+  emu.post(pathOf(areas.parameters.valuesUpdate, { app_name: "simulator", app_version: "1.0.0" }), { resource_parameters: [{ resource, parameters: [{ name: "speed", value: speed }] }] });
 
 async function pollState(id: string, wanted: string, timeoutMs = 5000) {
   const until = Date.now() + timeoutMs;
@@ -62,7 +58,7 @@ async function pollState(id: string, wanted: string, timeoutMs = 5000) {
 describe("Parameter schedules: create (spec Create rules; facts §3.4, §6.3)", () => {
   test("create answers 201 with the schedule in state scheduled and the current values in original_resource_parameters", async () => {
     await setSpeed(P1, 33);
-    const a = await emu.post("/apps/parameters/schedules/create", schedule({ comment: "night shift", revert: revertFor(2 * HOUR) }));
+    const a = await emu.post(pathOf(areas.schedules.create), schedule({ comment: "night shift", revert: revertFor(2 * HOUR) }));
     expect(a.status).toBe(201);
     expect(a.body).toMatchObject({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -87,22 +83,22 @@ describe("Parameter schedules: create (spec Create rules; facts §3.4, §6.3)", 
   });
 
   test("the schedule time must be in the future", async () => {
-    const a = await emu.post("/apps/parameters/schedules/create", schedule({ scheduled_for: at(-60_000) }));
+    const a = await emu.post(pathOf(areas.schedules.create), schedule({ scheduled_for: at(-60_000) }));
     expectErrorBody(a, 400);
     expect(messages(a)).toMatch(/body\.scheduled_for: must be in the future/);
   });
 
   test("a revert must lie after the scheduled time", async () => {
-    const a = await emu.post("/apps/parameters/schedules/create", schedule({ revert: revertFor(HOUR / 2) }));
+    const a = await emu.post(pathOf(areas.schedules.create), schedule({ revert: revertFor(HOUR / 2) }));
     expectErrorBody(a, 400);
     expect(messages(a)).toMatch(/body\.revert\.scheduled_for: must be after/);
   });
 
   test("revert values must cover exactly the schedule's resources × parameters (400 naming what is missing or extra)", async () => {
-    const missing = await emu.post("/apps/parameters/schedules/create", schedule({ revert: revertFor(2 * HOUR, { [P1]: 10 }) }));
+    const missing = await emu.post(pathOf(areas.schedules.create), schedule({ revert: revertFor(2 * HOUR, { [P1]: 10 }) }));
     expectErrorBody(missing, 400);
     expect(messages(missing)).toMatch(/missing resource\(s\) 'krn:asset:press-2'/);
-    const extra = await emu.post("/apps/parameters/schedules/create", schedule({ revert: revertFor(2 * HOUR, { [P1]: 1, [P2]: 2, "krn:asset:oven": 3 }) }));
+    const extra = await emu.post(pathOf(areas.schedules.create), schedule({ revert: revertFor(2 * HOUR, { [P1]: 1, [P2]: 2, "krn:asset:oven": 3 }) }));
     expectErrorBody(extra, 400);
     expect(messages(extra)).toMatch(/'krn:asset:oven' are not in the schedule's resources/);
     const params = await emu.post(
@@ -121,62 +117,62 @@ describe("Parameter schedules: create (spec Create rules; facts §3.4, §6.3)", 
     expectErrorBody(params, 400);
     expect(messages(params)).toMatch(/resource_parameters\[0\]\.parameters: missing parameter\(s\) 'mode'/);
     expect(messages(params)).toMatch(/resource_parameters\[1\]\.parameters: parameter\(s\) 'colour' are not in the schedule's parameters/);
-    expect((await emu.post("/apps/parameters/schedules/list", {})).body.data).toEqual([]);
+    expect((await emu.post(pathOf(areas.schedules.list), {})).body.data).toEqual([]);
   });
 
   test("parameters must be defined by the app version with the right type; resources must be asset KRNs, at least one", async () => {
-    const unknown = await emu.post("/apps/parameters/schedules/create", schedule({ parameters: { colour: "red" } }));
+    const unknown = await emu.post(pathOf(areas.schedules.create), schedule({ parameters: { colour: "red" } }));
     expectErrorBody(unknown, 400);
     expect(messages(unknown)).toMatch(/'colour'/);
-    expectErrorBody(await emu.post("/apps/parameters/schedules/create", schedule({ parameters: { speed: "fast" } })), 400);
-    expectErrorBody(await emu.post("/apps/parameters/schedules/create", schedule({ parameters: {} })), 400);
-    const none = await emu.post("/apps/parameters/schedules/create", schedule({ resources: [] }));
+    expectErrorBody(await emu.post(pathOf(areas.schedules.create), schedule({ parameters: { speed: "fast" } })), 400);
+    expectErrorBody(await emu.post(pathOf(areas.schedules.create), schedule({ parameters: {} })), 400);
+    const none = await emu.post(pathOf(areas.schedules.create), schedule({ resources: [] }));
     expectErrorBody(none, 400);
     expect(messages(none)).toMatch(/body\.resources/);
-    expectErrorBody(await emu.post("/apps/parameters/schedules/create", schedule({ resources: ["press-1"] })), 400);
-    expectErrorBody(await emu.post("/apps/parameters/schedules/create", schedule({ app_version: "1.0" })), 400);
+    expectErrorBody(await emu.post(pathOf(areas.schedules.create), schedule({ resources: ["press-1"] })), 400);
+    expectErrorBody(await emu.post(pathOf(areas.schedules.create), schedule({ app_version: "1.0" })), 400);
   });
 
   test("an unknown app or version answers 404 naming it", async () => {
-    const a = await emu.post("/apps/parameters/schedules/create", schedule({ app_version: "2.0.0" }));
+    const a = await emu.post(pathOf(areas.schedules.create), schedule({ app_version: "2.0.0" }));
     expectErrorBody(a, 404);
     expect(messages(a)).toMatch(/simulator.*2\.0\.0/);
-    expectErrorBody(await emu.post("/apps/parameters/schedules/create", schedule({ app_name: "oven" })), 404);
+    expectErrorBody(await emu.post(pathOf(areas.schedules.create), schedule({ app_name: "oven" })), 404);
   });
 
   test("a pending schedule setting the same parameter on the same resource at the same time answers 409", async () => {
     const when = at(HOUR);
     await create(schedule({ scheduled_for: when }));
-    expectErrorBody(await emu.post("/apps/parameters/schedules/create", schedule({ scheduled_for: when, resources: [P2] })), 409);
-    expect((await emu.post("/apps/parameters/schedules/create", schedule({ scheduled_for: when, parameters: { mode: "manual" } }))).status).toBe(201);
+    expectErrorBody(await emu.post(pathOf(areas.schedules.create), schedule({ scheduled_for: when, resources: [P2] })), 409);
+    expect((await emu.post(pathOf(areas.schedules.create), schedule({ scheduled_for: when, parameters: { mode: "manual" } }))).status).toBe(201);
   });
 });
 
 describe("Parameter schedules: get, list, delete", () => {
   test("get and delete answer 404 for an unknown id and 400 for a non-uuid", async () => {
     const missing = "00000000-0000-4000-8000-00000000abcd";
-    const a = await emu.get(`/apps/parameters/schedules/${missing}/get`);
+    const a = await emu.get(pathOf(areas.schedules.get, { schedule_id: missing }));
     expectErrorBody(a, 404);
     expect(messages(a)).toMatch(missing);
-    expectErrorBody(await emu.post(`/apps/parameters/schedules/${missing}/delete`), 404);
-    expectErrorBody(await emu.get("/apps/parameters/schedules/abc/get"), 400);
+    expectErrorBody(await emu.post(pathOf(areas.schedules.delete, { schedule_id: missing })), 404);
+    expectErrorBody(await emu.get(pathOf(areas.schedules.get, { schedule_id: "abc" })), 400);
   });
 
   test("delete removes the schedule (204)", async () => {
     const s = await create(schedule());
-    const d = await emu.post(`/apps/parameters/schedules/${s.id}/delete`);
+    const d = await emu.post(pathOf(areas.schedules.delete, { schedule_id: s.id }));
     expect(d.status).toBe(204);
-    expectErrorBody(await emu.get(`/apps/parameters/schedules/${s.id}/get`), 404);
+    expectErrorBody(await emu.get(pathOf(areas.schedules.get, { schedule_id: s.id })), 404);
   });
 
   test("list filters apps, states, resources, parameter_names and sorts by the spec's keys, revert.scheduled_for included", async () => {
-    await emu.post("/apps/create", { name: "oven", title: "Oven", description: "d", type: "app", version: "2.0.0", parameters: [{ name: "temperature", data_type: "number" }] });
+    await emu.post(pathOf(areas.apps.create), { name: "oven", title: "Oven", description: "d", type: "app", version: "2.0.0", parameters: [{ name: "temperature", data_type: "number" }] });
     const a = await create(schedule({ comment: "a", scheduled_for: at(HOUR), revert: revertFor(5 * HOUR) }));
     const b = await create(schedule({ comment: "b", scheduled_for: at(2 * HOUR), resources: [P2], parameters: { mode: "manual" }, revert: { scheduled_for: at(3 * HOUR), resource_parameters: [{ resource: P2, parameters: { mode: "auto" } }] } }));
     const c = await create({ app_name: "oven", app_version: "2.0.0", scheduled_for: at(3 * HOUR), resources: [P1], parameters: { temperature: 200 }, comment: "c" });
     await apply(a.id, "schedule");
     const list = async (body: Record<string, unknown>, query?: Record<string, any>) =>
-      (await emu.post("/apps/parameters/schedules/list", body, { query })).body.data.map((s: any) => s.comment);
+      (await emu.post(pathOf(areas.schedules.list), body, { query })).body.data.map((s: any) => s.comment);
     expect(await list({})).toEqual(["a", "b", "c"]);
     expect(await list({ apps: [{ name: "oven" }] })).toEqual(["c"]);
     expect(await list({ apps: [{ name: "simulator", version: "2.0.0" }] })).toEqual([]);
@@ -189,8 +185,8 @@ describe("Parameter schedules: get, list, delete", () => {
     expect(await list({}, { sort_by: ["state", "comment"] })).toEqual(["b", "c", "a"]);
     expect(c.id).toBeDefined();
     expect(b.id).toBeDefined();
-    expectErrorBody(await emu.post("/apps/parameters/schedules/list", { states: ["done"] }), 400);
-    expectErrorBody(await emu.post("/apps/parameters/schedules/list", {}, { query: { sort_by: ["parameters"] } }), 400);
+    expectErrorBody(await emu.post(pathOf(areas.schedules.list), { states: ["done"] }), 400);
+    expectErrorBody(await emu.post(pathOf(areas.schedules.list), {}, { query: { sort_by: ["parameters"] } }), 400);
   });
 });
 
@@ -201,14 +197,14 @@ describe("Parameter schedules: apply (spec States and transitions; facts §6.3 i
     let now = await get(s.id);
     expect(now).toMatchObject({ state: "scheduled-revert", applied_by: "krn:user:admin@example.com", applied_at: expect.stringMatching(/Z$/), reverted_at: null });
     expect(await fallback()).toEqual({ [P1]: { speed: 50, mode: "auto" }, [P2]: { speed: 50, mode: "auto" } });
-    const values = await emu.post("/apps/parameters/values/list", {});
+    const values = await emu.post(pathOf(areas.parameters.valuesList), {});
     expect(values.body.data.map((v: any) => v.comment)).toEqual(["rush", "rush"]);
     expect((await apply(s.id, "schedule-revert")).status).toBe(204);
     now = await get(s.id);
     expect(now).toMatchObject({ state: "completed", reverted_by: "krn:user:admin@example.com", reverted_at: expect.stringMatching(/Z$/) });
     expect(await fallback()).toEqual({ [P1]: { speed: 11, mode: "auto" }, [P2]: { speed: 22, mode: "auto" } });
     // The replaced values are in the history.
-    const history = await emu.post("/apps/parameters/history/list", {});
+    const history = await emu.post(pathOf(areas.parameters.historyList), {});
     expect(history.body.data.map((h: any) => h.value)).toEqual([50, 50]);
   });
 
@@ -237,7 +233,7 @@ describe("Parameter schedules: apply (spec States and transitions; facts §6.3 i
     const s = await create(schedule());
     expectErrorBody(await apply(s.id, "now"), 400);
     expectErrorBody(await apply("00000000-0000-4000-8000-000000000001", "schedule"), 404);
-    expectErrorBody(await emu.post(`/apps/parameters/schedules/${s.id}/apply`, { type: "schedule" }, { as: "viewer" }), 403);
+    expectErrorBody(await emu.post(pathOf(areas.schedules.apply, { schedule_id: s.id }), { type: "schedule" }, { as: "viewer" }), 403);
     expect((await get(s.id)).state).toBe("scheduled");
   });
 });
@@ -253,12 +249,12 @@ describe("Parameter schedules: applied when their time comes (facts §6.3 item 1
   });
 
   test("a schedule that cannot be applied when due moves to error with error_msg, writing nothing", async () => {
-    await emu.post("/apps/create", { name: "simulator", title: "S", description: "d", type: "app", version: "1.1.0", parameters: [{ name: "speed", data_type: "number" }] });
+    await emu.post(pathOf(areas.apps.create), { name: "simulator", title: "S", description: "d", type: "app", version: "1.1.0", parameters: [{ name: "speed", data_type: "number" }] });
     const s = await create({ ...schedule({ scheduled_for: at(1200) }), app_version: "1.1.0" });
-    expect((await emu.post("/apps/simulator/v/1.1.0/delete")).status).toBe(204);
+    expect((await emu.post(pathOf(areas.apps.versionDelete, { app_name: "simulator", app_version: "1.1.0" }))).status).toBe(204);
     const failed = await pollState(s.id, "error");
     expect(failed.state).toBe("error");
     expect(failed.error_msg).toMatch(/1\.1\.0.*not found/);
-    expect((await emu.post("/apps/parameters/values/list", {})).body.data).toEqual([]);
+    expect((await emu.post(pathOf(areas.parameters.valuesList), {})).body.data).toEqual([]);
   });
 });

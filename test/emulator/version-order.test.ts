@@ -6,7 +6,8 @@
 import fc from "fast-check";
 import semver from "semver";
 import { versionSortKey } from "../../src/emulator/version-order";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { areas } from "../../src/api/endpoints";
+import { useEmulator, pathOf } from "../helpers/emulator";
 
 /** Versions whose string order differs from their precedence, in a scrambled order. */
 const VERSIONS = ["1.0.0", "1.0.0-rc.10", "0.9.0", "1.0.0-rc.2", "1.10.0", "1.0.0-rc", "1.0.0-alpha-b", "1.2.0", "1.0.0-alpha.1", "1.0.0-rc.1", "1.0.0-beta", "1.0.0-alpha"];
@@ -54,26 +55,21 @@ describe("the sort key", () => {
 });
 
 describe("lists sorted by version, over HTTP", () => {
-  let emu: TestEmulator;
-  beforeAll(async () => {
-    emu = await startTestEmulator();
-  });
-  afterAll(() => emu.close());
-  beforeEach(() => emu.reset());
+  const emu = useEmulator();
 
   const appManifest = (name: string, version: string) => ({ name, title: name, description: "d", type: "app", version });
   /** App `app-<i>` whose only version is VERSIONS[i]. */
   const appName = (v: string) => `app-${VERSIONS.indexOf(v)}`;
 
   test("apps by latest_version, both directions and page by page", async () => {
-    for (const v of VERSIONS) expect((await emu.post("/apps/create", appManifest(appName(v), v))).status).toBe(201);
+    for (const v of VERSIONS) expect((await emu.post(pathOf(areas.apps.create), appManifest(appName(v), v))).status).toBe(201);
     const latest = (a: { body: { data: Array<{ latest_version: string }> } }) => a.body.data.map((x) => x.latest_version);
-    expect(latest(await emu.get("/apps/list", { sort_by: ["latest_version"] }))).toEqual(BY_PRECEDENCE);
-    expect(latest(await emu.get("/apps/list", { sort_by: ["latest_version"], direction: "desc" }))).toEqual([...BY_PRECEDENCE].reverse());
+    expect(latest(await emu.get(pathOf(areas.apps.list), { sort_by: ["latest_version"] }))).toEqual(BY_PRECEDENCE);
+    expect(latest(await emu.get(pathOf(areas.apps.list), { sort_by: ["latest_version"], direction: "desc" }))).toEqual([...BY_PRECEDENCE].reverse());
     const pages: string[] = [];
     let next: string | undefined;
     do {
-      const a = await emu.get("/apps/list", { sort_by: ["latest_version"], page_size: 5, next });
+      const a = await emu.get(pathOf(areas.apps.list), { sort_by: ["latest_version"], page_size: 5, next });
       pages.push(...latest(a));
       next = a.body.pagination.next_page ?? undefined;
     } while (next);
@@ -81,31 +77,31 @@ describe("lists sorted by version, over HTTP", () => {
   });
 
   test("workloads by app_version (the list walks the store's index), with and without an app_versions filter", async () => {
-    await emu.post("/orchestration/clusters/create", { name: "plant" });
-    for (const v of VERSIONS) expect((await emu.post("/apps/create", appManifest("sim", v))).status).toBe(201);
+    await emu.post(pathOf(areas.clusters.create), { name: "plant" });
+    for (const v of VERSIONS) expect((await emu.post(pathOf(areas.apps.create), appManifest("sim", v))).status).toBe(201);
     for (const v of VERSIONS) {
-      const w = await emu.post("/apps/workloads/create", { name: `w-${VERSIONS.indexOf(v)}`, app_name: "sim", app_version: v, cluster_name: "plant" });
+      const w = await emu.post(pathOf(areas.workloads.create), { name: `w-${VERSIONS.indexOf(v)}`, app_name: "sim", app_version: v, cluster_name: "plant" });
       expect(w.status).toBe(201);
     }
     const versions = (a: { body: { data: Array<{ app_version: string }> } }) => a.body.data.map((x) => x.app_version);
-    expect(versions(await emu.get("/apps/workloads/list", { sort_by: ["app_version"] }))).toEqual(BY_PRECEDENCE);
-    expect(versions(await emu.get("/apps/workloads/list", { sort_by: ["app_version"], direction: "desc" }))).toEqual([...BY_PRECEDENCE].reverse());
+    expect(versions(await emu.get(pathOf(areas.workloads.list), { sort_by: ["app_version"] }))).toEqual(BY_PRECEDENCE);
+    expect(versions(await emu.get(pathOf(areas.workloads.list), { sort_by: ["app_version"], direction: "desc" }))).toEqual([...BY_PRECEDENCE].reverse());
     const some = ["1.0.0", "1.0.0-rc.10", "1.0.0-rc.2", "1.0.0-alpha-b", "1.0.0-alpha.1"];
-    expect(versions(await emu.get("/apps/workloads/list", { sort_by: ["app_version"], app_versions: some }))).toEqual([...some].sort(semver.compare));
+    expect(versions(await emu.get(pathOf(areas.workloads.list), { sort_by: ["app_version"], app_versions: some }))).toEqual([...some].sort(semver.compare));
   });
 
   test("data types by data_type.version", async () => {
     for (const v of VERSIONS) {
-      const a = await emu.post("/datatypes/create", { icd: { name: "sensor.temp", class_name: "Reading", version: v, fields: [{ name: "value", type: "float64" }] } });
+      const a = await emu.post(pathOf(areas.datatypes.create), { icd: { name: "sensor.temp", class_name: "Reading", version: v, fields: [{ name: "value", type: "float64" }] } });
       expect(a.status).toBe(201);
     }
-    const list = await emu.get("/datatypes/list", { all: true, sort_by: "data_type.version", page_size: 100 });
+    const list = await emu.get(pathOf(areas.datatypes.list), { all: true, sort_by: "data_type.version", page_size: 100 });
     expect(list.body.data.map((t: { version: string }) => t.version)).toEqual(BY_PRECEDENCE);
   });
 
   test("registry apps by app.latest_version", async () => {
-    for (const v of VERSIONS) expect((await emu.post("/appregistry/create", { payload: { name: appName(v), version: v, type: "svc" } })).status).toBe(201);
-    const list = await emu.get("/appregistry/list", { sort_by: "app.latest_version", page_size: 100 });
+    for (const v of VERSIONS) expect((await emu.post(pathOf(areas.appregistry.create), { payload: { name: appName(v), version: v, type: "svc" } })).status).toBe(201);
+    const list = await emu.get(pathOf(areas.appregistry.list), { sort_by: "app.latest_version", page_size: 100 });
     expect(list.body.data.map((a: { latest_version: string }) => a.latest_version)).toEqual(BY_PRECEDENCE);
   });
 });

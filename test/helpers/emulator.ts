@@ -1,7 +1,11 @@
 /**
  * Test access to a real emulator over HTTP. Every test talks to the server through requests; the
- * store is read only to check what a request did (or did not) change.
+ * store is read only to check what a request did (or did not) change. `useEmulator` registers the
+ * start, close and per-test reset (and seeding) a test file needs; `send` addresses an operation by
+ * its row of the endpoint table, its path values checked against the row's path at compile time.
  */
+import type { z } from "zod";
+import { fillPath, type AnyEndpoint, type Endpoint } from "../../src/api/endpoint";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
 
 export interface Answer<T = any> {
@@ -24,8 +28,21 @@ export interface CallOptions {
   contentType?: string;
 }
 
+/** The path values of an endpoint's row: one per `{param}` of its path. */
+export type PathValues<E extends AnyEndpoint> = E extends Endpoint<infer P> ? ([z.ZodType] extends [P] ? Record<never, never> : { [K in keyof z.input<P>]: string | number }) : never;
+
+/** A request to one operation of the table: its path values, and the rest as `call` takes it. */
+export type SendOptions<E extends AnyEndpoint> = CallOptions & ([keyof PathValues<E>] extends [never] ? { params?: PathValues<E> } : { params: PathValues<E> });
+
+/** The path of an operation relative to the API root (as `call` takes it), its values percent-encoded in full. */
+export function pathOf<E extends AnyEndpoint>(ep: E, ...params: [keyof PathValues<E>] extends [never] ? [] : [PathValues<E>]): string {
+  return fillPath(ep, params[0]);
+}
+
 export interface TestEmulator extends Emulator {
   call<T = any>(method: "GET" | "POST", path: string, opts?: CallOptions): Promise<Answer<T>>;
+  /** Calls the operation `ep` of the table: its method, its path with `params` filled in. */
+  send<T = any, E extends AnyEndpoint = AnyEndpoint>(ep: E, opts?: SendOptions<E>): Promise<Answer<T>>;
   post<T = any>(path: string, body?: unknown, opts?: CallOptions): Promise<Answer<T>>;
   get<T = any>(path: string, query?: CallOptions["query"], opts?: CallOptions): Promise<Answer<T>>;
   token(who: Exclude<Who, "none" | { token: string }>): Promise<string>;
@@ -94,6 +111,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     ...emu,
     call,
     token,
+    send: (ep, opts) => call(ep.method, fillPath(ep, opts?.params), opts),
     post: (path, body, opts) => call("POST", path, { ...opts, body }),
     get: (path, query, opts) => call("GET", path, { ...opts, query }),
     reset: async () => {
@@ -101,6 +119,74 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
       if (res.status !== 204) throw new Error(`reset failed: ${res.status}`);
     },
   };
+}
+
+type FixtureDocument = Exclude<EmulatorOptions["seed"], string | undefined>;
+type MakeRecords = (emu: TestEmulator) => Promise<void> | void;
+/** A fixture (a file path or a document), a function making records once the emulator runs, or both. */
+export type Seed = string | FixtureDocument | MakeRecords | { fixture?: string | FixtureDocument; records?: MakeRecords };
+
+function seedParts(seed: Seed | undefined): { fixture?: string | FixtureDocument; records?: MakeRecords } {
+  if (seed === undefined) return {};
+  if (typeof seed === "function") return { records: seed };
+  if (typeof seed === "string") return { fixture: seed };
+  const keys = Object.keys(seed);
+  if (keys.length > 0 && keys.every((k) => k === "fixture" || k === "records")) return seed as { fixture?: string | FixtureDocument; records?: MakeRecords };
+  return { fixture: seed as FixtureDocument };
+}
+
+export interface UseEmulatorOptions {
+  /**
+   * What every test starts from: a fixture (loaded at the start) and/or records made once the
+   * emulator runs. The state is recorded once and put back before each test. Without a seed each
+   * test starts from an empty emulator.
+   */
+  seed?: Seed;
+  /** Options of the emulator (clock, token lifetimes, ...). */
+  options?: EmulatorOptions;
+  /** False: the state is left as the previous test left it (for files that only read the seed). Default true. */
+  reset?: boolean;
+  /** Starts (and seeds) the emulator; default startTestEmulator(options). The state it leaves is put back before each test, as a seed's. */
+  start?: (options: EmulatorOptions) => Promise<TestEmulator>;
+}
+
+/**
+ * Registers, in the calling scope, the start of an emulator (beforeAll), its close (afterAll) and
+ * its reset to the seed before each test (beforeEach). Answers the emulator; its members may be used
+ * from the hooks and tests on, once it runs.
+ */
+export function useEmulator(opts: UseEmulatorOptions = {}): TestEmulator {
+  let current: TestEmulator | undefined;
+  let seeded: ReturnType<Emulator["store"]["snapshot"]> | undefined;
+  const { fixture, records } = seedParts(opts.seed);
+
+  beforeAll(async () => {
+    const options: EmulatorOptions = { ...opts.options, ...(fixture !== undefined ? { seed: fixture } : {}) };
+    current = await (opts.start ?? startTestEmulator)(options);
+    if (records) await records(current);
+    if ((opts.seed !== undefined || opts.start !== undefined) && opts.reset !== false) {
+      // The token signing key is part of the state: made before the record, tokens stay valid across tests.
+      await current.token("admin");
+      seeded = structuredClone(current.store.snapshot());
+    }
+  });
+  afterAll(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  if (opts.reset !== false) {
+    beforeEach(async () => {
+      if (seeded) current!.store.load(structuredClone(seeded));
+      else await current!.reset();
+    });
+  }
+  return new Proxy({} as TestEmulator, {
+    get(_, key) {
+      if (!current) throw new Error(`the emulator is used before it started (its beforeAll) or after it closed; reading '${String(key)}'`);
+      const v = (current as unknown as Record<PropertyKey, unknown>)[key];
+      return typeof v === "function" ? v.bind(current) : v;
+    },
+  });
 }
 
 /** The messages of an error answer, joined, for matching in expectations. */

@@ -10,19 +10,19 @@ import { randomBytes } from "node:crypto";
 import jwt from "jsonwebtoken";
 import { OIDC_TOKEN_PATH } from "../../src/api/auth";
 import { ErrorCode } from "../../src/api/errors";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, useEmulator } from "../helpers/emulator";
 import { ENDPOINTS, MODE, OPEN_ENDPOINTS, pathOf, probe, sendRaw, type RawRequest } from "./helpers";
 import { Figures, report } from "./reliability";
 import type { AnyEndpoint } from "../../src/api/endpoint";
 
-let emu: TestEmulator;
+/** One state for the whole file: the refused requests must change nothing, and are checked to. */
+const emu = useEmulator({ reset: false });
 const figures = new Figures();
 let viewer: string;
 let admin: string;
 let refresh: string;
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
   viewer = await emu.token("viewer");
   admin = await emu.token("admin");
   const login = await sendRaw(emu.baseUrl, {
@@ -33,10 +33,7 @@ beforeAll(async () => {
   });
   refresh = (login.json as { refresh_token: string }).refresh_token;
 });
-afterAll(async () => {
-  await emu?.close();
-  report(__filename, MODE, figures);
-});
+afterAll(() => report(__filename, MODE, figures));
 
 // ---------------------------------------------------------------------------------------------
 // Tokens that must not open anything

@@ -5,21 +5,13 @@
  */
 import { randomBytes } from "node:crypto";
 import { OIDC_TOKEN_PATH } from "../../src/api/auth";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { useEmulator } from "../helpers/emulator";
 import { errorBodyProblem, MODE, sendRaw, type RawAnswer } from "./helpers";
 import { Figures, report } from "./reliability";
 
-let emu: TestEmulator;
+const emu = useEmulator();
 const figures = new Figures();
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu?.close();
-  report(__filename, MODE, figures);
-});
-beforeEach(() => emu.reset());
+afterAll(() => report(__filename, MODE, figures));
 
 /** A value no answer could contain by chance. */
 const marker = (label: string) => `${label}-${randomBytes(9).toString("base64url")}-Zz9`;

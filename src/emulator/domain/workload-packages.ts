@@ -32,7 +32,7 @@ function packageOf(w: StoredWorkload): Buffer {
 export interface DownloadRequest {
   address: boolean;
   expires?: number;
-  /** The served path the link points back to (see `pathOf` in paths.ts). */
+  /** The served path the link points back to (see `servedPath` in paths.ts). */
   path: string;
   /** Shapes the address answer (the legacy view answers the URL alone). */
   addressBody?: (url: string, expiresIn: number) => unknown;

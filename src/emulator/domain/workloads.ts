@@ -23,8 +23,9 @@
  * package build has finished), and every read goes through it.
  */
 import { conflict, notFound } from "../../api/errors";
+import type { workloads } from "../../api/workloads";
 import type { HandlerContext } from "../handler";
-import { indexedRows, inFilter, matchesSearch, type IndexedRows, type Sortable } from "../list";
+import { indexedRows, inFilter, matchesSearch, type IndexedRows, type SortGetters } from "../list";
 import { versionSortKey } from "../version-order";
 import type { Store } from "../store/store";
 import { TABLES, appVersionKey, refs } from "../store/tables";
@@ -210,7 +211,7 @@ export function matchesWorkloadFilter(w: StoredWorkload, f: WorkloadFilter): boo
 }
 
 /** Sort keys of the workload lists (the legacy list adds its created/updated names). */
-export const WORKLOAD_SORT: Record<string, (w: StoredWorkload) => Sortable> = {
+export const WORKLOAD_SORT = {
   name: (w) => w.name,
   title: (w) => w.title,
   app_name: (w) => w.app_name,
@@ -223,7 +224,7 @@ export const WORKLOAD_SORT: Record<string, (w: StoredWorkload) => Sortable> = {
   created_by: (w) => w.created_by,
   updated_at: (w) => w.updated_at,
   updated_by: (w) => w.updated_by,
-};
+} satisfies SortGetters<typeof workloads.list, StoredWorkload>;
 
 /**
  * The workloads a list shows, as the list engine walks them: in an ordered index of the table, each

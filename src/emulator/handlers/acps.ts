@@ -29,7 +29,7 @@ import {
 import { conflict, errors, notFound } from "../../api/errors";
 import { attempt, failure, multiStatus, type MultiStatusOptions } from "../bulk";
 import { route, type AreaModule, type HandlerContext } from "../handler";
-import { inFilter, inventoryList, matchesMetadataFilter, matchesSearch } from "../list";
+import { inFilter, inventoryList, matchesMetadataFilter, matchesSearch, type SortGetters } from "../list";
 import type { Store } from "../store/store";
 import { TABLES } from "../store/tables";
 import { parseOrThrow } from "../validate";
@@ -233,13 +233,13 @@ function bulkDeleteTargets(store: Store, names: string[], acpNames: string[] | u
 // Routes
 
 const acpSort = {
-  "acp.name": (a: StoredAcp) => a.name,
-  "acp.title": (a: StoredAcp) => a.title,
-  "acp.created": (a: StoredAcp) => a.created,
-  "acp.updated": (a: StoredAcp) => a.updated,
-  status_state: (a: StoredAcp) => a.status.state,
-  status_last_seen: (a: StoredAcp) => a.status.last_seen,
-};
+  "acp.name": (a) => a.name,
+  "acp.title": (a) => a.title,
+  "acp.created": (a) => a.created,
+  "acp.updated": (a) => a.updated,
+  status_state: (a) => a.status.state,
+  status_last_seen: (a) => a.status.last_seen,
+} satisfies SortGetters<typeof ep.list, StoredAcp>;
 
 export const area: AreaModule = {
   routes: [

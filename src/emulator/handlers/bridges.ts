@@ -20,7 +20,7 @@
 import { bridges as ep, type Bridge } from "../../api/bridges";
 import { conflict, invalidField, notFound } from "../../api/errors";
 import { route, type AreaModule, type Handler, type HandlerContext } from "../handler";
-import { inFilter, inventoryList, matchesSearch } from "../list";
+import { inFilter, inventoryList, matchesSearch, type SortGetters } from "../list";
 import type { Store } from "../store/store";
 import { TABLES, refs, type AssetRef } from "../store/tables";
 import { ASSET_SORT } from "./assets-shared";
@@ -141,16 +141,16 @@ const dataStreams = (b: Bridge) =>
 // Routes
 
 const bridgeSort = {
-  "bridge.name": (b: Bridge) => b.name,
-  "bridge.title": (b: Bridge) => b.title,
-  "bridge.protocol": (b: Bridge) => b.protocol,
-  "bridge.acp_name": (b: Bridge) => b.acp_name,
-  "bridge.workload_name": (b: Bridge) => b.workload_name,
-  "bridge.created": (b: Bridge) => b.created,
-  "bridge.updated": (b: Bridge) => b.updated,
-  status_state: (b: Bridge) => b.status.state,
-  status_last_seen: (b: Bridge) => b.status.last_seen,
-};
+  "bridge.name": (b) => b.name,
+  "bridge.title": (b) => b.title,
+  "bridge.protocol": (b) => b.protocol,
+  "bridge.acp_name": (b) => b.acp_name,
+  "bridge.workload_name": (b) => b.workload_name,
+  "bridge.created": (b) => b.created,
+  "bridge.updated": (b) => b.updated,
+  status_state: (b) => b.status.state,
+  status_last_seen: (b) => b.status.last_seen,
+} satisfies SortGetters<typeof ep.list, Bridge>;
 
 export const area: AreaModule = {
   routes: [

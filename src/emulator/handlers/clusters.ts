@@ -11,7 +11,7 @@ import { CLUSTER_SETTING_DEFAULTS, clusters as ep, type Cluster } from "../../ap
 import { conflict, notFound } from "../../api/errors";
 import { inventoryList, matchesSearch } from "../list";
 import { route, type AreaModule } from "../handler";
-import { pathOf } from "../paths";
+import { servedPath } from "../paths";
 import type { Store } from "../store/store";
 import { TABLES } from "../store/tables";
 
@@ -52,7 +52,7 @@ export const area: AreaModule = {
       if (table(ctx.store).has(name)) throw conflict(`cluster '${name}' already exists`);
       const n = ctx.store.nextSeq("cluster_cidr");
       const token = randomBytes(24).toString("base64url");
-      const script = `${ctx.baseUrl}${pathOf(ep.provisionScriptDownload)}`;
+      const script = `${ctx.baseUrl}${servedPath(ep.provisionScriptDownload)}`;
       const cluster: StoredCluster = {
         name,
         title: ctx.body.title ?? name,

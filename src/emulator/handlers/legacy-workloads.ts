@@ -21,7 +21,7 @@ import { assetKrnOf } from "../../api/common";
 import { conflict, invalidField, notAcceptable, notFound, notImplemented } from "../../api/errors";
 import { legacyWorkloads as ep, type LegacyWorkload, type LegacyWorkloadDeploy } from "../../api/legacy-workloads";
 import { route, type AreaModule, type HandlerContext } from "../handler";
-import { part1List } from "../list";
+import { part1List, type SortGetters } from "../list";
 import type { Store } from "../store/store";
 import { refs } from "../store/tables";
 import {
@@ -44,7 +44,7 @@ import {
 } from "../domain/workloads";
 import { workloadLogs } from "../domain/workload-logs";
 import { downloadPackage } from "../domain/workload-packages";
-import { pathOf } from "../paths";
+import { servedPath } from "../paths";
 
 // ---------------------------------------------------------------------------------------------
 // Views
@@ -75,7 +75,16 @@ function legacyView(w: StoredWorkload): LegacyWorkload {
   return { ...itemFields(w), payload: w.payload, networking: w.networking, staged: w.staged } as LegacyWorkload;
 }
 
-const LEGACY_SORT = { ...WORKLOAD_SORT, created: WORKLOAD_SORT.created_at, updated: WORKLOAD_SORT.updated_at };
+const LEGACY_SORT = {
+  name: WORKLOAD_SORT.name,
+  title: WORKLOAD_SORT.title,
+  app_name: WORKLOAD_SORT.app_name,
+  app_version: WORKLOAD_SORT.app_version,
+  cluster_name: WORKLOAD_SORT.cluster_name,
+  node_name: WORKLOAD_SORT.node_name,
+  created: WORKLOAD_SORT.created_at,
+  updated: WORKLOAD_SORT.updated_at,
+} satisfies SortGetters<typeof ep.list, StoredWorkload>;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -188,7 +197,7 @@ export const area: AreaModule = {
       return downloadPackage(ctx, requireWorkload(ctx.store, name), {
         address: ctx.query.address,
         expires: ctx.query.expires,
-        path: pathOf(ep.download, { workload_name: name }),
+        path: servedPath(ep.download, { workload_name: name }),
         addressBody: (url) => url,
       });
     }),

@@ -18,7 +18,7 @@
 import { parameters as ep } from "../../api/parameters";
 import type { AppVersion } from "../../api/apps";
 import { badRequest, forbidden } from "../../api/errors";
-import { inFilter, matchesSearch, part1List, type ListSpec } from "../list";
+import { inFilter, matchesSearch, part1List, type Sortable } from "../list";
 import { route, type AreaModule, type HandlerContext } from "../handler";
 import type { Store } from "../store/store";
 import { appVersionKey, TABLES } from "../store/tables";
@@ -57,17 +57,17 @@ function matchesValueFilters(v: ParameterValue, f: ValueFilters | undefined): bo
 }
 
 /** Sort keys shared by values and history. */
-function valueSort<T extends ParameterValue>(extra: ListSpec<T>["sort"]): ListSpec<T>["sort"] {
-  return {
-    name: (v) => v.name,
-    app_name: (v) => v.app_name,
-    app_version: (v) => v.app_version,
-    resource: (v) => v.resource,
-    comment: (v) => v.comment,
-    created_at: (v) => v.created_at,
-    created_by: (v) => v.created_by,
-    ...extra,
+function valueSort<T extends ParameterValue, X extends string>(extra: Record<X, (row: T) => Sortable>) {
+  const shared = {
+    name: (v: T) => v.name,
+    app_name: (v: T) => v.app_name,
+    app_version: (v: T) => v.app_version,
+    resource: (v: T) => v.resource,
+    comment: (v: T) => v.comment,
+    created_at: (v: T) => v.created_at,
+    created_by: (v: T) => v.created_by,
   };
+  return { ...shared, ...extra };
 }
 
 const inRange = (at: string, start?: string, end?: string): boolean => {
@@ -216,7 +216,7 @@ export const area: AreaModule = {
         ctx.query,
         {
           key: (v) => `${v.app_name}\u0000${v.app_version}\u0000${v.resource}\u0000${v.name}`,
-          sort: valueSort<ParameterValue>({ updated_at: (v) => v.updated_at, updated_by: (v) => v.updated_by }),
+          sort: valueSort({ updated_at: (v: ParameterValue) => v.updated_at, updated_by: (v: ParameterValue) => v.updated_by }),
         },
       ),
     ),
@@ -229,7 +229,7 @@ export const area: AreaModule = {
       }
       return part1List(rows, ctx.query, {
         key: (h) => h.seq,
-        sort: valueSort<ParameterHistoryEntry & { seq: string }>({ invalidated_at: (h) => h.invalidated_at, invalidated_by: (h) => h.invalidated_by }),
+        sort: valueSort({ invalidated_at: (h: ParameterHistoryEntry & { seq: string }) => h.invalidated_at, invalidated_by: (h: ParameterHistoryEntry & { seq: string }) => h.invalidated_by }),
         item: ({ seq: _seq, ...h }) => h,
       });
     }),

@@ -57,7 +57,7 @@ import {
 import { workloadLogs } from "../domain/workload-logs";
 import { downloadPackage } from "../domain/workload-packages";
 import { runBulk, type MultiStatusOptions } from "../bulk";
-import { pathOf } from "../paths";
+import { servedPath } from "../paths";
 
 // ---------------------------------------------------------------------------------------------
 // Views
@@ -225,7 +225,7 @@ export const area: AreaModule = {
       return downloadPackage(ctx, requireWorkload(ctx.store, name), {
         address: ctx.query.address,
         expires: ctx.query.expires,
-        path: pathOf(ep.download, { workload_name: name }),
+        path: servedPath(ep.download, { workload_name: name }),
       });
     }),
 

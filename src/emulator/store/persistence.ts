@@ -39,6 +39,7 @@ import { dirname } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { crc32 } from "node:zlib";
 import lockfile from "proper-lockfile";
+import { pidAlive } from "./process";
 import type { Change, Store } from "./store";
 
 export const STATE_FORMAT = "svc-emulator-state";
@@ -156,15 +157,6 @@ async function syncDir(dir: string): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 // Lock
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 function readOwner(path: string): { pid: number; host: string; stamp: string } | undefined {
   try {
