@@ -23,6 +23,17 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-require-imports": "off", "no-control-regex": "off" },
   },
   {
+    // A resource class's readable outputs are declared by an interface of the same name typed from its
+    // kind's output map (`interface Asset extends Outputs<typeof assetOutputs> {}`); Pulumi sets them at registration.
+    files: ["src/provider/resources/*.ts", "src/client/index.ts"],
+    rules: { "@typescript-eslint/no-unsafe-declaration-merging": "off", "@typescript-eslint/no-empty-object-type": ["error", { allowInterfaces: "with-single-extends" }] },
+  },
+  {
+    // The console's page runs in the browser.
+    files: ["src/emulator/console/**/*.js"],
+    languageOptions: { sourceType: "module", globals: { document: "readonly", window: "readonly", location: "readonly", Node: "readonly", Event: "readonly", Blob: "readonly", fetch: "readonly", URL: "readonly", URLSearchParams: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", console: "readonly", history: "readonly", navigator: "readonly", HTMLElement: "readonly", requestAnimationFrame: "readonly", sessionStorage: "readonly", localStorage: "readonly", KeyboardEvent: "readonly", MouseEvent: "readonly", CustomEvent: "readonly", AbortController: "readonly", TextEncoder: "readonly" } },
+  },
+  {
     // The kit loads @pulumi/pulumi's generated gRPC stubs from the user's install, found at run time.
     files: ["src/testing/grpc.ts", "src/testing/program.ts"],
     rules: { "@typescript-eslint/no-require-imports": "off" },

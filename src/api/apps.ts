@@ -53,7 +53,6 @@ export const appName = z
   .regex(APP_NAME_PATTERN, { message: "must be lowercase letters, digits and '-', starting and ending with a letter or digit" });
 
 const krnList = z.array(krn).max(10000);
-const assetKrnList = z.array(assetKrn).max(10000);
 
 // ---------------------------------------------------------------------------------------------
 // The app manifest (facts §3.1). Defaults of facts §6.7 are filled by the emulator on create.

@@ -3,7 +3,7 @@
  * and permission checks, the client, the OpenAPI document, the coverage test) reads these entries;
  * nothing else spells a path or a permission.
  */
-import { z } from "zod";
+import { type z } from "zod";
 
 export type HttpMethod = "GET" | "POST";
 

@@ -13,7 +13,7 @@ import type { AnyEndpoint, ConfirmReader } from "../api/endpoint";
 import { areas, endpointById } from "../api/endpoints";
 import { confirmCreate, confirmReads, type Confirmation } from "./ambiguity";
 import { FetchedTokenSource, StaticTokenSource, type TokenSource } from "./auth";
-import { mergeOptions, optionsFromEnv, resolveConfig, ENV, type ClientEvent, type Credentials, type ResolvedConfig, type SvcClientOptions } from "./config";
+import { mergeOptions, optionsFromEnv, resolveConfig, ENV, type Credentials, type ResolvedConfig, type SvcClientOptions } from "./config";
 import { apiErrorFrom, decodeSuccess } from "./decode";
 import { acceptFor, API_ROOT, encodeBody, encodeQuery, fillPath, isOutsideApiRoot, type RawInput } from "./encode";
 import { SvcApiError } from "./errors";
@@ -126,7 +126,7 @@ export class SvcClient {
 
   /** Calls one operation of the table; the answer is checked against its success schema. */
   async call<E extends AnyEndpoint>(endpoint: E, input?: CallInput<E>, options?: CallOptions): Promise<CallOutput<E>> {
-    const value = await this.execute(this.prepare(endpoint, (input ?? {}) as RawInput), { ...this.defaults, ...options }, { validate: true });
+    const value = await this.execute(this.prepare(endpoint, (input ?? {})), { ...this.defaults, ...options }, { validate: true });
     return value as CallOutput<E>;
   }
 
@@ -155,7 +155,7 @@ export class SvcClient {
       return "login";
     }
     try {
-      await this.call(areas.instance.settingsGet as AnyEndpoint);
+      await this.call(areas.instance.settingsGet);
     } catch (err) {
       if (!(err instanceof SvcApiError) || err.status === 0 || err.status === 401) throw err;
     }
@@ -369,7 +369,7 @@ export class SvcClient {
     this.log("token", `requesting a token (${grant === "edge" ? "edge token endpoint" : `${grant} grant`})`, { grant });
     try {
       // Token answers are read leniently (only access_token is required), as identity providers differ.
-      return await this.execute(this.prepare(ep as AnyEndpoint, { body: form }), {}, { validate: false, kind: "token" });
+      return await this.execute(this.prepare(ep, { body: form }), {}, { validate: false, kind: "token" });
     } catch (err) {
       if (!(err instanceof SvcApiError) || (err.status !== 400 && err.status !== 401) || grant === "refresh_token") throw err;
       const creds = this.config.credentials;
@@ -391,7 +391,7 @@ export class SvcClient {
     const logger = this.config.logger;
     if (!logger) return;
     try {
-      logger({ ...extra, type, message: this.secrets.scrub(message) } as ClientEvent);
+      logger({ ...extra, type, message: this.secrets.scrub(message) });
     } catch {
       // A failing logger must not fail the call.
     }

@@ -48,7 +48,7 @@ export function appendAudit(ep: AnyEndpoint, ctx: HandlerContext): void {
   const { store } = ctx;
   const journal = store.pendingChanges().filter((c) => !c.table.startsWith("_") && c.table !== "audit_log");
   const params = ctx.params as Record<string, unknown>;
-  const firstParam = Object.values(params ?? {}).find((v) => typeof v === "string") as string | undefined;
+  const firstParam = Object.values(params ?? {}).find((v): v is string => typeof v === "string");
   const bodyName = (ctx.body as { name?: unknown } | undefined)?.name;
   const identifier = ctx.auditIdentifier ?? firstParam ?? (typeof bodyName === "string" ? bodyName : undefined) ?? journal[0]?.key ?? "";
   const id = store.nextSeq("audit_log");

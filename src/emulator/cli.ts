@@ -64,7 +64,7 @@ function faultConfig(o: ServeOptions): FaultConfigInput | undefined {
     include_auth: o.faultIncludeAuth,
   };
   const set = Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined));
-  return Object.keys(set).length > 0 ? (set as FaultConfigInput) : undefined;
+  return Object.keys(set).length > 0 ? (set) : undefined;
 }
 
 const FLAG_OF: Record<string, string> = {
@@ -117,7 +117,7 @@ program
         faults: faultConfig(opts),
       });
     } catch (err) {
-      if (err instanceof FaultConfigError) throw new Error(`${FLAG_OF[err.field.split(".")[0]] ?? err.field}: ${err.problem}`);
+      if (err instanceof FaultConfigError) throw new Error(`${FLAG_OF[err.field.split(".")[0]] ?? err.field}: ${err.problem}`, { cause: err });
       throw err;
     }
     const extras = [opts.state ? `state ${opts.state}` : "state in memory", opts.seed ? `seeded from ${opts.seed}` : ""].filter(Boolean);

@@ -112,7 +112,7 @@ interface Section {
 }
 
 const labelOf = (e: Entry): string | undefined => {
-  for (const k of ["name", "label_name"]) if (typeof e[k] === "string") return e[k] as string;
+  for (const k of ["name", "label_name"]) if (typeof e[k] === "string") return e[k];
   if (isObject(e.icd) && typeof e.icd.name === "string") return [e.icd.name, e.icd.version].filter((x) => typeof x === "string").join(" ");
   if (typeof e.app_name === "string") return [e.app_name, e.app_version].filter((x) => typeof x === "string").join(" ");
   return undefined;
@@ -455,7 +455,7 @@ export function seedStore(
       baseUrl: env.baseUrl,
       auth: env.auth,
     };
-    const result = route.handler(ctx as never);
+    const result = route.handler(ctx);
     if (isReply(result) && result.status >= 300) {
       const detail = JSON.stringify(result.body ?? "").slice(0, 500);
       throw new FixtureError(source, op.where, [`${ep.method} ${ep.path} answered ${result.status}: ${detail}`]);

@@ -62,7 +62,7 @@ export interface Route {
 
 /** Pairs an endpoint with its handler; the context is typed from the endpoint's schemas. */
 export function route<E extends AnyEndpoint>(endpoint: E, handler: Handler<E>): Route {
-  return { endpoint, handler: handler as Handler };
+  return { endpoint, handler: handler };
 }
 
 /**

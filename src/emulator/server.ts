@@ -18,7 +18,7 @@ import { BodyTooLarge, JSON_LIMIT, MAX_BODY_DEPTH, bodyLimit, decodeBody, nested
 import { allRoutes, allTickers } from "./handlers";
 import { RolledBack, isReply, type HandlerContext, type Reply, type Route } from "./handler";
 import { API_PREFIX, servedPath } from "./paths";
-import { Store, type Change } from "./store/store";
+import { type Store, type Change } from "./store/store";
 import { parseOrThrow, queryObject } from "./validate";
 
 /** A `.` or `..` segment of a request target's path (percent-encoded dots included), as sent; undefined when there is none. */
@@ -166,7 +166,7 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
     if (options.faults && (await options.faults.before(req, res, path))) return;
 
     const method = (req.method ?? "GET").toUpperCase();
-    const found = method === "GET" || method === "POST" ? router.find(method as "GET" | "POST", path) : null;
+    const found = method === "GET" || method === "POST" ? router.find(method, path) : null;
     if (!found) {
       req.resume();
       const allowed = allowedMethods(path);
@@ -238,7 +238,7 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
     let done: { result: unknown; changes: Change[] };
     try {
       done = store.transaction(() => {
-        const out = handler(ctx as never);
+        const out = handler(ctx);
         if (ep.mutates) appendAudit(ep, ctx);
         return out;
       });

@@ -1,5 +1,5 @@
 /** Turns query strings and bodies into validated values, and zod failures into 400s naming the field. */
-import { z } from "zod";
+import { type z } from "zod";
 import { renderPath } from "../api/common";
 import { errors } from "../api/errors";
 
@@ -22,7 +22,7 @@ export function objectShape(s: z.ZodType | undefined): Record<string, z.ZodType>
   if (!s) return {};
   const b = baseSchema(s);
   const d = defOf(b);
-  return d.type === "object" ? ((b as unknown as z.ZodObject).shape as Record<string, z.ZodType>) : {};
+  return d.type === "object" ? ((b as unknown as z.ZodObject).shape) : {};
 }
 
 /** One message per zod issue (the first 20), each naming the field's path from `root`. */

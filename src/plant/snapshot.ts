@@ -245,7 +245,7 @@ class PlantReader {
     private readonly source: PlantSource,
     private readonly writer: FixtureWriter,
     private readonly sections: Set<SnapshotSection>,
-    private readonly options: SnapshotOptions,
+    options: SnapshotOptions,
     private readonly onProgress: (e: SnapshotEvent) => void,
   ) {
     for (const s of options.knownSecrets ?? []) this.secrets.add(s);

@@ -76,6 +76,8 @@ export interface CheckFailure {
 type Props = Record<string, unknown>;
 
 /** The args of `I` a program must set (its keys that are not optional); any name for an index-signature type. */
+// `{} extends Pick<I, K>` is how a key is found optional.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export type RequiredArg<I> = string extends keyof I ? string : { [K in keyof I]-?: {} extends Pick<I, K> ? never : K }[keyof I] & string;
 
 /**

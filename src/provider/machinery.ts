@@ -6,6 +6,7 @@ import { SvcApiError } from "../client";
 import { destroyEffectOf, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
 import { camel, containedIn, containsUnknown, convertKeys, deepEqual, describeIssue, scrub, snake } from "./values";
 import { renderPath } from "../api/common";
+import { endpoints } from "../api/endpoints";
 
 type Props = Record<string, unknown>;
 
@@ -229,9 +230,10 @@ export async function create(kind: Kind, ctx: KindContext, inputs: Props): Promi
     return { id, outs: outputsOf(kind, declared, record) };
   } catch (e) {
     // A 409 of the create call itself (not of a call that follows it) means the object exists.
-    if (e instanceof SvcApiError && e.status === 409 && "adopt" in kind.args && /(create|deploy)$/i.test(e.endpointId ?? "")) {
+    if (e instanceof SvcApiError && e.status === 409 && "adopt" in kind.args && createsAnObject(e.endpointId)) {
       throw new Error(
         `${label(kind, naturalId)}: create failed: ${e.message}. It already exists on the platform: set \`adopt: true\` on the resource to take it over (this provider's import route).`,
+        { cause: e },
       );
     }
     throw describeFailure(kind, naturalId, "create", e);
@@ -294,3 +296,7 @@ export async function remove(kind: Kind, ctx: KindContext, id: string, props: Pr
     throw describeFailure(kind, id, "delete", e);
   }
 }
+
+const CREATES = new Set(endpoints.filter((e) => e.effect === "create").map((e) => e.id));
+/** Whether the call `endpointId` creates an object (the endpoint table's `effect`). */
+const createsAnObject = (endpointId: string | undefined): boolean => endpointId !== undefined && CREATES.has(endpointId);

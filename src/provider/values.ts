@@ -69,7 +69,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     return a.every((x, i) => deepEqual(x, b[i]));
   }
   if (typeof a === "object" && typeof b === "object") {
-    const keys = new Set([...Object.keys(a as object), ...Object.keys(b as object)]);
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
     for (const k of keys) {
       if (!deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
     }

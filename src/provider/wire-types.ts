@@ -7,7 +7,7 @@
  * - `WireShaped<T>`: a wire type as an arg that keeps the platform's naming (the app manifest);
  * - `DeepInput<T>`: a plain type as a program may write it, any value at any depth a `pulumi.Input`;
  * - `Resolved<T>`: an args type as the provider receives it, every `pulumi.Input` resolved;
- * - `Same<A, B>` / `Assert<…>`: compile-time proof that a documented arg type is exactly the contract's;
+ * - `Same<A, B>` / `Assert<…>` / `proves<…>()`: compile-time proof that a documented arg type is exactly the contract's;
  * - `wireOf(schema, value, free)` and `conforms(schema, value)`: a nested arg's value as the wire
  *   carries it, checked against the schema it is sent under, with the schema's input type.
  */
@@ -25,6 +25,7 @@ export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}
 type Join<P extends string, K extends string> = P extends "" ? K : `${P}.${K}`;
 
 /** Whether `K` is an optional key of `T`. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 type IsOptional<T, K extends keyof T> = {} extends Pick<T, K> ? true : false;
 
 /**
@@ -87,6 +88,12 @@ export type Same<A, B> = (<X>() => X extends Normal<A> ? 1 : 2) extends <X>() =>
 
 /** Compiles only when given `true`: `type _ = Assert<Same<Documented, Derived>>`. */
 export type Assert<T extends true> = T;
+
+/**
+ * States a compile-time proof where it is written: `proves<Same<Documented, Derived>>()` compiles only
+ * when the two types are the same. It does nothing at run time.
+ */
+export const proves = <_Proof extends true>(): void => undefined;
 
 /** The input type of a body schema; `never` for an endpoint that declares none. */
 export type BodyOf<E extends { body?: z.ZodType }> = NonNullable<E["body"]> extends z.ZodType ? z.input<NonNullable<E["body"]>> : never;

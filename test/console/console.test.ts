@@ -16,6 +16,7 @@ import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { quickstart } from "../../examples/quickstart/program";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import * as testing from "../../src/testing";
+import type { Json } from "../helpers/emulator";
 
 const ROOT = resolve(__dirname, "../..");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -91,7 +92,7 @@ async function go(page: Page, hash: string, accept?: Array<"ready" | "error">): 
 
 async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) as `${string}.png` });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
 
 async function token(baseUrl: string, who: "admin" | "viewer" = "admin"): Promise<string> {
@@ -103,7 +104,7 @@ async function token(baseUrl: string, who: "admin" | "viewer" = "admin"): Promis
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-async function api<T = any>(baseUrl: string, method: "GET" | "POST", path: string, body?: unknown): Promise<{ status: number; body: T }> {
+async function api<T = Json>(baseUrl: string, method: "GET" | "POST", path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const res = await fetch(`${baseUrl}/api/v4${path}`, {
     method,
     headers: { authorization: `Bearer ${await token(baseUrl)}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
@@ -152,7 +153,7 @@ browserSuite("the console watching the quickstart go up through the kit", () => 
 
   test("the assets as a tree, with the states the API gives them", async () => {
     await go(page, "#/assets");
-    const tree = (await api(baseUrl, "GET", "/assets/hierarchy/tree/get")).body.data as Array<{ name: string; status: { state: string }; children: any[] }>;
+    const tree = (await api(baseUrl, "GET", "/assets/hierarchy/tree/get")).body.data as Array<{ name: string; status: { state: string }; children: Json[] }>;
     const expected = tree.flatMap((root) => [[root.name, root.status.state, ""], ...root.children.map((c) => [c.name, c.status.state, root.name])]);
     expect(expected.map(([name]) => name)).toEqual(["line-1", "pump-1", "pump-2"]);
     // Each asset shown under its parent, with its state.
@@ -307,7 +308,7 @@ browserSuite("the emulator's controls from the page", () => {
 
     await page.click("button.reset");
     await page.click("button.reset"); // the second click confirms
-    await page.waitForFunction(() => ((globalThis as Dom).document.querySelector("#notice") as Dom).textContent?.includes("the emulator is empty"));
+    await page.waitForFunction(() => ((globalThis as Dom).document.querySelector("#notice")).textContent?.includes("the emulator is empty"));
     expect((await api(emu.baseUrl, "GET", "/assets/list")).body.data).toEqual([]);
 
     try {

@@ -65,7 +65,7 @@ describe("where the console is served", () => {
       const proc = spawn(process.execPath, [cli, "serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
       const baseUrl = await new Promise<string>((ok, fail) => {
         let out = "";
-        proc.stdout!.on("data", (d: Buffer) => {
+        proc.stdout.on("data", (d: Buffer) => {
           out += d;
           const m = /listening on (http:\/\/\S+) /.exec(out);
           if (m) ok(m[1]);

@@ -1,7 +1,7 @@
 import { registerAcp } from "../../src/emulator/handlers/acps";
 import type { AcpRegistration } from "../../src/api/acps";
 import { areas } from "../../src/api/endpoints";
-import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages, pathOf, type Json } from "../helpers/emulator";
 
 const emu = useEmulator();
 
@@ -204,7 +204,7 @@ describe("ACP metadata", () => {
       { acp_name: "edge-2", name: "site", payload: { plant: "south" } },
     ]);
     expect(a.status).toBe(207);
-    expect(a.body.results.map((r: any) => [r.name, r.http_status_code])).toEqual([
+    expect(a.body.results.map((r: Json) => [r.name, r.http_status_code])).toEqual([
       ["edge-1/site", 409],
       ["nope/site", 404],
       ["edge-2/site", 201],
@@ -264,7 +264,7 @@ describe("ACP metadata", () => {
     await emu.post(pathOf(areas.acps.metadataCreate, { acp_name: "edge-1" }), { name: "site", payload: {} });
     const a = await emu.post(pathOf(areas.acps.metadataBulkDelete), { names: ["site", "ghost"] });
     expect(a.status).toBe(207);
-    expect(a.body.results.map((r: any) => [r.name, r.http_status_code])).toEqual([
+    expect(a.body.results.map((r: Json) => [r.name, r.http_status_code])).toEqual([
       ["edge-1/site", 200],
       ["ghost", 404],
     ]);
@@ -342,7 +342,7 @@ describe("ACP status", () => {
     seed({ name: "b-node", title: "Paint", status: { state: "online" } });
     seed({ name: "c-node", title: "Press 2", status: { state: "connected" } });
     const all = await emu.get(pathOf(areas.acps.statusList), { sort_by: "acp.status" });
-    expect(all.body.data.map((s: any) => s.status.state)).toEqual(["connected", "offline", "online"]);
+    expect(all.body.data.map((s: Json) => s.status.state)).toEqual(["connected", "offline", "online"]);
     expect(names(await emu.get(pathOf(areas.acps.statusList), { acp_names: ["b-node"] }))).toEqual(["b-node"]);
     // The only sort key is the state: connected before offline.
     expect(names(await emu.get(pathOf(areas.acps.statusList), { search: ["press"] }))).toEqual(["c-node", "a-node"]);
@@ -385,7 +385,7 @@ describe("ACP edge apps", () => {
   test("force-update needs only acp.read, as the spec says, and leaves an audit entry", async () => {
     seed({ name: "old", edge_app_version: "3.2.0" });
     expect((await emu.post(pathOf(areas.acps.edgeAppsForceUpdate, { acp_name: "old" }), undefined, { as: "viewer" })).status).toBe(200);
-    const audit = [...emu.store.table<any>("audit_log").values()];
+    const audit = [...emu.store.table<Json>("audit_log").values()];
     expect(audit.map((e) => [e.action, e.identifier])).toEqual([["EDGE-APPS-FORCE-UPDATE-ACPS", "old"]]);
     expectErrorBody(await emu.post(pathOf(areas.acps.edgeAppsForceUpdate, { acp_name: "old" }), undefined, { as: "none" }), 401);
   });

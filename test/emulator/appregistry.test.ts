@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { areas } from "../../src/api/endpoints";
-import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages, pathOf, type Json } from "../helpers/emulator";
 
 const emu = useEmulator();
 
@@ -32,7 +32,7 @@ describe("POST /appregistry/create (AppCreate: payload is the whole app definiti
     await register(definition("motor-monitor", "1.9.0", { title: "First" }));
     const a = await register(definition("motor-monitor", "1.10.0", { title: "Ignored" }));
     expect(a.status).toBe(201);
-    expect(a.body.versions.map((v: any) => v.version)).toEqual(["1.9.0", "1.10.0"]);
+    expect(a.body.versions.map((v: Json) => v.version)).toEqual(["1.9.0", "1.10.0"]);
     expect(a.body.latest_version).toBe("1.10.0");
     expect(a.body.title).toBe("First");
     await register(definition("motor-monitor", "1.2.0"));
@@ -222,7 +222,7 @@ describe("App registry versions", () => {
     expect(d.text).toBe("");
     const app = (await emu.get(pathOf(areas.appregistry.get, { app_name: "a" }))).body;
     expect(app.latest_version).toBe("1.9.0");
-    expect(app.versions.map((v: any) => v.version)).toEqual(["1.0.0", "1.9.0"]);
+    expect(app.versions.map((v: Json) => v.version)).toEqual(["1.0.0", "1.9.0"]);
     expect(emu.store.table("registry_packages").size).toBe(0);
     expectErrorBody(await emu.post(pathOf(areas.appregistry.versionDelete, { app_name: "a", app_version: "1.10.0" })), 404);
   });
@@ -244,14 +244,14 @@ describe("GET /appregistry/versions/status/list (app_versions[] as <app_name>:<v
   test("without a filter lists every version's status, sorted by app_version.id", async () => {
     const a = await emu.get(pathOf(areas.appregistry.versionStatusList));
     expect(a.body.data).toHaveLength(3);
-    const ids = a.body.data.map((s: any) => s.id);
+    const ids = a.body.data.map((s: Json) => s.id);
     expect(ids).toEqual([...ids].sort());
-    expect((await emu.get(pathOf(areas.appregistry.versionStatusList), { sort_asc: false })).body.data.map((s: any) => s.id)).toEqual([...ids].reverse());
+    expect((await emu.get(pathOf(areas.appregistry.versionStatusList), { sort_asc: false })).body.data.map((s: Json) => s.id)).toEqual([...ids].reverse());
   });
 
   test("app_versions[] selects the named versions; unknown ones are simply absent", async () => {
     const a = await emu.get(pathOf(areas.appregistry.versionStatusList), { app_versions: ["a:2.0.0", "b:1.0.0", "c:1.0.0"] });
-    expect(a.body.data.map((s: any) => `${s.name}:${s.version}:${s.status}`).sort()).toEqual(["a:2.0.0:pending", "b:1.0.0:built"]);
+    expect(a.body.data.map((s: Json) => `${s.name}:${s.version}:${s.status}`).sort()).toEqual(["a:2.0.0:pending", "b:1.0.0:built"]);
   });
 
   test("a malformed entry answers 400 naming it", async () => {

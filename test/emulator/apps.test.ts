@@ -1,5 +1,5 @@
 import { areas } from "../../src/api/endpoints";
-import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages, pathOf, type Json } from "../helpers/emulator";
 
 const emu = useEmulator();
 
@@ -78,7 +78,7 @@ describe("Apps: create (spec Apps, POST /apps/create; facts §3.1, §6.7)", () =
     expectErrorBody(otherType, 400);
     expect(messages(otherType)).toMatch(/body\.type/);
     expectErrorBody(await emu.get(pathOf(areas.apps.versionGet, { app_name: "simulator", app_version: "2.0.0" })), 404);
-    expect((await emu.get(pathOf(areas.apps.get, { app_name: "simulator" }))).body.versions.map((v: any) => v.version)).toEqual(["1.0.0", "1.1.0"]);
+    expect((await emu.get(pathOf(areas.apps.get, { app_name: "simulator" }))).body.versions.map((v: Json) => v.version)).toEqual(["1.0.0", "1.1.0"]);
   });
 
   test("latest_version follows semver order, not creation order", async () => {
@@ -283,8 +283,8 @@ describe("Apps: get, list, patch, delete (spec Apps; query for GET /apps/list)",
 });
 
 describe("App resources (spec Apps: resources enable/disable/delete/list)", () => {
-  const list = (query: Record<string, any> = {}) => emu.get(pathOf(areas.apps.resourcesList, { app_name: "simulator" }), query);
-  const resources = (a: any) => a.body.data.map((r: any) => r.resource);
+  const list = (query: Record<string, Json> = {}) => emu.get(pathOf(areas.apps.resourcesList, { app_name: "simulator" }), query);
+  const resources = (a: Json) => a.body.data.map((r: Json) => r.resource);
 
   test("enable binds assets (enabled); disable keeps the binding with enabled=false", async () => {
     await createVersion("simulator", "1.0.0");
@@ -313,7 +313,7 @@ describe("App resources (spec Apps: resources enable/disable/delete/list)", () =
     expect(resources(await list({ workload_names: ["sim-b"] }))).toEqual(["krn:asset:press-2"]);
     expect(resources(await list({ app_versions: ["1.0.0"] }))).toEqual(["krn:asset:press-1", "krn:asset:press-2"]);
     const context = await emu.post(pathOf(areas.apps.contextList), { resources: ["krn:asset:press-2"] }, { query: { sort_by: ["source"] } });
-    expect(context.body.data.map((e: any) => e.source)).toEqual(["krn:app:simulator", "krn:workload:sim-a", "krn:workload:sim-b"]);
+    expect(context.body.data.map((e: Json) => e.source)).toEqual(["krn:app:simulator", "krn:workload:sim-a", "krn:workload:sim-b"]);
     expect((await emu.get(pathOf(areas.apps.get, { app_name: "simulator" }))).body.deployment.resource_count.total).toBe(2);
     // Served assets cannot be unbound while a workload serves them.
     const del = await emu.post(pathOf(areas.apps.resourcesDelete, { app_name: "simulator" }), { resources: ["krn:asset:press-2"] });
@@ -329,7 +329,7 @@ describe("App resources (spec Apps: resources enable/disable/delete/list)", () =
     expect((await emu.post(pathOf(areas.apps.resourcesDelete, { app_name: "simulator" }), { resources: ["krn:asset:press-1"] })).status).toBe(204);
     expect(resources(await list())).toEqual(["krn:asset:press-2"]);
     const values = await emu.post(pathOf(areas.parameters.valuesList), {});
-    expect(values.body.data.map((v: any) => v.resource)).toEqual(["krn:asset:press-2"]);
+    expect(values.body.data.map((v: Json) => v.resource)).toEqual(["krn:asset:press-2"]);
     const history = await emu.post(pathOf(areas.parameters.historyList), {});
     expect(history.body.data).toEqual([expect.objectContaining({ resource: "krn:asset:press-1", value: 7, invalidated_by: "krn:user:admin@example.com" })]);
   });
@@ -370,9 +370,9 @@ describe("App context list (spec Apps: POST /apps/context/list)", () => {
       { resource: "krn:asset:press-2", source: "krn:app:beta" },
     ]);
     const byResource = await emu.post(pathOf(areas.apps.contextList), { resources: ["krn:asset:press-2"] });
-    expect(byResource.body.data.map((e: any) => e.source)).toEqual(["krn:app:alpha", "krn:app:beta"]);
+    expect(byResource.body.data.map((e: Json) => e.source)).toEqual(["krn:app:alpha", "krn:app:beta"]);
     const bySource = await emu.post(pathOf(areas.apps.contextList), { sources: ["krn:app:beta"] }, { query: { sort_by: ["source", "resource"], direction: "desc" } });
-    expect(bySource.body.data.map((e: any) => e.resource)).toEqual(["krn:asset:press-2", "krn:asset:press-1"]);
+    expect(bySource.body.data.map((e: Json) => e.resource)).toEqual(["krn:asset:press-2", "krn:asset:press-1"]);
     expectErrorBody(await emu.post(pathOf(areas.apps.contextList), {}, { query: { sort_by: ["app_name"] } }), 400);
     expectErrorBody(await emu.post(pathOf(areas.apps.contextList), { resources: ["press-1"] }), 400);
   });

@@ -1,5 +1,5 @@
 import { areas } from "../../src/api/endpoints";
-import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages, pathOf, type Json } from "../helpers/emulator";
 
 const emu = useEmulator();
 
@@ -94,7 +94,7 @@ describe("Asset properties (spec: create, get, list, update, delete; facts §6.5
     await emu.post(pathOf(areas.assets.propertyCreate, { asset_name: "p1" }), { name: "b-flow", title: "Flow", value: 20 });
     await emu.post(pathOf(areas.assets.propertyCreate, { asset_name: "p1" }), { name: "c-vendor", title: "Vendor", value: "acme" });
     await emu.post(pathOf(areas.assets.propertyCreate, { asset_name: "p2" }), { name: "other", value: 1 });
-    const list = (q: Record<string, any>) => emu.get(pathOf(areas.assets.propertyList, { asset_name: "p1" }), q);
+    const list = (q: Record<string, Json>) => emu.get(pathOf(areas.assets.propertyList, { asset_name: "p1" }), q);
     expect(names(await list({}))).toEqual(["a-rpm", "b-flow", "c-vendor"]);
     expect(names(await list({ search: ["speed"] }))).toEqual(["a-rpm"]);
     expect(names(await list({ search: ["acm"] }))).toEqual(["c-vendor"]);
@@ -174,7 +174,7 @@ describe("Asset metadata (spec: create, get, list, update, delete)", () => {
   test("list: search on name or payload text; sortable asset_metadata.name, .title, .value, .created, .updated", async () => {
     await emu.post(pathOf(areas.assets.metadataCreate, { asset_name: "p1" }), { name: "b-vendor", payload: { brand: "acme" } });
     await emu.post(pathOf(areas.assets.metadataCreate, { asset_name: "p1" }), { name: "a-site", payload: { zone: "north" } });
-    const list = (q: Record<string, any>) => emu.get(pathOf(areas.assets.metadataList, { asset_name: "p1" }), q);
+    const list = (q: Record<string, Json>) => emu.get(pathOf(areas.assets.metadataList, { asset_name: "p1" }), q);
     expect(names(await list({}))).toEqual(["a-site", "b-vendor"]);
     expect(names(await list({ search: ["vendor"] }))).toEqual(["b-vendor"]);
     expect(names(await list({ search: ["north"] }))).toEqual(["a-site"]);
@@ -255,14 +255,14 @@ describe("Asset types (spec: create, list, get, update, delete)", () => {
     await created("/assets/types/pump/metadata/create", { name: "site", payload: { zone: "north" } });
     await created("/assets/types/fan/metadata/create", { name: "vendor", payload: { brand: "globex" } });
     await created("/assets/types/valve/metadata/create", { name: "vendor", payload: { brand: "acme" } });
-    const list = (q: Record<string, any>) => emu.get(pathOf(areas.assets.typeList), q);
+    const list = (q: Record<string, Json>) => emu.get(pathOf(areas.assets.typeList), q);
     expect(names(await list({ search: ["pu"] }))).toEqual(["pump"]);
     expect(names(await list({ asset_class_name: ["rot"] }))).toEqual(["fan", "pump"]);
     expect(names(await list({ metadata_filter: ["vendor.brand=acme"] }))).toEqual(["pump", "valve"]);
     expect(names(await list({ metadata_filter: ["vendor.brand=acme", "vendor.brand=globex"] }))).toEqual(["fan", "pump", "valve"]);
     expect(names(await list({ metadata_filter: ["vendor.brand=acme", "site.zone=north"] }))).toEqual(["pump"]);
     const plain = await list({ names: undefined });
-    expect(plain.body.data.every((t: any) => Object.keys(t.metadata).length === 0)).toBe(true);
+    expect(plain.body.data.every((t: Json) => Object.keys(t.metadata).length === 0)).toBe(true);
     const injected = await list({ metadata: ["vendor"], search: ["pump"] });
     expect(injected.body.data[0].metadata).toEqual({ vendor: { brand: "acme" } });
     expectErrorBody(await list({ metadata_filter: ["nonsense"] }), 400);
@@ -368,7 +368,7 @@ describe("Asset type metadata (spec: create, list, get, update, delete)", () => 
   test("list: search on name; sortable asset_type_metadata.name only", async () => {
     await created("/assets/types/pump/metadata/create", { name: "b-vendor", payload: {} });
     await created("/assets/types/pump/metadata/create", { name: "a-site", payload: {} });
-    const list = (q: Record<string, any>) => emu.get(pathOf(areas.assets.typeMetadataList, { asset_type_name: "pump" }), q);
+    const list = (q: Record<string, Json>) => emu.get(pathOf(areas.assets.typeMetadataList, { asset_type_name: "pump" }), q);
     expect(names(await list({}))).toEqual(["a-site", "b-vendor"]);
     expect(names(await list({ sort_asc: false }))).toEqual(["b-vendor", "a-site"]);
     expect(names(await list({ search: ["vend"] }))).toEqual(["b-vendor"]);

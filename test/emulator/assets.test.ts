@@ -1,5 +1,5 @@
 import { areas } from "../../src/api/endpoints";
-import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages, pathOf, type Json } from "../helpers/emulator";
 
 const emu = useEmulator();
 
@@ -329,14 +329,14 @@ describe("Assets: bulk create and bulk delete (facts §3.8, §6.5 item 25)", () 
   test("a loop of parents within the batch fails those items with 400", async () => {
     const a = await emu.post(pathOf(areas.assets.bulkCreate), { assets: [item("x", { asset_parent_name: "y" }), item("y", { asset_parent_name: "x" }), item("z")] });
     expect(a.status).toBe(207);
-    expect(a.body.results.map((r: any) => r.http_status_code)).toEqual([400, 400, 201]);
+    expect(a.body.results.map((r: Json) => r.http_status_code)).toEqual([400, 400, 201]);
   });
 
   test("dry_run=true validates only: the same answer as a real run and nothing created", async () => {
     await asset("taken");
     const dry = await emu.post(pathOf(areas.assets.bulkCreate), { assets: [item("n1"), item("taken")] }, { query: { dry_run: true } });
     expect(dry.status).toBe(207);
-    expect(dry.body.results.map((r: any) => r.http_status_code)).toEqual([201, 409]);
+    expect(dry.body.results.map((r: Json) => r.http_status_code)).toEqual([201, 409]);
     const clean = await emu.post(pathOf(areas.assets.bulkCreate), { assets: [item("n1")] }, { query: { dry_run: true } });
     expect(clean.status).toBe(201);
     expect(names(await emu.get(pathOf(areas.assets.list)))).toEqual(["taken"]);

@@ -4,7 +4,7 @@
  */
 import { areas, endpoints } from "../../src/api/endpoints";
 import type { AnyEndpoint } from "../../src/api/endpoint";
-import { useEmulator, pathOf } from "../helpers/emulator";
+import { useEmulator, pathOf, type Json } from "../helpers/emulator";
 
 const emu = useEmulator();
 
@@ -81,7 +81,7 @@ function send(call: Call, requestId: string, as: "admin" | "service" | "viewer" 
   return emu.call(call.method ?? "POST", call.path, { body: call.body, query: call.query, as, headers: { "x-request-id": requestId } });
 }
 
-const auditEntries = () => [...emu.store.table<any>("audit_log").values()];
+const auditEntries = () => [...emu.store.table<Json>("audit_log").values()];
 const entriesOf = async (requestId: string) => (await emu.get(pathOf(areas.instance.auditLogList), { request_id: [requestId] })).body.data;
 
 describe("Audit log entries (spec Part 2, Instance and audit log)", () => {

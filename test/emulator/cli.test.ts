@@ -31,12 +31,12 @@ function serve(args: string[]): Promise<Child> {
   let stderr = "";
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => proc.once("exit", (code, signal) => r({ code, signal })));
   return new Promise<Child>((resolvePromise, reject) => {
-    proc.stdout!.on("data", (d: Buffer) => {
+    proc.stdout.on("data", (d: Buffer) => {
       stdout += d.toString();
       const m = /listening on (http:\/\/\S+) /.exec(stdout);
       if (m) resolvePromise({ proc, baseUrl: m[1], output: () => ({ stdout, stderr }), exited });
     });
-    proc.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     void exited.then(({ code }) => reject(Object.assign(new Error(`svc-emulator exited with ${code}: ${stderr}`), { code, stderr, stdout })));
   });
 }

@@ -1,5 +1,5 @@
 import { areas } from "../../src/api/endpoints";
-import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages, pathOf, type Json } from "../helpers/emulator";
 
 const emu = useEmulator();
 
@@ -64,13 +64,13 @@ describe("Clusters (spec Part 2, Clusters)", () => {
 
   test("list: search on name or title, sort by cluster.name, starting_after/ending_before cursors", async () => {
     for (const n of ["c1", "c2", "c3", "c4", "c5"]) await emu.post(pathOf(areas.clusters.create), { name: n, title: n === "c3" ? "Main Plant" : `T ${n}` });
-    expect((await emu.get(pathOf(areas.clusters.list), { search: ["main"] })).body.data.map((c: any) => c.name)).toEqual(["c3"]);
+    expect((await emu.get(pathOf(areas.clusters.list), { search: ["main"] })).body.data.map((c: Json) => c.name)).toEqual(["c3"]);
     const p1 = await emu.get(pathOf(areas.clusters.list), { page_size: 2 });
-    expect(p1.body.data.map((c: any) => c.name)).toEqual(["c1", "c2"]);
+    expect(p1.body.data.map((c: Json) => c.name)).toEqual(["c1", "c2"]);
     const p2 = await emu.get(pathOf(areas.clusters.list), { page_size: 2, starting_after: p1.body.pagination.next_page });
-    expect(p2.body.data.map((c: any) => c.name)).toEqual(["c3", "c4"]);
+    expect(p2.body.data.map((c: Json) => c.name)).toEqual(["c3", "c4"]);
     const back = await emu.get(pathOf(areas.clusters.list), { page_size: 2, ending_before: p2.body.pagination.previous_page });
-    expect(back.body.data.map((c: any) => c.name)).toEqual(["c1", "c2"]);
+    expect(back.body.data.map((c: Json) => c.name)).toEqual(["c1", "c2"]);
     const desc = await emu.get(pathOf(areas.clusters.list), { sort_asc: false, page_size: 1 });
     expect(desc.body.data[0].name).toBe("c5");
     expectErrorBody(await emu.get(pathOf(areas.clusters.list), { page_size: 1001 }), 400);
@@ -94,7 +94,7 @@ describe("Clusters (spec Part 2, Clusters)", () => {
     const all = await emu.get(pathOf(areas.clusters.cidrList));
     expect(all.body.data).toHaveLength(2);
     const pod = all.body.data[1].kube_pod_cidr;
-    expect((await emu.get(pathOf(areas.clusters.cidrList), { search: [pod] })).body.data.map((c: any) => c.cluster_name)).toEqual(["plant-b"]);
+    expect((await emu.get(pathOf(areas.clusters.cidrList), { search: [pod] })).body.data.map((c: Json) => c.cluster_name)).toEqual(["plant-b"]);
   });
 
   test("permissions: the viewer reads but cannot create (403)", async () => {

@@ -1,5 +1,5 @@
 import { areas } from "../../src/api/endpoints";
-import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages, pathOf, type Json } from "../helpers/emulator";
 
 const emu = useEmulator();
 
@@ -15,7 +15,7 @@ const body = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-async function createLabel(over: Record<string, unknown> = {}): Promise<any> {
+async function createLabel(over: Record<string, unknown> = {}): Promise<Json> {
   const a = await emu.post(pathOf(areas.datalabels.create), body(over));
   expect(a.status).toBe(201);
   return a.body;
@@ -293,7 +293,7 @@ describe("Labels (spec Part 2, Data labels and labels)", () => {
     for (const [name, title] of [["anomaly", "Anomaly"], ["leak", "Water leak"], ["normal", "Normal operation"]]) {
       await emu.post(pathOf(areas.datalabels.labelCreate), { name, title });
     }
-    const names = (a: any) => a.body.data.map((l: any) => l.name);
+    const names = (a: Json) => a.body.data.map((l: Json) => l.name);
     expect(names(await emu.get(pathOf(areas.datalabels.labelList)))).toEqual(["anomaly", "leak", "normal"]);
     expect(names(await emu.get(pathOf(areas.datalabels.labelList), { sort_asc: false }))).toEqual(["normal", "leak", "anomaly"]);
     expect(names(await emu.get(pathOf(areas.datalabels.labelList), { names: ["leak", "normal", "other"] }))).toEqual(["leak", "normal"]);
@@ -308,9 +308,9 @@ describe("Labels (spec Part 2, Data labels and labels)", () => {
     await emu.post(pathOf(areas.datalabels.labelCreate), { name: "anomaly", title: "A", metadata: { colour: { hex: "red" }, severity: { level: 3 } } });
     await emu.post(pathOf(areas.datalabels.labelCreate), { name: "leak", title: "L", metadata: { colour: { hex: "blue" }, severity: { level: 1 } } });
     await emu.post(pathOf(areas.datalabels.labelCreate), { name: "normal", title: "N", metadata: { colour: { hex: "green" } } });
-    const names = (a: any) => a.body.data.map((l: any) => l.name);
+    const names = (a: Json) => a.body.data.map((l: Json) => l.name);
     const injected = await emu.get(pathOf(areas.datalabels.labelList), { metadata: ["colour"] });
-    expect(injected.body.data.map((l: any) => l.metadata)).toEqual([{ colour: { hex: "red" } }, { colour: { hex: "blue" } }, { colour: { hex: "green" } }]);
+    expect(injected.body.data.map((l: Json) => l.metadata)).toEqual([{ colour: { hex: "red" } }, { colour: { hex: "blue" } }, { colour: { hex: "green" } }]);
     expect((await emu.get(pathOf(areas.datalabels.labelList))).body.data[0].metadata).toEqual({});
     expect(names(await emu.get(pathOf(areas.datalabels.labelList), { metadata_filter: ["colour.hex=red", "colour.hex=green"] }))).toEqual(["anomaly", "normal"]);
     expect(names(await emu.get(pathOf(areas.datalabels.labelList), { metadata_filter: ["colour.hex=red", "colour.hex=green", "severity.level=3"] }))).toEqual(["anomaly"]);
@@ -384,7 +384,7 @@ describe("Label metadata (spec Part 2, Data labels and labels)", () => {
   test("list: a label's records, search[] on name, sortable by label_metadata.name; unknown label 404", async () => {
     for (const n of ["colour", "severity", "owner"]) await emu.post(pathOf(areas.datalabels.labelMetadataCreate, { label_name: "anomaly" }), { name: n, payload: {} });
     await emu.post(pathOf(areas.datalabels.labelMetadataCreate, { label_name: "leak" }), { name: "colour", payload: {} });
-    const names = (a: any) => a.body.data.map((m: any) => m.name);
+    const names = (a: Json) => a.body.data.map((m: Json) => m.name);
     expect(names(await emu.get(pathOf(areas.datalabels.labelMetadataList, { label_name: "anomaly" })))).toEqual(["colour", "owner", "severity"]);
     expect(names(await emu.get(pathOf(areas.datalabels.labelMetadataList, { label_name: "anomaly" }), { sort_asc: false }))).toEqual(["severity", "owner", "colour"]);
     expect(names(await emu.get(pathOf(areas.datalabels.labelMetadataList, { label_name: "anomaly" }), { search: ["OWN"] }))).toEqual(["owner"]);

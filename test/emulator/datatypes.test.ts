@@ -1,5 +1,5 @@
 import { areas } from "../../src/api/endpoints";
-import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages, pathOf, type Json } from "../helpers/emulator";
 
 const emu = useEmulator();
 
@@ -16,13 +16,13 @@ const dataType = (name: string, version: string | undefined, fields: Field[] = [
   ...extra,
 });
 
-async function create(name: string, version?: string, fields?: Field[], extra?: Record<string, unknown>): Promise<any> {
+async function create(name: string, version?: string, fields?: Field[], extra?: Record<string, unknown>): Promise<Json> {
   const a = await emu.post(pathOf(areas.datatypes.create), dataType(name, version, fields, extra));
   expect(a.status).toBe(201);
   return a.body;
 }
 
-const refs = (a: any) => a.body.data.map((t: any) => `${t.name}:${t.version}`);
+const refs = (a: Json) => a.body.data.map((t: Json) => `${t.name}:${t.version}`);
 
 describe("Data types (spec Part 2, Data types)", () => {
   test("create answers 201: name, version and type come from the icd; version defaults to 0.0.1", async () => {
@@ -169,7 +169,7 @@ describe("Data types (spec Part 2, Data types)", () => {
     await create("loop.alpha", "1.0.0", [{ name: "b", type: "loop.beta" }]);
     await create("loop.beta", "1.0.0", [{ name: "a", type: "loop.alpha" }]);
     const a = await emu.get(pathOf(areas.datatypes.dependenciesGet, { data_type_name: "loop.alpha", data_type_version: "1.0.0" }));
-    expect(a.body.data.map((d: any) => d.reference)).toEqual(["loop.beta:1.0.0"]);
+    expect(a.body.data.map((d: Json) => d.reference)).toEqual(["loop.beta:1.0.0"]);
   });
 
   test("schema get answers a JSON Schema generated from the icd fields, with referenced types under $defs", async () => {

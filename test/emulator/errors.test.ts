@@ -11,7 +11,7 @@ import { areas, endpoints } from "../../src/api/endpoints";
 import { ApiError, ErrorCode, errorKindOf, errors, type ErrorCodeName } from "../../src/api/errors";
 import { startServer, type RunningServer } from "../../src/emulator/server";
 import { Store } from "../../src/emulator/store/store";
-import { useEmulator, type Answer, pathOf } from "../helpers/emulator";
+import { useEmulator, type Answer, pathOf, type Json } from "../helpers/emulator";
 import spec from "./spec-errors.json";
 
 const kinds = Object.entries(errors) as Array<[ErrorCodeName, (typeof errors)[ErrorCodeName]]>;
@@ -160,7 +160,7 @@ describe("the HTTP answers", () => {
     expect((await emu.send(areas.datalabels.labelCreate, { body: { name: "anomaly", title: "Anomaly" } })).status).toBe(201);
     const token = await emu.token("admin");
     const sendAsIs = (path: string) =>
-      new Promise<{ status: number; body: any }>((resolve, reject) => {
+      new Promise<{ status: number; body: Json }>((resolve, reject) => {
         const { hostname, port } = new URL(emu.baseUrl);
         // Options, not a URL: a URL would be folded before it is sent.
         const req = http.get({ hostname, port, path, agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {

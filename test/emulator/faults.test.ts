@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { areas } from "../../src/api/endpoints";
-import { startTestEmulator, useEmulator, expectErrorBody, pathOf } from "../helpers/emulator";
+import { startTestEmulator, useEmulator, expectErrorBody, pathOf, type Json } from "../helpers/emulator";
 
 /** What is on disk right now (read while the emulator still runs, as a crash would leave it). */
 const readSnapshotAndLog = (file: string) => readFileSync(file, "utf8") + readFileSync(`${file}.log`, "utf8");
@@ -16,11 +16,11 @@ const emu = useEmulator();
 beforeAll(() => emu.token("admin"));
 beforeEach(() => setFaults({}));
 
-async function setFaults(config: unknown): Promise<{ status: number; body: any }> {
+async function setFaults(config: unknown): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${emu.baseUrl}/emulator/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(config) });
   return { status: res.status, body: await res.json() };
 }
-const faultStatus = async () => (await fetch(`${emu.baseUrl}/emulator/faults`)).json() as Promise<any>;
+const faultStatus = async () => (await fetch(`${emu.baseUrl}/emulator/faults`)).json() as Promise<Json>;
 
 /** The outcome of one call: its status, or "reset" when the connection was dropped. */
 async function outcome(call: () => Promise<{ status: number }>): Promise<number | "reset"> {

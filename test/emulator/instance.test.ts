@@ -1,6 +1,6 @@
 import http from "node:http";
 import { areas } from "../../src/api/endpoints";
-import { useEmulator, expectErrorBody, messages, type Answer, pathOf } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages, type Answer, pathOf, type Json } from "../helpers/emulator";
 import { TABLES } from "../../src/emulator/store/tables";
 
 /** A clock the tests move, so that audit entries carry known times. */
@@ -163,7 +163,7 @@ describe("Audit log (spec Part 2, Instance and audit log)", () => {
     nowMs += ms;
   };
   /** Six entries: label creates and updates by the admin and the service account, a second apart. */
-  async function seedAudit(): Promise<any[]> {
+  async function seedAudit(): Promise<Json[]> {
     nowMs = Date.UTC(2024, 4, 1, 12, 0, 0, 345);
     const calls: Array<[string, unknown, "admin" | "service"]> = [
       ["/datalabels/labels/create", { name: "anomaly", title: "A" }, "admin"],
@@ -180,8 +180,8 @@ describe("Audit log (spec Part 2, Instance and audit log)", () => {
     }
     return (await emu.get(pathOf(areas.instance.auditLogList), { sort_asc: true })).body.data;
   }
-  const idsOf = (a: any) => a.body.data.map((e: any) => e.id);
-  const list = (query: Record<string, any>) => emu.get(pathOf(areas.instance.auditLogList), query);
+  const idsOf = (a: Json) => a.body.data.map((e: Json) => e.id);
+  const list = (query: Record<string, Json>) => emu.get(pathOf(areas.instance.auditLogList), query);
 
   test("list: newest first by default; sort_asc=true oldest first", async () => {
     const entries = await seedAudit();
@@ -248,7 +248,7 @@ describe("Audit log (spec Part 2, Instance and audit log)", () => {
     expect(idsOf(await list({ sort_by: "audit_log.username", sort_asc: true }))).toEqual([1, 3, 5, 6, 2, 4]);
     expect(idsOf(await list({ sort_by: "audit_log.created" }))).toEqual([6, 5, 4, 3, 2, 1]);
     const byUri = await list({ sort_by: "request_uri", sort_asc: true });
-    const uris = byUri.body.data.map((e: any) => e.request_uri);
+    const uris = byUri.body.data.map((e: Json) => e.request_uri);
     expect(uris).toEqual([...uris].sort());
     expectErrorBody(await list({ sort_by: "audit_log.namespace" }), 400);
   });

@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { listEngine } from "../../src/emulator/list";
 import { OrderedIndex } from "../../src/emulator/store/store";
 import { areas } from "../../src/api/endpoints";
-import { useEmulator, pathOf } from "../helpers/emulator";
+import { useEmulator, pathOf, type Json } from "../helpers/emulator";
 
 /** Reset by freshEmulator before each test. */
 const emu = useEmulator({ reset: false });
@@ -53,12 +53,12 @@ async function freshEmulator() {
 
 interface Answer {
   status: number;
-  body: any;
+  body: Json;
   text: string;
 }
 
 /** The request with the index walks and without: the answers must be the same. */
-async function bothWays(path: string, query: Record<string, any>): Promise<{ fast: Answer; walked: boolean }> {
+async function bothWays(path: string, query: Record<string, Json>): Promise<{ fast: Answer; walked: boolean }> {
   for (const spy of walkCalls) spy.mockClear();
   listEngine.useIndexes = true;
   const fast = await emu.get(path, query);
@@ -167,7 +167,7 @@ interface Subject {
  * left unchanged is listed twice on the way forwards, and every record that existed unchanged
  * throughout and matches the filters was listed, in the order the whole list gives them.
  */
-async function walkWithChanges(subject: Subject, query: Record<string, any>, initial: string[], ops: Op[]) {
+async function walkWithChanges(subject: Subject, query: Record<string, Json>, initial: string[], ops: Op[]) {
   const existing = new Set(initial);
   const touched = new Set<string>();
   let opIndex = 0;

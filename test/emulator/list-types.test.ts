@@ -8,10 +8,9 @@ import path from "node:path";
 import ts from "typescript";
 import type { z } from "zod";
 import { clusters } from "../../src/api/clusters";
-import { workloads } from "../../src/api/workloads";
+import { type workloads } from "../../src/api/workloads";
 import { inventoryList, part1List, type SortGetters, type SortKeyOf } from "../../src/emulator/list";
 
-type ClusterListQuery = z.output<NonNullable<typeof clusters.list.query>>;
 type WorkloadListQuery = z.output<NonNullable<typeof workloads.list.query>>;
 
 interface Row {
@@ -22,7 +21,7 @@ const rows: Row[] = [
   { name: "b", title: "Bee" },
   { name: "a", title: "Ay" },
 ];
-const clusterQuery = clusters.list.query!.parse({ page_size: "10" }) as ClusterListQuery;
+const clusterQuery = clusters.list.query!.parse({ page_size: "10" });
 
 /** Never called: each statement is a compile-time check. */
 export function compileTimeChecks(workloadQuery: WorkloadListQuery): void {

@@ -1,5 +1,5 @@
 import { areas } from "../../src/api/endpoints";
-import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages, pathOf, type Json } from "../helpers/emulator";
 
 const emu = useEmulator();
 beforeEach(async () => {
@@ -19,15 +19,15 @@ async function createVersion(name: string, version: string, parameters: unknown[
 }
 
 type Param = { name: string; value: string | number | boolean; comment?: string };
-const setValues = (resourceParameters: Array<{ resource: string; parameters: Param[] }>, opts: { patch?: boolean; app?: string; version?: string; as?: any; source?: string } = {}) =>
+const setValues = (resourceParameters: Array<{ resource: string; parameters: Param[] }>, opts: { patch?: boolean; app?: string; version?: string; as?: Json; source?: string } = {}) =>
   emu.post(
     `/apps/${opts.app ?? "simulator"}/v/${opts.version ?? "1.0.0"}/parameters/values/update`,
     { resource_parameters: resourceParameters, ...(opts.source ? { source: opts.source } : {}) },
     { query: opts.patch === undefined ? undefined : { patch: opts.patch }, as: opts.as },
   );
 
-const valuesOf = async (filter: Record<string, unknown> = {}, query?: Record<string, any>) =>
-  (await emu.post(pathOf(areas.parameters.valuesList), filter, { query })).body.data.map((v: any) => `${v.resource.slice(10)}/${v.name}=${v.value}`);
+const valuesOf = async (filter: Record<string, unknown> = {}, query?: Record<string, Json>) =>
+  (await emu.post(pathOf(areas.parameters.valuesList), filter, { query })).body.data.map((v: Json) => `${v.resource.slice(10)}/${v.name}=${v.value}`);
 
 const fallback = async (resources: string[]) =>
   (await emu.post(pathOf(areas.parameters.fallbackValuesGet, { app_name: "simulator", app_version: "1.0.0" }), { resources })).body.resource_parameters;
@@ -45,8 +45,8 @@ describe("Parameter definitions (POST /apps/parameters/list; facts §3.3)", () =
 
   test("filters app_names, names, search (name and title) and data_types; sort keys of the spec", async () => {
     await createVersion("oven", "1.0.0", [{ name: "temperature", title: "Oven temperature", data_type: "number" }]);
-    const list = async (body: Record<string, unknown>, query?: Record<string, any>) =>
-      (await emu.post(pathOf(areas.parameters.list), body, { query })).body.data.map((d: any) => `${d.app_name}.${d.name}`);
+    const list = async (body: Record<string, unknown>, query?: Record<string, Json>) =>
+      (await emu.post(pathOf(areas.parameters.list), body, { query })).body.data.map((d: Json) => `${d.app_name}.${d.name}`);
     expect(await list({ app_names: ["oven"] })).toEqual(["oven.temperature"]);
     expect(await list({ names: ["speed", "temperature"] })).toEqual(["simulator.speed", "oven.temperature"]);
     expect(await list({ search: ["OPERATING", "temp"] })).toEqual(["simulator.mode", "oven.temperature"]);
@@ -166,7 +166,7 @@ describe("Parameter history (POST /apps/parameters/history/list; facts §6.2 ite
     await new Promise((r) => setTimeout(r, 20));
     await setValues([{ resource: P1, parameters: [{ name: "speed", value: 2 }] }]);
     await setValues([{ resource: P1, parameters: [{ name: "speed", value: 3 }] }]);
-    const values = async (body: Record<string, unknown>) => (await emu.post(pathOf(areas.parameters.historyList), body)).body.data.map((e: any) => e.value).sort();
+    const values = async (body: Record<string, unknown>) => (await emu.post(pathOf(areas.parameters.historyList), body)).body.data.map((e: Json) => e.value).sort();
     expect(await values({})).toEqual([1, 2]);
     expect(await values({ start_date: middle })).toEqual([2]);
     expect(await values({ end_date: middle })).toEqual([1]);

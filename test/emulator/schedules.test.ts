@@ -1,5 +1,5 @@
 import { areas } from "../../src/api/endpoints";
-import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
+import { useEmulator, expectErrorBody, messages, pathOf, type Json } from "../helpers/emulator";
 
 const emu = useEmulator();
 beforeEach(async () => {
@@ -171,8 +171,8 @@ describe("Parameter schedules: get, list, delete", () => {
     const b = await create(schedule({ comment: "b", scheduled_for: at(2 * HOUR), resources: [P2], parameters: { mode: "manual" }, revert: { scheduled_for: at(3 * HOUR), resource_parameters: [{ resource: P2, parameters: { mode: "auto" } }] } }));
     const c = await create({ app_name: "oven", app_version: "2.0.0", scheduled_for: at(3 * HOUR), resources: [P1], parameters: { temperature: 200 }, comment: "c" });
     await apply(a.id, "schedule");
-    const list = async (body: Record<string, unknown>, query?: Record<string, any>) =>
-      (await emu.post(pathOf(areas.schedules.list), body, { query })).body.data.map((s: any) => s.comment);
+    const list = async (body: Record<string, unknown>, query?: Record<string, Json>) =>
+      (await emu.post(pathOf(areas.schedules.list), body, { query })).body.data.map((s: Json) => s.comment);
     expect(await list({})).toEqual(["a", "b", "c"]);
     expect(await list({ apps: [{ name: "oven" }] })).toEqual(["c"]);
     expect(await list({ apps: [{ name: "simulator", version: "2.0.0" }] })).toEqual([]);
@@ -198,14 +198,14 @@ describe("Parameter schedules: apply (spec States and transitions; facts §6.3 i
     expect(now).toMatchObject({ state: "scheduled-revert", applied_by: "krn:user:admin@example.com", applied_at: expect.stringMatching(/Z$/), reverted_at: null });
     expect(await fallback()).toEqual({ [P1]: { speed: 50, mode: "auto" }, [P2]: { speed: 50, mode: "auto" } });
     const values = await emu.post(pathOf(areas.parameters.valuesList), {});
-    expect(values.body.data.map((v: any) => v.comment)).toEqual(["rush", "rush"]);
+    expect(values.body.data.map((v: Json) => v.comment)).toEqual(["rush", "rush"]);
     expect((await apply(s.id, "schedule-revert")).status).toBe(204);
     now = await get(s.id);
     expect(now).toMatchObject({ state: "completed", reverted_by: "krn:user:admin@example.com", reverted_at: expect.stringMatching(/Z$/) });
     expect(await fallback()).toEqual({ [P1]: { speed: 11, mode: "auto" }, [P2]: { speed: 22, mode: "auto" } });
     // The replaced values are in the history.
     const history = await emu.post(pathOf(areas.parameters.historyList), {});
-    expect(history.body.data.map((h: any) => h.value)).toEqual([50, 50]);
+    expect(history.body.data.map((h: Json) => h.value)).toEqual([50, 50]);
   });
 
   test("a schedule without revert moves scheduled → completed", async () => {

@@ -71,22 +71,6 @@ export class World {
     return xs.length === 0 || r.chance(newChance) ? this.add(kind, r) : r.pick(xs);
   }
 
-  /** The names of assets that are `name` or below it (re-parenting there would make a cycle). */
-  private subtree(name: string): Set<string> {
-    const out = new Set([name]);
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const a of this.of("Asset")) {
-        const p = a.args.parentName;
-        if (isRef(p) && out.has(p.$ref) && !out.has(a.name)) {
-          out.add(a.name);
-          grew = true;
-        }
-      }
-    }
-    return out;
-  }
-
   private appOf(v: Decl): string {
     return plainArgs(this.spec, v).appName as string;
   }

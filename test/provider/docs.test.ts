@@ -89,7 +89,10 @@ describe("each arg's doc says what a change does, as the kind declares it", () =
 
 /** The rules a zod field sets that a doc must state: string lengths and pattern, enum values, number range. */
 function rulesOf(field: z.ZodType): { maxLength?: number; maxItems?: number; namePattern?: boolean; values?: string[]; min?: number; max?: number } {
-  let t = field as unknown as { _zod: { def: Record<string, any> } };
+  // zod 4 definitions are walked as data (their types are internal).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  type Def = Record<string, any>;
+  let t = field as unknown as { _zod: { def: Def } };
   for (let i = 0; i < 10; i++) {
     const d = t._zod.def;
     if (["optional", "nullable", "default", "readonly"].includes(d.type)) t = d.innerType;
@@ -97,7 +100,7 @@ function rulesOf(field: z.ZodType): { maxLength?: number; maxItems?: number; nam
     else break;
   }
   const d = t._zod.def;
-  const checks = ((d.checks ?? []) as Array<{ _zod: { def: Record<string, any> } }>).map((c) => c._zod.def);
+  const checks = ((d.checks ?? []) as Array<{ _zod: { def: Def } }>).map((c) => c._zod.def);
   const rules: ReturnType<typeof rulesOf> = {};
   if (d.type === "enum") rules.values = Object.keys(d.entries);
   for (const c of checks) {

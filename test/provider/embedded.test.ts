@@ -50,7 +50,7 @@ function serveInChild(): Promise<{ child: ChildProcess; baseUrl: string }> {
   );
   children.push(child);
   return new Promise((resolve, reject) => {
-    child.stdout!.once("data", (d: Buffer) => resolve({ child, baseUrl: (JSON.parse(d.toString()) as { baseUrl: string }).baseUrl }));
+    child.stdout.once("data", (d: Buffer) => resolve({ child, baseUrl: (JSON.parse(d.toString()) as { baseUrl: string }).baseUrl }));
     child.once("exit", (code) => reject(new Error(`the serving child exited with ${code}`)));
   });
 }

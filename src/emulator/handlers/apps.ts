@@ -73,7 +73,7 @@ function withPlatformDefaults(m: AppVersionCreate): Manifest {
     flags: compact({ ...m.flags, enable_runtime_update: { ...RUNTIME_UPDATE_DEFAULTS, ...compact(m.flags?.enable_runtime_update ?? {}) } }),
     io: m.io?.map((i) => ({ ...i, way: i.way ?? "output", storage: i.storage ?? "node-and-cloud" })),
     dynamic_io: m.dynamic_io?.map((d) => ({ ...d, ownership: d.ownership ?? "both", type: d.type ?? "both" })),
-  }) as Manifest;
+  });
 }
 
 function checkParameterDefinitions(m: AppVersionCreate): void {

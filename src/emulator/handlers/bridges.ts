@@ -19,7 +19,7 @@
  */
 import { bridges as ep, type Bridge } from "../../api/bridges";
 import { conflict, invalidField, notFound } from "../../api/errors";
-import { route, type AreaModule, type Handler, type HandlerContext } from "../handler";
+import { route, type AreaModule, type Handler } from "../handler";
 import { inFilter, inventoryList, matchesSearch, type SortGetters } from "../list";
 import type { Store } from "../store/store";
 import { TABLES, refs, type AssetRef } from "../store/tables";
@@ -74,7 +74,7 @@ function deploy(ctx: Ctx<typeof ep.deploy>): Bridge {
   const body = ctx.body;
   if (table(ctx.store).has(body.name)) throw conflict(`bridge '${body.name}' already exists; delete it first or choose another name`);
   const appVersion = resolveAppVersion(ctx.store, body.app_name, body.app_version);
-  const workload = insertWorkload(ctx as HandlerContext, {
+  const workload = insertWorkload(ctx, {
     name: body.name,
     title: body.title ?? undefined,
     app_name: body.app_name,
@@ -114,7 +114,7 @@ interface AssetRecord extends AssetRef {
 
 function servedAssets(store: Store, b: Bridge): AssetRecord[] {
   const names = [...new Set(metricsMap(b).map((m) => m.asset_name))];
-  return names.map((n) => refs.asset(store, n) as AssetRecord | undefined).filter((a): a is AssetRecord => a !== undefined);
+  return names.map((n) => refs.asset(store, n)).filter((a): a is AssetRecord => a !== undefined);
 }
 
 const assetItem = (a: AssetRecord) => ({
@@ -176,7 +176,7 @@ export const area: AreaModule = {
 
     route(ep.delete, (ctx) => {
       const b = requireBridge(ctx.store, ctx.params.bridge_name);
-      if (workloadTable(ctx.store).has(b.workload_name)) removeWorkload(ctx as HandlerContext, b.workload_name);
+      if (workloadTable(ctx.store).has(b.workload_name)) removeWorkload(ctx, b.workload_name);
       table(ctx.store).delete(b.name);
       return undefined;
     }),

@@ -140,7 +140,7 @@ export const area: AreaModule = {
       if (edge_apps) {
         const merged: Record<string, unknown> = { ...current.edge_apps };
         for (const [k, v] of Object.entries(edge_apps)) merged[k] = { ...(current.edge_apps as Record<string, object>)[k], ...v };
-        next.edge_apps = merged as Cluster["edge_apps"];
+        next.edge_apps = merged;
       }
       if (edge_options?.image_pull_policy) next.edge_options = { image_pull_policy: edge_options.image_pull_policy };
       if (sameSettings(current, next)) next.revision = current.revision;

@@ -19,7 +19,7 @@
  */
 import type { z } from "zod";
 import {
-  DataLabelCreate,
+  type DataLabelCreate,
   datalabels as ep,
   formatMicros,
   microsOf,

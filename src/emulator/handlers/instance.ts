@@ -14,7 +14,7 @@
  * - The audit log is read only here; the server writes it. Entries are answered as stored,
  *   request_uri included (it is a sort key).
  */
-import { ACP_SETTING_KEYS, GRAPH_COLLECTIONS, instance as ep, type AuditLogEntry, type InstanceSettings } from "../../api/instance";
+import { ACP_SETTING_KEYS, type GRAPH_COLLECTIONS, instance as ep, type AuditLogEntry, type InstanceSettings } from "../../api/instance";
 import { microsOf } from "../../api/datalabels";
 import { badRequest, notFound } from "../../api/errors";
 import { inFilter, inventoryList, matchesSearch } from "../list";

@@ -63,7 +63,7 @@ function compareComponent(a: IndexValue | typeof ABOVE, b: IndexValue | typeof A
   const an = a === null || a === undefined;
   const bn = b === null || b === undefined;
   if (an || bn) return an && bn ? 0 : an ? -1 : 1;
-  return compareSortValues(a as NonNullable<IndexValue>, b as NonNullable<IndexValue>);
+  return compareSortValues(a, b);
 }
 
 /** Ascending order of tuples, position by position; a tuple that is a prefix of another comes first. */
@@ -394,7 +394,7 @@ export class Store {
 
   /** Applies changes read back from a log, outside any transaction. */
   apply(changes: Change[]): void {
-    for (const c of changes) this.table(c.table).restore(c.key, c.value as never);
+    for (const c of changes) this.table(c.table).restore(c.key, c.value);
   }
 
   clear(): void {

@@ -5,10 +5,10 @@ import * as pulumi from "@pulumi/pulumi";
 import { parse as parseYaml } from "yaml";
 import { AppVersionCreate, AppVersionPatch, apps } from "../../api/apps";
 import { renderPath } from "../../api/common";
-import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
+import { defineKind, defineOutputs, type CheckFailure, type Outputs } from "../kind";
 import { SvcResource } from "../shim";
 import { camel, containedIn, convertKeys, describeIssue, snake } from "../values";
-import { conformed, type Assert, type DeepInput, type Resolved, type Same } from "../wire-types";
+import { conformed, type DeepInput, type Resolved, type Same, proves } from "../wire-types";
 import { DEFAULTS_FREE, MANIFEST_ARGS_ONLY, SCHEMAS_FREE, type AppManifest, type AppVersionDefaults, type AppVersionSchemas } from "./contract-types";
 
 type Json = Record<string, unknown>;
@@ -63,13 +63,13 @@ const MANIFEST_OWN = ["name", "version", "type", "title", "description", "image"
  */
 type Inputs = Omit<Resolved<AppVersionArgs>, "manifest"> & { manifest?: Json };
 // The args resolve to the documented contract types (contract-types.ts proves those are the contract's).
-type _Defaults = Assert<Same<NonNullable<Inputs["defaults"]>, AppVersionDefaults>>;
-type _Schemas = Assert<Same<NonNullable<Inputs["schemas"]>, AppVersionSchemas>>;
-type _Manifest = Assert<Same<Exclude<Resolved<AppVersionArgs["manifest"]>, string | undefined>, AppManifest>>;
+proves<Same<NonNullable<Inputs["defaults"]>, AppVersionDefaults>>();
+proves<Same<NonNullable<Inputs["schemas"]>, AppVersionSchemas>>();
+proves<Same<Exclude<Resolved<AppVersionArgs["manifest"]>, string | undefined>, AppManifest>>();
 
 /** The create body before validation: the manifest, overridden by the explicit args. */
 function createBody(i: Inputs): Json {
-  const manifest = (i.manifest ?? {}) as Json;
+  const manifest = (i.manifest ?? {});
   return scrubUndefined({
     ...manifest,
     name: i.appName,
@@ -143,8 +143,8 @@ export const appVersionKind = defineKind<Inputs>({
     }
     return failures;
   },
-  create: async ({ client }, i) => (await client.call(apps.create, { body: conformed(AppVersionCreate, createBody(i)) })) as WireRecord,
-  read: async ({ client }, id) => (await client.call(apps.versionGet, { params: params(id) })) as WireRecord,
+  create: async ({ client }, i) => (await client.call(apps.create, { body: conformed(AppVersionCreate, createBody(i)) })),
+  read: async ({ client }, id) => (await client.call(apps.versionGet, { params: params(id) })),
   async update({ client }, id, news, olds, changed) {
     // Adoption sends every patchable key; an update only the changed ones. A removed key is sent empty.
     const keys = olds === undefined ? ["image", "defaults", "schemas"] : changed.filter((c) => ["image", "defaults", "schemas"].includes(c));
@@ -154,8 +154,8 @@ export const appVersionKind = defineKind<Inputs>({
       if (body[k] !== undefined) patch[k] = body[k];
       else if (olds !== undefined) patch[k] = k === "image" ? "" : {};
     }
-    if (Object.keys(patch).length === 0) return (await client.call(apps.versionGet, { params: params(id) })) as WireRecord;
-    return (await client.call(apps.versionPatch, { params: params(id), body: conformed(AppVersionPatch, patch) })) as WireRecord;
+    if (Object.keys(patch).length === 0) return (await client.call(apps.versionGet, { params: params(id) }));
+    return (await client.call(apps.versionPatch, { params: params(id), body: conformed(AppVersionPatch, patch) }));
   },
   async delete({ client }, id) {
     await client.call(apps.versionDelete, { params: params(id) });

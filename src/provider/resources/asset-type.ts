@@ -1,7 +1,7 @@
 /** AssetType and AssetClass: the types of assets and the classes that group them. */
 import type * as pulumi from "@pulumi/pulumi";
 import { AssetClassCreate, AssetTypeCreate, assets } from "../../api/assets";
-import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
+import { defineKind, defineOutputs, type Outputs } from "../kind";
 import { SvcResource } from "../shim";
 import type { Resolved } from "../wire-types";
 
@@ -44,9 +44,9 @@ export const assetTypeKind = defineKind<TypeInputs>({
   required: ["name", "title"],
   id: (i) => i.name,
   schema: AssetTypeCreate,
-  create: async ({ client }, i) => (await client.call(assets.typeCreate, { body: { name: i.name, title: i.title, asset_class_name: i.assetClassName } })) as WireRecord,
-  read: async ({ client }, id) => (await client.call(assets.typeGet, { params: { asset_type_name: id } })) as WireRecord,
-  update: async ({ client }, id, i) => (await client.call(assets.typeUpdate, { params: { asset_type_name: id }, body: { title: i.title, asset_class_name: i.assetClassName } })) as WireRecord,
+  create: async ({ client }, i) => (await client.call(assets.typeCreate, { body: { name: i.name, title: i.title, asset_class_name: i.assetClassName } })),
+  read: async ({ client }, id) => (await client.call(assets.typeGet, { params: { asset_type_name: id } })),
+  update: async ({ client }, id, i) => (await client.call(assets.typeUpdate, { params: { asset_type_name: id }, body: { title: i.title, asset_class_name: i.assetClassName } })),
   async delete({ client }, id) {
     await client.call(assets.typeDelete, { params: { asset_type_name: id } });
   },
@@ -60,9 +60,9 @@ export const assetClassKind = defineKind<ClassInputs>({
   required: ["name", "title"],
   id: (i) => i.name,
   schema: AssetClassCreate,
-  create: async ({ client }, i) => (await client.call(assets.classCreate, { body: { name: i.name, title: i.title } })) as WireRecord,
-  read: async ({ client }, id) => (await client.call(assets.classGet, { params: { asset_class_name: id } })) as WireRecord,
-  update: async ({ client }, id, i) => (await client.call(assets.classUpdate, { params: { asset_class_name: id }, body: { title: i.title } })) as WireRecord,
+  create: async ({ client }, i) => (await client.call(assets.classCreate, { body: { name: i.name, title: i.title } })),
+  read: async ({ client }, id) => (await client.call(assets.classGet, { params: { asset_class_name: id } })),
+  update: async ({ client }, id, i) => (await client.call(assets.classUpdate, { params: { asset_class_name: id }, body: { title: i.title } })),
   async delete({ client }, id) {
     await client.call(assets.classDelete, { params: { asset_class_name: id } });
   },

@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { assetState } from "../../api/assets";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
-import type { Assert, BodyOf, CamelCasedDeep, Resolved, Same } from "../wire-types";
+import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
 
 /** The arguments of an {@link Asset}. */
 export interface AssetArgs {
@@ -29,7 +29,7 @@ export interface AssetArgs {
 }
 
 type Inputs = Resolved<AssetArgs>;
-type _Location = Assert<Same<NonNullable<Inputs["location"]>, CamelCasedDeep<NonNullable<BodyOf<typeof assets.create>["location"]>>>>;
+proves<Same<NonNullable<Inputs["location"]>, CamelCasedDeep<NonNullable<BodyOf<typeof assets.create>["location"]>>>>();
 
 /** The record's status object (always present on the platform's records). */
 const status = (r: WireRecord) => (r.status ?? {}) as { state: z.infer<typeof assetState>; last_seen?: string | null };
@@ -66,9 +66,9 @@ export const assetKind = defineKind<Inputs>({
   required: ["name", "title", "assetTypeName"],
   id: (i) => i.name,
   schema: AssetCreate,
-  create: async ({ client }, i) => (await client.call(assets.create, { body: { name: i.name, ...fields(i) } })) as WireRecord,
-  read: async ({ client }, id) => (await client.call(assets.get, { params: { asset_name: id } })) as WireRecord,
-  update: async ({ client }, id, i) => (await client.call(assets.update, { params: { asset_name: id }, body: fields(i) })) as WireRecord,
+  create: async ({ client }, i) => (await client.call(assets.create, { body: { name: i.name, ...fields(i) } })),
+  read: async ({ client }, id) => (await client.call(assets.get, { params: { asset_name: id } })),
+  update: async ({ client }, id, i) => (await client.call(assets.update, { params: { asset_name: id }, body: fields(i) })),
   async delete({ client }, id) {
     await client.call(assets.delete, { params: { asset_name: id } });
   },

@@ -1,7 +1,7 @@
 /** Bridge: a bridge app deployed with its workload, connecting a data source to assets. */
 import type * as pulumi from "@pulumi/pulumi";
 import { BridgeDeploy, bridges } from "../../api/bridges";
-import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
+import { defineKind, defineOutputs, type Outputs } from "../kind";
 import { SvcResource } from "../shim";
 import type { Resolved } from "../wire-types";
 
@@ -72,8 +72,8 @@ export const bridgeKind = defineKind<Inputs>({
   create: async ({ client }, i) =>
     (await client.call(bridges.deploy, {
       body: { name: i.name, cluster_name: i.clusterName, app_name: i.appName, app_version: i.appVersion, node_name: i.nodeName, title: i.title, protocol: i.protocol, payload: i.payload },
-    })) as WireRecord,
-  read: async ({ client }, id) => (await client.call(bridges.get, { params: { bridge_name: id } })) as WireRecord,
+    })),
+  read: async ({ client }, id) => (await client.call(bridges.get, { params: { bridge_name: id } })),
   async delete({ client }, id) {
     await client.call(bridges.delete, { params: { bridge_name: id } });
   },

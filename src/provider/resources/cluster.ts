@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { clusterStatus } from "../../api/clusters";
 import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
-import type { Assert, BodyOf, CamelCasedDeep, Resolved, Same } from "../wire-types";
+import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
 
 /** The arguments of a {@link Cluster}. Settings left unset keep the platform's values (its defaults on a new cluster). */
 export interface ClusterArgs {
@@ -86,7 +86,7 @@ export const clusterOutputs = defineOutputs({
 });
 
 type Inputs = Resolved<ClusterArgs>;
-type _EdgeOptions = Assert<Same<NonNullable<Inputs["edgeOptions"]>, CamelCasedDeep<NonNullable<BodyOf<typeof clusters.update>["edge_options"]>>>>;
+proves<Same<NonNullable<Inputs["edgeOptions"]>, CamelCasedDeep<NonNullable<BodyOf<typeof clusters.update>["edge_options"]>>>>();
 
 /** The update body of the given args (name and type cannot change); args left out are not sent. */
 function updateBody(i: Inputs, args: readonly string[]): BodyOf<typeof clusters.update> {
@@ -153,15 +153,15 @@ export const clusterKind = defineKind<Inputs>({
     let record = (await client.call(clusters.create, { body: { name: i.name, title: i.title, type: i.type } })) as WireRecord;
     const settings = updateBody(i, [...SETTINGS, "edgeOptions"]);
     if (sendsAny(settings)) {
-      record = (await client.call(clusters.update, { params: { cluster_name: i.name }, body: settings })) as WireRecord;
+      record = (await client.call(clusters.update, { params: { cluster_name: i.name }, body: settings }));
     }
     return record;
   },
-  read: async ({ client }, id) => (await client.call(clusters.get, { params: { cluster_name: id } })) as WireRecord,
+  read: async ({ client }, id) => (await client.call(clusters.get, { params: { cluster_name: id } })),
   async update({ client }, id, news, _olds, changed) {
     const body = updateBody(news, changed.filter((c) => c !== "name" && c !== "type"));
-    if (!sendsAny(body)) return (await client.call(clusters.get, { params: { cluster_name: id } })) as WireRecord;
-    return (await client.call(clusters.update, { params: { cluster_name: id }, body })) as WireRecord;
+    if (!sendsAny(body)) return (await client.call(clusters.get, { params: { cluster_name: id } }));
+    return (await client.call(clusters.update, { params: { cluster_name: id }, body }));
   },
   outputs: clusterOutputs,
 });

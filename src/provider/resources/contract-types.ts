@@ -7,7 +7,7 @@
  */
 import type { apps } from "../../api/apps";
 import type { workloads } from "../../api/workloads";
-import type { Assert, BodyOf, CamelCasedDeep, Same, WireShaped } from "../wire-types";
+import { type BodyOf, type CamelCasedDeep, type Same, type WireShaped, proves } from "../wire-types";
 
 /** The way data flows through an IO or datastream: `output`, `input`, `input-cc`, `output-cc`, `input-cc+output` or `input+output-cc`. */
 export type IoWay = "output" | "input-cc" | "input-cc+output" | "input" | "output-cc" | "input+output-cc";
@@ -91,13 +91,13 @@ export interface WorkloadRuntimeDatastream {
 }
 
 type WorkloadBody = BodyOf<typeof workloads.create>;
-type _Runtime = Assert<Same<WorkloadRuntime, CamelCasedDeep<NonNullable<WorkloadBody["runtime"]>, (typeof RUNTIME_FREE)[number]>>>;
+proves<Same<WorkloadRuntime, CamelCasedDeep<NonNullable<WorkloadBody["runtime"]>, (typeof RUNTIME_FREE)[number]>>>();
 /** The workload's free-form `system` settings, as the contract types them. */
 export type WorkloadSystem = Record<string, unknown>;
-type _System = Assert<Same<WorkloadSystem, CamelCasedDeep<NonNullable<WorkloadBody["system"]>>>>;
+proves<Same<WorkloadSystem, CamelCasedDeep<NonNullable<WorkloadBody["system"]>>>>();
 /** The workload's API permissions, whose shape the contract does not know: a JSON object or list. */
 export type WorkloadApiPermissions = Record<string, unknown> | unknown[];
-type _ApiPermissions = Assert<Same<WorkloadApiPermissions, NonNullable<WorkloadBody["api_permissions"]>>>;
+proves<Same<WorkloadApiPermissions, NonNullable<WorkloadBody["api_permissions"]>>>();
 
 // ---------------------------------------------------------------------------------------------
 // App version defaults and schemas (args, camelCase)
@@ -175,8 +175,8 @@ export interface AppVersionSchemas {
 }
 
 type VersionBody = BodyOf<typeof apps.create>;
-type _Defaults = Assert<Same<AppVersionDefaults, CamelCasedDeep<NonNullable<VersionBody["defaults"]>, (typeof DEFAULTS_FREE)[number]>>>;
-type _Schemas = Assert<Same<AppVersionSchemas, CamelCasedDeep<NonNullable<VersionBody["schemas"]>, (typeof SCHEMAS_FREE)[number]>>>;
+proves<Same<AppVersionDefaults, CamelCasedDeep<NonNullable<VersionBody["defaults"]>, (typeof DEFAULTS_FREE)[number]>>>();
+proves<Same<AppVersionSchemas, CamelCasedDeep<NonNullable<VersionBody["schemas"]>, (typeof SCHEMAS_FREE)[number]>>>();
 
 // ---------------------------------------------------------------------------------------------
 // The app manifest (the platform's naming)
@@ -337,4 +337,4 @@ export interface AppManifest {
 /** The fields of the manifest that only the args set. */
 export const MANIFEST_ARGS_ONLY = ["name", "version", "type"] as const;
 type ManifestWire = Omit<VersionBody, (typeof MANIFEST_ARGS_ONLY)[number] | "title" | "description"> & Partial<Pick<VersionBody, "title" | "description">>;
-type _Manifest = Assert<Same<AppManifest, WireShaped<ManifestWire>>>;
+proves<Same<AppManifest, WireShaped<ManifestWire>>>();

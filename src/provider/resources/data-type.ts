@@ -1,9 +1,9 @@
 /** DataType: one version of a data type definition (its ICD); versions are immutable and cannot be deleted. */
 import type * as pulumi from "@pulumi/pulumi";
 import { DataTypeCreate, datatypes } from "../../api/datatypes";
-import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
+import { defineKind, defineOutputs, type CheckFailure, type Outputs } from "../kind";
 import { SvcResource } from "../shim";
-import type { Assert, BodyOf, CamelCasedDeep, Resolved, Same } from "../wire-types";
+import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
 import { deepEqual } from "../values";
 
 /** The arguments of a {@link DataType}. A published version is immutable: a change replaces it, which means publishing a new `icd.version`. */
@@ -51,7 +51,7 @@ export interface DataTypeArgs {
 
 type Inputs = Resolved<DataTypeArgs>;
 type Icd = Inputs["icd"];
-type _Icd = Assert<Same<Icd, CamelCasedDeep<BodyOf<typeof datatypes.create>["icd"]>>>;
+proves<Same<Icd, CamelCasedDeep<BodyOf<typeof datatypes.create>["icd"]>>>();
 
 const versionOf = (icd: Icd) => icd.version ?? "0.0.1";
 
@@ -87,10 +87,10 @@ export const dataTypeKind = defineKind<Inputs>({
   create: async ({ client }, i) =>
     (await client.call(datatypes.create, {
       body: { icd: { name: i.icd.name, class_name: i.icd.className, description: i.icd.description ?? "", version: i.icd.version, fields: i.icd.fields }, source: i.source },
-    })) as WireRecord,
+    })),
   read: async ({ client }, id) => {
     const at = id.lastIndexOf(":");
-    return (await client.call(datatypes.get, { params: { data_type_name: id.slice(0, at), data_type_version: id.slice(at + 1) } })) as WireRecord;
+    return (await client.call(datatypes.get, { params: { data_type_name: id.slice(0, at), data_type_version: id.slice(at + 1) } }));
   },
   outputs: dataTypeOutputs,
 });

@@ -2,8 +2,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { InstanceSettingsUpdate, instance } from "../../api/instance";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
+import type { SvcClient } from "../../client";
 import { SvcResource } from "../shim";
-import type { Assert, BodyOf, CamelCasedDeep, Resolved, Same } from "../wire-types";
+import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
 import { containedIn } from "../values";
 
 /** One schedule of the compute nodes. */
@@ -37,12 +38,12 @@ export const INSTANCE_SETTINGS_DEFAULTS = {
 };
 
 type Inputs = Resolved<InstanceSettingsArgs>;
-type _Acp = Assert<Same<Inputs["acp"], CamelCasedDeep<NonNullable<BodyOf<typeof instance.settingsUpdate>["acp"]>>>>;
+proves<Same<Inputs["acp"], CamelCasedDeep<NonNullable<BodyOf<typeof instance.settingsUpdate>["acp"]>>>>();
 
 const body = (i: Inputs) => ({ acp: { auto_update: i.acp.autoUpdate, metrics: i.acp.metrics, status: i.acp.status } });
-const apply = async (client: import("../../client").SvcClient, i: Inputs) => (await client.call(instance.settingsUpdate, { body: body(i) })) as WireRecord;
+const apply = async (client: SvcClient, i: Inputs) => (await client.call(instance.settingsUpdate, { body: body(i) })) as WireRecord;
 /** Takes the record over: writes the declared values only when the platform does not already hold them (no mutating call otherwise). */
-const takeOver = async (client: import("../../client").SvcClient, i: Inputs) => {
+const takeOver = async (client: SvcClient, i: Inputs) => {
   const held = (await client.call(instance.settingsGet, {})) as WireRecord;
   return containedIn(body(i), held) ? held : apply(client, i);
 };
@@ -63,7 +64,7 @@ export const instanceSettingsKind = defineKind<Inputs>({
   // The settings always exist: create applies the declared values, destroy restores the defaults.
   onDestroy: "reset",
   create: ({ client }, i) => takeOver(client, i),
-  read: async ({ client }) => (await client.call(instance.settingsGet, {})) as WireRecord,
+  read: async ({ client }) => (await client.call(instance.settingsGet, {})),
   update: ({ client }, _id, i) => apply(client, i),
   async delete({ client }) {
     await client.call(instance.settingsUpdate, { body: INSTANCE_SETTINGS_DEFAULTS });

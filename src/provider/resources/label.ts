@@ -3,9 +3,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { showValue } from "../../api/common";
 import { DataLabelCreate, LabelCreate, datalabels } from "../../api/datalabels";
-import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
+import { defineKind, defineOutputs, type Outputs } from "../kind";
 import { SvcResource } from "../shim";
-import type { Assert, BodyOf, CamelCasedDeep, Resolved, Same } from "../wire-types";
+import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
 import { findCreatedDataLabel } from "./data-label-created";
 
 /** The arguments of a {@link Label}. */
@@ -55,7 +55,7 @@ export interface DataLabelArgs {
 type LabelInputs = Resolved<LabelArgs>;
 /** A data label's args as the provider receives them. */
 export type DataLabelInputs = Resolved<DataLabelArgs>;
-type _DataLabel = Assert<Same<DataLabelInputs, CamelCasedDeep<BodyOf<typeof datalabels.create>, "source.info">>>;
+proves<Same<DataLabelInputs, CamelCasedDeep<BodyOf<typeof datalabels.create>, "source.info">>>();
 
 /** A label's computed outputs, read from the platform's record. */
 export const labelOutputs = defineOutputs({
@@ -82,9 +82,9 @@ export const labelKind = defineKind<LabelInputs>({
   required: ["name", "title"],
   id: (i) => i.name,
   schema: LabelCreate,
-  create: async ({ client }, i) => (await client.call(datalabels.labelCreate, { body: { name: i.name, title: i.title } })) as WireRecord,
-  read: async ({ client }, id) => (await client.call(datalabels.labelGet, { params: { label_name: id } })) as WireRecord,
-  update: async ({ client }, id, i) => (await client.call(datalabels.labelUpdate, { params: { label_name: id }, body: { title: i.title } })) as WireRecord,
+  create: async ({ client }, i) => (await client.call(datalabels.labelCreate, { body: { name: i.name, title: i.title } })),
+  read: async ({ client }, id) => (await client.call(datalabels.labelGet, { params: { label_name: id } })),
+  update: async ({ client }, id, i) => (await client.call(datalabels.labelUpdate, { params: { label_name: id }, body: { title: i.title } })),
   async delete({ client }, id) {
     await client.call(datalabels.labelDelete, { params: { label_name: id } });
   },
@@ -136,11 +136,11 @@ export const dataLabelKind = defineKind<DataLabelInputs>({
   args: dataLabelArgs,
   required: ["labelName", "startDate", "endDate"],
   schema: DataLabelCreate.safeExtend({ confidence: confidence.nullish() }),
-  create: async ({ client }, i) => (await client.call(datalabels.create, { body: dataLabelBody(i) })) as WireRecord,
+  create: async ({ client }, i) => (await client.call(datalabels.create, { body: dataLabelBody(i) })),
   // The platform numbers data labels: a create whose answer was lost finds the label it made.
   findCreated: findCreatedDataLabel,
-  read: async ({ client }, id) => (await client.call(datalabels.get, { params: { datalabel_id: id } })) as WireRecord,
-  update: async ({ client }, id, i) => (await client.call(datalabels.update, { params: { datalabel_id: id }, body: dataLabelBody(i) })) as WireRecord,
+  read: async ({ client }, id) => (await client.call(datalabels.get, { params: { datalabel_id: id } })),
+  update: async ({ client }, id, i) => (await client.call(datalabels.update, { params: { datalabel_id: id }, body: dataLabelBody(i) })),
   async delete({ client }, id) {
     await client.call(datalabels.delete, { params: { datalabel_id: id } });
   },

@@ -7,7 +7,7 @@ import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRe
 import { SvcResource } from "../shim";
 import { camel, convertKeys, deepEqual } from "../values";
 import { isAssetRef, toAssetKrn } from "./refs";
-import type { Assert, BodyOf, CamelCasedDeep, Resolved, Same } from "../wire-types";
+import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
 
 type Scalar = string | number | boolean;
 
@@ -57,7 +57,7 @@ export interface ParameterScheduleArgs {
 /** The args as the provider receives them. */
 type Inputs = Resolved<ParameterScheduleArgs>;
 type Body = BodyOf<typeof schedules.create>;
-type _Revert = Assert<Same<NonNullable<Inputs["revert"]>, CamelCasedDeep<NonNullable<Body["revert"]>, "resource_parameters.*.parameters">>>;
+proves<Same<NonNullable<Inputs["revert"]>, CamelCasedDeep<NonNullable<Body["revert"]>, "resource_parameters.*.parameters">>>();
 
 const CLOCK_SKEW_MS = 60_000;
 
@@ -159,7 +159,7 @@ export const parameterScheduleKind = defineKind<Inputs>({
     if (Object.keys(i.parameters).length === 0) failures.push({ property: "parameters", reason: "parameters must set at least one parameter" });
     return [...failures, ...revertFailures(i)];
   },
-  create: async ({ client }, i) => (await client.call(schedules.create, { body: body(i) })) as WireRecord,
+  create: async ({ client }, i) => (await client.call(schedules.create, { body: body(i) })),
   async findCreated({ client }, i, sinceMs) {
     // A schedule has no name: the one a lost create made is the newest schedule of the app version,
     // created since the create was sent (a minute of clock skew allowed), that matches every input.
@@ -178,7 +178,7 @@ export const parameterScheduleKind = defineKind<Inputs>({
     }
     return undefined;
   },
-  read: async ({ client }, id) => (await client.call(schedules.get, { params: { schedule_id: id } })) as WireRecord,
+  read: async ({ client }, id) => (await client.call(schedules.get, { params: { schedule_id: id } })),
   async delete({ client }, id) {
     await client.call(schedules.delete, { params: { schedule_id: id } });
   },

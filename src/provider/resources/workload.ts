@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { downloadStatus, workloadState } from "../../api/workloads";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
-import { wireOf, type Assert, type BodyOf, type DeepInput, type Resolved, type Same } from "../wire-types";
+import { wireOf, type BodyOf, type DeepInput, type Resolved, type Same, proves } from "../wire-types";
 import { RUNTIME_FREE, type DeploymentType, type WorkloadApiPermissions, type WorkloadRuntime, type WorkloadSystem } from "./contract-types";
 
 /** The arguments of a {@link Workload}. */
@@ -67,7 +67,7 @@ export interface WorkloadArgs {
 /** The workload's args as the provider receives them. */
 type Inputs = Resolved<WorkloadArgs>;
 // The args resolve to the documented contract types (contract-types.ts proves those are the contract's).
-type _Runtime = Assert<Same<NonNullable<Inputs["runtime"]>, WorkloadRuntime>>;
+proves<Same<NonNullable<Inputs["runtime"]>, WorkloadRuntime>>();
 
 const PATCHABLE = ["title", "appVersion", "clusterName", "nodeName", "deploymentType", "runtime", "system", "apiPermissions"] as const;
 type Patchable = (typeof PATCHABLE)[number];
