@@ -32,7 +32,7 @@ beforeAll(async () => {
       const req = args[0] as http.IncomingMessage;
       if (req.socket.localPort === port) received.push(`${req.method} ${(req.url ?? "").split("?")[0]}`);
     }
-    return realEmit.call(this, event, ...args);
+    return (realEmit as (this: http.Server, event: string | symbol, ...rest: unknown[]) => boolean).call(this, event, ...args);
   });
   client = SvcClient.fromEnv({}, { baseUrl: emu.baseUrl, username: "admin@example.com", password: "admin" });
   await client.call(areas.assets.typeCreate, { body: { name: "pump", title: "Pump" } });
