@@ -4,11 +4,11 @@
  * commits of one turn of the event loop share that write, and those made while it is under way share
  * the next; rows of `_meta` set outside transactions still reach the log with the next commit.
  */
-import { constants, copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeSync } from "node:fs";
+import { constants, copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator } from "../helpers/emulator";
 import { StatePersistence } from "../../src/emulator/store/persistence";
 import { Store } from "../../src/emulator/store/store";
 
@@ -217,153 +217,6 @@ describe("group commit", () => {
       expect([...reopened.table("clusters").entries()].map(([k]) => k).sort()).toEqual([...Array.from({ length: 10 }, (_, i) => `a${i}`), ...Array.from({ length: 10 }, (_, i) => `b${i}`)].sort());
     } finally {
       await again.close();
-    }
-  });
-});
-
-describe("where a write made alone runs", () => {
-  /** Blocks the calling thread for `ms` (a slow disk, as the thread that writes sees it). */
-  const block = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-
-  /** Writers of both ways that write for real, count their writes, and may be slowed down. */
-  function writers(slow: { inline?: number; pool?: number } = {}) {
-    const made = { inline: 0, pool: 0 };
-    /** The ways of the writes, in order. */
-    const ways: Array<"inline" | "pool"> = [];
-    return {
-      made,
-      ways,
-      writeLogInline: (fd: number, data: Buffer) => {
-        if (slow.inline) block(slow.inline);
-        writeSync(fd, data);
-        made.inline++;
-        ways.push("inline");
-      },
-      writeLog: async (fh: FileHandle, data: Buffer) => {
-        if (slow.pool) await new Promise((r) => setTimeout(r, slow.pool));
-        await fh.write(data);
-        made.pool++;
-        ways.push("pool");
-      },
-    };
-  }
-
-  /** `n` creates over HTTP, each answered before the next is sent: a lone client. */
-  async function serialCreates(emu: TestEmulator, n: number, prefix = "c") {
-    for (let i = 0; i < n; i++) expect((await emu.post("/orchestration/clusters/create", { name: `${prefix}${i}` })).status).toBe(201);
-  }
-  /** The clusters a crash now would keep: the files copied while the emulator runs, and opened. */
-  async function clustersOnDisk(file: string): Promise<string[]> {
-    const image = join(dir, "image.json");
-    copyFileSync(file, image);
-    copyFileSync(`${file}.log`, `${image}.log`);
-    const store = new Store();
-    const p = await StatePersistence.open(store, image);
-    try {
-      return [...store.table("clusters").entries()].map(([k]) => k).sort();
-    } finally {
-      await p.close();
-    }
-  }
-  const names = Array.from({ length: 12 }, (_, i) => `c${i}`).sort();
-
-  test("a lone client's commits are written in the event loop's thread while that is the faster way", async () => {
-    const file = join(dir, "state.json");
-    const w = writers({ pool: 40 });
-    const emu = await startTestEmulator({ statePath: file, persistence: { writeLog: w.writeLog, writeLogInline: w.writeLogInline } });
-    try {
-      await emu.token("admin");
-      const before = { ...w.made };
-      await serialCreates(emu, 12);
-      // The pool is tried once, and again now and then; everything else goes inline.
-      expect(w.made.inline - before.inline).toBeGreaterThanOrEqual(9);
-      expect(w.made.pool).toBeGreaterThanOrEqual(1);
-      expect(emu.persistence!.stats().inlineWrites).toBe(w.made.inline);
-      expect(await clustersOnDisk(file)).toEqual(names);
-    } finally {
-      await emu.close();
-    }
-  });
-
-  test("when a write in the loop's thread is the slower way, a lone client's commits go to the pool", async () => {
-    const file = join(dir, "state.json");
-    const w = writers({ inline: 40 });
-    const emu = await startTestEmulator({ statePath: file, persistence: { writeLog: w.writeLog, writeLogInline: w.writeLogInline } });
-    try {
-      await emu.token("admin");
-      const before = { ...w.made };
-      await serialCreates(emu, 12);
-      expect(w.made.inline - before.inline).toBeLessThanOrEqual(3);
-      expect(w.made.pool - before.pool).toBeGreaterThanOrEqual(9);
-      expect(await clustersOnDisk(file)).toEqual(names);
-    } finally {
-      await emu.close();
-    }
-  });
-
-  test("a request that waited while a write held the loop sends the next write to the pool", async () => {
-    const file = join(dir, "state.json");
-    const w = writers({ pool: 40 });
-    /** What the next write in the loop's thread does while it holds the loop (a request arriving). */
-    let meanwhile: (() => void) | undefined;
-    const writeLogInline = (fd: number, data: Buffer) => {
-      const during = meanwhile;
-      meanwhile = undefined;
-      if (during) {
-        during();
-        block(5);
-      }
-      w.writeLogInline(fd, data);
-    };
-    const emu = await startTestEmulator({ statePath: file, persistence: { writeLog: w.writeLog, writeLogInline } });
-    try {
-      await emu.token("admin");
-      // A lone client: its writes go inline (the pool is the slower way here).
-      await serialCreates(emu, 10);
-      for (let round = 0; round < 3; round++) {
-        let late: Promise<void> | undefined;
-        let armedAt = -1;
-        meanwhile = () => {
-          armedAt = w.ways.length;
-          // Runs in the next turn, before the writer looks, as a request waiting in the socket would.
-          late = new Promise<void>((resolve, reject) => {
-            setTimeout(() => {
-              const { changes } = emu.store.transaction(() => emu.store.table("clusters").put(`late${round}`, { name: `late${round}` }));
-              emu.store.publish(changes).then(resolve, reject);
-            }, 0);
-          });
-        };
-        // The next write made in the loop's thread (now and then a write alone goes to the pool instead).
-        for (let i = 0; meanwhile; i++) expect((await emu.post("/orchestration/clusters/create", { name: `armed${round}-${i}` })).status).toBe(201);
-        await late;
-        expect(w.ways.slice(armedAt, armedAt + 2)).toEqual(["inline", "pool"]);
-        // Once nothing runs during a write, a lone client's writes are back in the loop's thread
-        // (the emulator's background ticker, every 250 ms, may send one more to the pool).
-        const back = w.made.inline;
-        await serialCreates(emu, 4, `after${round}-`);
-        expect(w.made.inline - back).toBeGreaterThanOrEqual(1);
-      }
-      expect((await clustersOnDisk(file)).filter((n) => n.startsWith("late"))).toEqual(["late0", "late1", "late2"]);
-    } finally {
-      await emu.close();
-    }
-  });
-
-  test("a failed write in the loop's thread fails its commits and every later one, naming the log and the error", async () => {
-    const file = join(dir, "state.json");
-    const store = new Store();
-    const p = await StatePersistence.open(store, file, {
-      log: () => undefined,
-      writeLogInline: () => {
-        throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
-      },
-    });
-    try {
-      await expect(p.commit(change("first"))).rejects.toThrow(/writing the state log .*state\.json\.log failed: ENOSPC; the emulator no longer accepts changes/);
-      await expect(p.commit(change("second"))).rejects.toThrow(/no longer accepts changes/);
-      expect(p.stats().inlineWrites).toBe(1);
-    } finally {
-      await p.close();
     }
   });
 });

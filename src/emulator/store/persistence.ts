@@ -12,16 +12,8 @@
  *   platform has it, so one write call is the write and its sync (elsewhere the write is followed by
  *   fdatasync). Group commit, with no timer: the commits of the requests handled in one turn of the
  *   event loop go together in one write, made right after that turn (setImmediate), and the commits
- *   made while a write is under way go together in the next one.
- *   Where the write runs depends on what else the server is doing. When requests run while a write
- *   is under way, or are waiting when one ends, writes go to the I/O thread pool, so that requests
- *   (and a client in the same process) go on while the disk syncs. A write made alone (one request at
- *   a time, the common case of a deployment) can instead be made in the event loop's own thread, as
- *   a bare append would be, saving the hand-off to the pool and a wake-up; requests sent meanwhile by
- *   other processes wait in the kernel and go together in the next write, and if any were waiting
- *   (they run in the turn right after the write) the next write goes to the pool. Which way is
- *   faster for a write alone depends on the machine, so both are timed and the faster one is taken
- *   (see inlineNext).
+ *   made while a write is under way go together in the next one. Writes run in the I/O thread pool,
+ *   so requests (and a client in the same process) go on while the disk syncs.
  *   A torn last line (a crash mid-write, never acknowledged) fails its checksum and is dropped on
  *   load; a bad line followed by good ones means damage, and loading fails.
  * - FILE.lock (a directory, proper-lockfile) and FILE.lock-owner (pid and host of the holder) while an
@@ -41,7 +33,7 @@
  * what was last written at every commit and at `persistUnjournaled()`, and logged when they changed.
  */
 import { createHash } from "node:crypto";
-import { constants as fsConstants, createReadStream, fdatasyncSync, writeSync, promises as fsp, readFileSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { constants as fsConstants, createReadStream, promises as fsp, readFileSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { StringDecoder } from "node:string_decoder";
@@ -74,13 +66,8 @@ export interface PersistenceOptions {
   compactBytes?: number;
   /** Where background failures are reported. */
   log?: (line: string) => void;
-  /**
-   * @internal How a batch of log lines is appended and made durable in the I/O thread pool (tests delay
-   * it or make it fail). When set without `writeLogInline`, every write goes this way.
-   */
+  /** @internal How a batch of log lines is appended and made durable (tests delay it or make it fail). */
   writeLog?: (fh: fsp.FileHandle, data: Buffer) => Promise<void>;
-  /** @internal How a batch is appended and made durable in the event loop's thread (tests make it fail). */
-  writeLogInline?: (fd: number, data: Buffer) => void;
 }
 
 export interface PersistenceStats {
@@ -93,8 +80,6 @@ export interface PersistenceStats {
   compactions: number;
   fsyncs: number;
   commits: number;
-  /** Of the log's writes, those made in the event loop's thread (no other request was running). */
-  inlineWrites: number;
 }
 
 type LogChange = [string, string, unknown] | [string, string];
@@ -121,17 +106,7 @@ async function appendDurably(fh: fsp.FileHandle, data: Buffer): Promise<void> {
   while (off < data.length) off += (await fh.write(data, off, data.length - off)).bytesWritten;
   if (O_DSYNC === undefined) await fh.datasync();
 }
-
-/** The same in the calling thread. */
-function appendDurablyInline(fd: number, data: Buffer): void {
-  let off = 0;
-  while (off < data.length) off += writeSync(fd, data, off, data.length - off);
-  if (O_DSYNC === undefined) fdatasyncSync(fd);
-}
 const META = "_meta";
-/** Writes made alone whose durations are kept, each way. */
-const TIMED_WRITES = 9;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 const errText = (err: unknown) => (err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message ?? String(err);
 const checksum = (json: string) => crc32(json).toString(16).padStart(8, "0");
@@ -413,14 +388,6 @@ export class StatePersistence {
   private flushScheduled = false;
   /** A write is under way. */
   private writing = false;
-  /**
-   * Other requests ran while the last write was under way, or were waiting when it ended: the next
-   * write goes to the I/O thread pool, so that they go on while it syncs.
-   */
-  private busy = false;
-  /** How long the last writes made alone took, ms, each way (a write's latency has a long tail: medians are compared). */
-  private readonly writeMs: { inline: number[]; pool: number[] } = { inline: [], pool: [] };
-  private aloneWrites = 0;
   private exclusive: Array<() => Promise<void>> = [];
   private exclusiveRunning = false;
   private idleWaiters: Array<() => void> = [];
@@ -433,7 +400,7 @@ export class StatePersistence {
   private readonly persistedMeta = new Map<string, string>();
   /** The same rows as values: rows are immutable, so an unchanged reference needs no JSON comparison. */
   private readonly persistedMetaValues = new Map<string, unknown>();
-  private readonly counts = { compactions: 0, fsyncs: 0, commits: 0, inlineWrites: 0 };
+  private readonly counts = { compactions: 0, fsyncs: 0, commits: 0 };
 
   private constructor(
     readonly file: string,
@@ -563,7 +530,7 @@ export class StatePersistence {
     // After the requests that arrived with this one were handled: they all go in the same write.
     setImmediate(() => {
       this.flushScheduled = false;
-      this.flush(true);
+      this.flush();
     });
   }
 
@@ -571,7 +538,7 @@ export class StatePersistence {
    * The writer: writes everything pending as one write, and runs exclusive jobs (compaction's log
    * swap) between two writes. One write at a time; commits are answered in sequence order.
    */
-  private flush(turnEnded = false): void {
+  private flush(): void {
     if (this.exclusiveRunning || this.writing) return;
     const job = this.exclusive.shift();
     if (job) {
@@ -588,81 +555,23 @@ export class StatePersistence {
         for (const p of batch) p.reject(this.failure);
       } else {
         const data = Buffer.from(batch.length === 1 ? batch[0].line : batch.map((p) => p.line).join(""));
-        const alone = turnEnded && !this.busy && (!this.options.writeLog || this.options.writeLogInline !== undefined);
-        if (alone && this.inlineNext()) {
-          this.writeInline(batch, data);
-        } else {
-          this.writing = true;
-          const seen = this.store.transactions;
-          const started = alone ? performance.now() : undefined;
-          (this.options.writeLog ?? appendDurably)(this.logHandle!, data).then(
-            () => this.written(batch, data.length, undefined, seen, started),
-            (err: unknown) => this.written(batch, data.length, err ?? new Error("write failed"), seen, started),
-          );
-          return;
-        }
+        this.writing = true;
+        (this.options.writeLog ?? appendDurably)(this.logHandle!, data).then(
+          () => this.written(batch, data.length),
+          (err: unknown) => this.written(batch, data.length, err ?? new Error("write failed")),
+        );
+        return;
       }
     }
     for (const w of this.idleWaiters.splice(0)) w();
     this.maybeCompact();
   }
 
-  /**
-   * A write in the thread pool ended: its commits are answered, and the writer goes on with what came
-   * meanwhile. `seen` is the store's transaction count when the write began.
-   */
-  private written(batch: Pending[], bytes: number, error: unknown, seen: number, started?: number): void {
+  /** A write ended: its commits are answered, and the writer goes on with what came meanwhile. */
+  private written(batch: Pending[], bytes: number, error?: unknown): void {
     this.writing = false;
-    this.busy = this.store.transactions !== seen;
-    if (started !== undefined && !this.busy) this.timed("pool", performance.now() - started);
     this.settle(batch, bytes, error);
     this.flush();
-  }
-
-  /**
-   * Writes a batch in the event loop's thread, at the end of a turn. Requests that arrived while the
-   * loop was held are handled in the next turn's poll phase, before the check below runs (an
-   * immediate queued now runs in the next turn's check phase): if any ran, the next write goes to
-   * the thread pool.
-   */
-  private writeInline(batch: Pending[], data: Buffer): void {
-    let error: unknown;
-    const started = performance.now();
-    try {
-      (this.options.writeLogInline ?? appendDurablyInline)(this.logHandle!.fd, data);
-    } catch (err) {
-      error = err ?? new Error("write failed");
-    }
-    this.timed("inline", performance.now() - started);
-    this.counts.inlineWrites++;
-    this.settle(batch, data.length, error);
-    const seen = this.store.transactions;
-    setImmediate(() => {
-      if (this.store.transactions !== seen) this.busy = true;
-    });
-  }
-
-  /**
-   * Which way a write made alone goes. Both ways are timed as the request sees them (until the
-   * loop's thread runs again) and the one with the lower median of its last writes is taken; every
-   * eighth write alone goes the other way, so that a change of conditions is noticed. Which one wins depends on the machine: on
-   * an idle one, the write in the loop's thread saves the hand-off to the pool and a wake-up; with
-   * the CPUs contended, the loop's thread, once blocked on the disk, was measured to wait far longer
-   * to run again than the whole round trip through the pool took.
-   */
-  private inlineNext(): boolean {
-    const { inline, pool } = this.writeMs;
-    if (inline.length === 0) return true;
-    if (pool.length === 0) return false;
-    const inlineFaster = median(inline) <= median(pool);
-    return ++this.aloneWrites % 8 === 0 ? !inlineFaster : inlineFaster;
-  }
-
-  /** Records how long a write made alone took. */
-  private timed(way: "inline" | "pool", ms: number): void {
-    const times = this.writeMs[way];
-    times.push(ms);
-    if (times.length > TIMED_WRITES) times.shift();
   }
 
   /** Answers the commits of a write that ended. */

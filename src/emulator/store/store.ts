@@ -281,12 +281,6 @@ export class Store {
   private journal: JournalEntry[] | null = null;
   private readonly listeners: CommitListener[] = [];
   private readonly resetListeners: Array<() => void> = [];
-  private transactionCount = 0;
-
-  /** How many transactions have run (every request runs one): persistence reads it to tell a lone writer from a busy server. */
-  get transactions(): number {
-    return this.transactionCount;
-  }
 
   table<T>(name: string): Table<T> {
     let t = this.tables.get(name);
@@ -331,7 +325,6 @@ export class Store {
   /** Runs `fn` as one transaction: all of its changes land, or none do. */
   transaction<R>(fn: () => R): { result: R; changes: Change[] } {
     if (this.journal) throw new Error("nested transaction");
-    this.transactionCount++;
     this.journal = [];
     try {
       const result = fn();
