@@ -10,6 +10,9 @@
  * and the machine's caches and idle CPU wake slower than a busy loop runs). And, on Linux, the same
  * state persisted to a RAM file system (/dev/shm): the log's own cost (encoding, the write call,
  * the I/O thread's round trip) without the disk.
+ *
+ * Serial rounds are short (10 creates per emulator, in a random order each round), so that the
+ * disk's and the CPUs' changing load falls on all of them alike.
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -62,9 +65,9 @@ async function run(opts) {
       if (n !== RECORDS) throw new Error(`the ${k} emulator holds ${n} assets, expected ${RECORDS}`);
     }
 
-    // Serial creates, alternating rounds so that both see the same machine conditions.
-    const rounds = opts.quick ? 3 : 10;
-    const perRound = opts.quick ? 20 : 50;
+    // Serial creates, alternating short rounds so that all see the same machine conditions.
+    const rounds = opts.quick ? 6 : 50;
+    const perRound = 10;
     const times = { persisted: [], memory: [], ram: [], memoryAfterPause: [], fsync: [] };
     // What the disk alone costs: a small append and fsync in the state's directory, in the same rounds.
     const probe = fs.openSync(path.join(dir, "fsync-probe"), "a");
@@ -77,7 +80,8 @@ async function run(opts) {
         fs.fsyncSync(probe);
         if (r > 0) times.fsync.push(nowMs() - s);
       }
-      for (const k of [...Object.keys(targets), "memoryAfterPause"]) {
+      const order = [...Object.keys(targets), "memoryAfterPause"].sort(() => Math.random() - 0.5);
+      for (const k of order) {
         const client = k === "memoryAfterPause" ? clients.memory : clients[k];
         for (let i = 0; i < perRound; i++) {
           const body = { name: `serial-${++n}`, title: "Serial create", asset_type_name: ASSET_TYPE };
@@ -101,7 +105,9 @@ async function run(opts) {
 
     // Concurrent creates from a second process: the log's group commit shares fsyncs between them.
     const concurrent = {};
+    const writes = {};
     for (const [k, emu] of Object.entries(targets)) {
+      const before = emu.persistence?.stats();
       concurrent[k] = await load({
         origin: emu.baseUrl,
         connections: opts.connections,
@@ -117,6 +123,8 @@ async function run(opts) {
       if (concurrent[k].errors > 0 || Object.keys(concurrent[k].statuses).some((s) => s !== "201")) {
         throw new Error(`concurrent creates on the ${k} emulator: ${JSON.stringify(concurrent[k].statuses)}, ${concurrent[k].errors} transport errors`);
       }
+      const after = emu.persistence?.stats();
+      if (before && after) writes[k] = { commits: after.commits - before.commits, writes: after.fsyncs - before.fsyncs };
     }
     const stats = persisted.persistence?.stats?.();
 
@@ -168,6 +176,13 @@ async function run(opts) {
         baselineName: "same load in memory",
         target: { min: 0.8 },
       }),
+      figure({
+        section: 3,
+        name: `persisted, ${opts.connections} conns: commits per write (group commit)`,
+        value: writes.persisted.commits / writes.persisted.writes,
+        unit: "",
+        note: `${writes.persisted.commits} commits in ${writes.persisted.writes} writes`,
+      }),
       ...(ram
         ? [
             figure({
@@ -196,6 +211,7 @@ async function run(opts) {
         seed_and_close_ms: seedMs,
         reopen_ms: reopenMs,
         persistence_stats: stats ?? null,
+        writes_under_load: writes,
         fsyncs_before_concurrent: fsyncsBefore ?? null,
       },
     };

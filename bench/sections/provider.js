@@ -5,7 +5,9 @@
  *    no-op dynamic provider (bench/lib/noop-provider.js: create answers at once, no API call), so the
  *    ratio is the package's own share. The same 500 creates made directly with the typed client, 16
  *    at a time, from a child process (where the host would run) are the second baseline. Requests are
- *    counted at the emulator; the host's CPU time is read from /proc.
+ *    counted at the emulator; the host's CPU time is read from /proc. Part of the package's share is
+ *    loading it: the time a fresh process takes to require the provider the way the host does
+ *    (bench/lib/load-provider-child.js), against the floor's whole up.
  * 5. Preview of the same program once deployed (500 unchanged resources): API calls and wall time.
  *    A preview makes no API call beyond the one token request that verifies the credentials when the
  *    provider is configured (once per provider process; the up before it already made it here).
@@ -139,6 +141,10 @@ async function run(opts) {
     direct.push(await directRun(r));
   }
 
+  // Loading the package's provider in a fresh process, as the host does at the first resource.
+  const loads = [];
+  for (let r = 0; r < repeats; r++) loads.push(await runChild(path.join(__dirname, "..", "lib", "load-provider-child.js"), { root: hostRoot() }));
+
   // A stack with most kinds, for the state sizes of each.
   const testing = dist("testing");
   const mixed = await testing.stack(everyKind, kitOptions());
@@ -196,6 +202,23 @@ async function run(opts) {
       unit: "s",
       baseline: hostCpu(floor),
       baselineName: "same, no-op provider",
+    }),
+    figure({
+      section: 4,
+      name: "loading the package's provider in the host (require after @pulumi/pulumi, fresh process): wall time",
+      value: median(loads.map((l) => l.wallMs)) / 1000,
+      unit: "s",
+      baseline: floorMs / 1000,
+      baselineName: `the floor's whole up (${COUNT} no-op resources)`,
+      note: `${loads[0].modules} modules: ${Object.entries(loads[0].byPackage).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(", ")}`,
+    }),
+    figure({
+      section: 4,
+      name: "loading the package's provider in the host: CPU time",
+      value: median(loads.map((l) => l.cpuMs)) / 1000,
+      unit: "s",
+      baseline: hostCpu(kit) - hostCpu(floor),
+      baselineName: "the host's extra CPU over the no-op provider during the up",
     }),
     figure({
       section: 4,
@@ -269,6 +292,7 @@ async function run(opts) {
       kit: kit.map(({ state: _state, ...k }) => k),
       floor,
       direct,
+      provider_load: loads,
       state_sizes: sizes,
       state_bytes: { assets_500: bytes(first.state), every_kind: bytes(mixedState) },
     },

@@ -1,6 +1,7 @@
 /** Asset: a thing in the plant hierarchy (machine, line, site) that workloads read and control. */
 import type * as pulumi from "@pulumi/pulumi";
 import { AssetCreate, assets } from "../../api/assets";
+import { readAsset } from "../../client/batch";
 import type { z } from "zod";
 import type { assetState } from "../../api/assets";
 import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
@@ -67,7 +68,7 @@ export const assetKind = defineKind<Inputs>({
   id: (i) => i.name,
   schema: AssetCreate,
   create: async ({ client }, i) => (await client.call(assets.create, { body: { name: i.name, ...fields(i) } })),
-  read: async ({ client }, id) => (await client.call(assets.get, { params: { asset_name: id } })),
+  read: async ({ client }, id) => await readAsset(client, id),
   update: async ({ client }, id, i) => (await client.call(assets.update, { params: { asset_name: id }, body: fields(i) })),
   async delete({ client }, id) {
     await client.call(assets.delete, { params: { asset_name: id } });
