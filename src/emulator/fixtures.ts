@@ -41,7 +41,7 @@
  * `serve --state X --seed Y` restarts with the same command. A different fixture into a non-empty
  * state fails naming both. POST /emulator/reset clears the record with the rest of the state.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { parse as parseYaml, YAMLParseError } from "yaml";
@@ -49,10 +49,10 @@ import type { AnyEndpoint } from "../api/endpoint";
 import { endpoints } from "../api/endpoints";
 import { ApiError } from "../api/errors";
 import { formatTimestamp } from "../api/common";
-import { krnOf, SYSTEM_IDENTITY, type Auth } from "./auth";
+import type { Auth } from "./auth";
 import { allRoutes } from "./handlers";
 import { registerAcp } from "./handlers/acps";
-import { isReply, type HandlerContext, type Route } from "./handler";
+import { isReply, systemContext, type Route } from "./handler";
 import type { Change, Store } from "./store/store";
 import { parseOrThrow } from "./validate";
 
@@ -441,20 +441,7 @@ export function seedStore(
     const query = ep.query ? parseOrThrow(ep.query, op.query, "query") : {};
     if (!ep.query && Object.keys(op.query).length > 0) throw new FixtureError(source, op.where, ["this section takes no query flags"]);
     const body = ep.body ? parseOrThrow(ep.body, op.body, "body") : undefined;
-    const ctx: HandlerContext = {
-      params,
-      query,
-      body,
-      identity: SYSTEM_IDENTITY,
-      actor: krnOf(SYSTEM_IDENTITY),
-      now,
-      nowMs,
-      requestId: randomUUID(),
-      store: env.store,
-      files: [],
-      baseUrl: env.baseUrl,
-      auth: env.auth,
-    };
+    const ctx = systemContext({ params, query, body }, env, nowMs);
     const result = route.handler(ctx);
     if (isReply(result) && result.status >= 300) {
       const detail = JSON.stringify(result.body ?? "").slice(0, 500);

@@ -5,7 +5,9 @@
  */
 import type { z } from "zod";
 import type { AnyEndpoint, Endpoint } from "../api/endpoint";
-import type { Auth, Identity } from "./auth";
+import { randomUUID } from "node:crypto";
+import { formatTimestamp } from "../api/common";
+import { krnOf, SYSTEM_IDENTITY, type Auth, type Identity } from "./auth";
 import type { Store } from "./store/store";
 
 export interface Reply {
@@ -44,6 +46,29 @@ export interface HandlerContext<P = unknown, Q = unknown, B = unknown> {
   auth: Auth;
   /** Overrides what the audit entry names as the changed object. */
   auditIdentifier?: string;
+}
+
+/**
+ * The context of a call the emulator makes to its own handlers as the system identity (loading a
+ * fixture, the snapshot endpoint): no HTTP request, no files, a fresh request id.
+ */
+export function systemContext(
+  input: { params: unknown; query: unknown; body: unknown },
+  env: { store: Store; auth: Auth; baseUrl: string },
+  nowMs: number,
+): HandlerContext {
+  return {
+    ...input,
+    identity: SYSTEM_IDENTITY,
+    actor: krnOf(SYSTEM_IDENTITY),
+    now: formatTimestamp(nowMs),
+    nowMs,
+    requestId: randomUUID(),
+    store: env.store,
+    files: [],
+    baseUrl: env.baseUrl,
+    auth: env.auth,
+  };
 }
 
 /** A handler answers with a Reply, or with a body sent with the endpoint's success status. */

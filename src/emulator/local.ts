@@ -4,15 +4,13 @@
  * fault injection. The snapshot admin endpoint (GET /emulator/snapshot) reads the inventory with it,
  * as `svc-emulator snapshot` reads a platform through the client.
  */
-import { randomUUID } from "node:crypto";
 import type { AnyEndpoint } from "../api/endpoint";
-import { formatTimestamp } from "../api/common";
 import { encodeQuery, type RawInput } from "../client/encode";
 import { walkPages } from "../client/pagination";
 import { withPageSize, type PlantSource } from "../plant/source";
-import { krnOf, SYSTEM_IDENTITY, type Auth } from "./auth";
+import type { Auth } from "./auth";
 import { allRoutes } from "./handlers";
-import { isReply, type HandlerContext, type Route } from "./handler";
+import { isReply, systemContext, type Route } from "./handler";
 import type { Store } from "./store/store";
 import { issuesToMessages, parseOrThrow, queryObject } from "./validate";
 
@@ -31,22 +29,9 @@ export async function localRead(env: LocalEnvironment, routes: Map<string, Route
   const params = ep.params ? parseOrThrow(ep.params, input.params ?? {}, "path") : {};
   const query = ep.query ? parseOrThrow(ep.query, queryObject(new URLSearchParams(encodeQuery(input.query).slice(1)), ep.query), "query") : {};
   const body = ep.body && input.body !== undefined ? parseOrThrow(ep.body, JSON.parse(JSON.stringify(input.body)), "body") : undefined;
-  const nowMs = env.clock();
-  const ctx: HandlerContext = {
-    params,
-    query,
-    body,
-    identity: SYSTEM_IDENTITY,
-    actor: krnOf(SYSTEM_IDENTITY),
-    now: formatTimestamp(nowMs),
-    nowMs,
-    requestId: randomUUID(),
-    store: env.store,
-    files: [],
-    baseUrl: env.baseUrl,
-    auth: env.auth,
-  };
-  const { result, changes } = env.store.transaction(() => route.handler(ctx as never));
+  const ctx = systemContext({ params, query, body }, env, env.clock());
+
+  const { result, changes } = env.store.transaction(() => route.handler(ctx));
   // A read changes nothing, but whatever it did change is made durable like any other change.
   if (changes.length > 0) await env.store.publish(changes);
   let answer = result;
