@@ -13,18 +13,19 @@ const lines = [
   "",
   "| # | figure | value | baseline | ratio | target | result |",
   "|---|---|---|---|---|---|---|",
-  ...figures.map((f) =>
-    `| ${[
-      f.section,
-      f.name,
-      `${fmt(f.value)} ${f.unit}`.trim(),
-      f.baseline === null ? "—" : `${fmt(f.baseline)} ${f.unit}`.trim() + (f.baseline_name ? ` (${f.baseline_name})` : ""),
-      f.ratio === null ? "—" : fmt(f.ratio),
-      targetText(f.target),
-      f.pass === null ? "—" : f.pass ? "pass" : "**miss**",
-    ]
-      .map(cell)
-      .join(" | ")} |`,
+  ...figures.map(
+    (f) =>
+      `| ${[
+        f.section,
+        f.name,
+        `${fmt(f.value)} ${f.unit}`.trim(),
+        f.baseline === null ? "—" : `${fmt(f.baseline)} ${f.unit}`.trim() + (f.baseline_name ? ` (${f.baseline_name})` : ""),
+        f.ratio === null ? "—" : fmt(f.ratio),
+        targetText(f.target),
+        f.pass === null ? "—" : f.pass ? "pass" : "**miss**",
+      ]
+        .map(cell)
+        .join(" | ")} |`,
   ),
 ];
 for (const f of failures ?? []) lines.push("", `Section ${f.section} ${f.skipped ? `skipped: ${f.skipped}` : `failed: ${f.error.split("\n")[0]}`}`);

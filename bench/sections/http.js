@@ -91,7 +91,12 @@ async function run(opts) {
     try {
       const h2 = new Http(withProps.baseUrl);
       await h2.login();
-      await seedAssets(h2, RECORDS, { properties: [{ name: "rated_power", value: 7.5 }, { name: "vendor", value: "acme" }] });
+      await seedAssets(h2, RECORDS, {
+        properties: [
+          { name: "rated_power", value: 7.5 },
+          { name: "vendor", value: "acme" },
+        ],
+      });
       propsGet = await serialGet(h2, ops.get.path);
       await h2.close();
     } finally {
@@ -104,7 +109,15 @@ async function run(opts) {
       const { floor: f, emulator: e, bytes } = results[op];
       const what = `${label[op]}, ${connections} conns, ${bytes} B answer`;
       figures.push(
-        figure({ section: 1, name: `${what}: requests/s`, value: e.rps, unit: "req/s", baseline: f.rps, baselineName: "bare node:http, same body", target: op === "get" ? { min: 0.5 } : null }),
+        figure({
+          section: 1,
+          name: `${what}: requests/s`,
+          value: e.rps,
+          unit: "req/s",
+          baseline: f.rps,
+          baselineName: "bare node:http, same body",
+          target: op === "get" ? { min: 0.5 } : null,
+        }),
         figure({ section: 1, name: `${label[op]}: p50 latency`, value: e.p50, unit: "ms", baseline: f.p50, baselineName: "bare node:http p50" }),
         figure({ section: 1, name: `${label[op]}: p99 latency`, value: e.p99, unit: "ms", baseline: f.p99, baselineName: "bare node:http p99" }),
       );

@@ -66,7 +66,7 @@ async function run(opts) {
     const bareWalk = async () => {
       let items = 0;
       rawPages = 0;
-      for (let next; ; ) {
+      for (let next; ;) {
         const page = (await http.ok("GET", `${API}/assets/list${qs({ ...walkQuery, starting_after: next })}`)).json();
         items += page.data.length;
         rawPages++;

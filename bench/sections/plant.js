@@ -121,7 +121,12 @@ async function plantRun(assets, prefix, { withReadBack = false } = {}) {
     const refresh = await timed(() => stack.refresh());
     if (refresh.result.changes !== 0) throw new Error(`a refresh right after up found ${refresh.result.changes} changes`);
 
-    const back = withReadBack ? await readBack(emu, Array.from({ length: size.assets }, (_, a) => `${prefix}-asset-${a}`)) : undefined;
+    const back = withReadBack
+      ? await readBack(
+          emu,
+          Array.from({ length: size.assets }, (_, a) => `${prefix}-asset-${a}`),
+        )
+      : undefined;
 
     const destroy = await timed(() => stack.destroy());
     if (destroy.result.totals.delete !== size.resources) throw new Error(`destroy deleted ${destroy.result.totals.delete ?? 0} resources, expected ${size.resources}`);

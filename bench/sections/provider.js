@@ -210,7 +210,10 @@ async function run(opts) {
       unit: "s",
       baseline: floorMs / 1000,
       baselineName: `the floor's whole up (${COUNT} no-op resources)`,
-      note: `${loads[0].modules} modules: ${Object.entries(loads[0].byPackage).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(", ")}`,
+      note: `${loads[0].modules} modules: ${Object.entries(loads[0].byPackage)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`,
     }),
     figure({
       section: 4,

@@ -28,7 +28,14 @@ async function run(opts) {
       target: { max: 1 },
     }),
     figure({ section: 9, name: `generation from that snapshot: wall time`, value: m.generate.wallS, unit: "s", baseline: m.snapshot.wallS, baselineName: "the snapshot" }),
-    figure({ section: 9, name: `generation from that snapshot: peak RSS`, value: mib(m.generate.rssKb), unit: "MiB", baseline: mib(m.bareRssKb), baselineName: "bare node process" }),
+    figure({
+      section: 9,
+      name: `generation from that snapshot: peak RSS`,
+      value: mib(m.generate.rssKb),
+      unit: "MiB",
+      baseline: mib(m.bareRssKb),
+      baselineName: "bare node process",
+    }),
   ];
   return { figures, detail: m };
 }

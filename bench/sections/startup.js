@@ -78,7 +78,14 @@ async function run(opts) {
   const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
   const figures = [
     figure({ section: 7, name: "CLI `serve --port 0`: process start → first answer", value: m.cli, unit: "ms", baseline: m.bare, baselineName: "bare node:http process" }),
-    figure({ section: 7, name: "embedded startEmulator, no state: process start → first answer", value: m.memory, unit: "ms", baseline: m.bare, baselineName: "bare node:http process" }),
+    figure({
+      section: 7,
+      name: "embedded startEmulator, no state: process start → first answer",
+      value: m.memory,
+      unit: "ms",
+      baseline: m.bare,
+      baselineName: "bare node:http process",
+    }),
     figure({
       section: 7,
       name: "embedded startEmulator, 10k-record state file: process start → first answer",

@@ -26,11 +26,23 @@ export function quickstart() {
       { name: "mode", title: "Operating mode", data_type: "string" as const, default: "standard" },
     ],
   };
-  const v1 = new svc.AppVersion("pump-monitor-1.0.0", { appName: "pump-monitor", version: "1.0.0", type: "app", title: "Pump monitor", manifest, image: "registry.local/pump-monitor:1.0.0" });
-  const v2 = new svc.AppVersion(
-    "pump-monitor-1.1.0",
-    { appName: v1.appName, version: "1.1.0", type: "app", title: "Pump monitor", manifest, image: "registry.local/pump-monitor:1.1.0", defaults: { deployment: { maxResources: 10 } } },
-  );
+  const v1 = new svc.AppVersion("pump-monitor-1.0.0", {
+    appName: "pump-monitor",
+    version: "1.0.0",
+    type: "app",
+    title: "Pump monitor",
+    manifest,
+    image: "registry.local/pump-monitor:1.0.0",
+  });
+  const v2 = new svc.AppVersion("pump-monitor-1.1.0", {
+    appName: v1.appName,
+    version: "1.1.0",
+    type: "app",
+    title: "Pump monitor",
+    manifest,
+    image: "registry.local/pump-monitor:1.1.0",
+    defaults: { deployment: { maxResources: 10 } },
+  });
   const app = new svc.App("pump-monitor", { name: v1.appName, title: "Pump monitor", description: "Watches pump pressure and vibration" });
 
   const workload = new svc.Workload("pump-monitor-line-1", {
@@ -45,18 +57,22 @@ export function quickstart() {
   const values = new svc.AppParameterValues("pump-1-values", { appName: v2.appName, appVersion: v2.version, resource: assets[0].name, values: { threshold: 75 } });
 
   // A fixed time keeps the program deterministic (a computed "now + 1 day" would replace it on every run).
-  const nightMode = new svc.ParameterSchedule("night-eco-mode", {
-    appName: v2.appName,
-    appVersion: v2.version,
-    scheduledFor: "2031-01-01T22:00:00Z",
-    resources: pumpNames,
-    parameters: { mode: "eco" },
-    revert: {
-      scheduledFor: "2031-01-02T06:00:00Z",
-      resourceParameters: pumpNames.map((resource) => ({ resource, parameters: { mode: "standard" } })),
+  const nightMode = new svc.ParameterSchedule(
+    "night-eco-mode",
+    {
+      appName: v2.appName,
+      appVersion: v2.version,
+      scheduledFor: "2031-01-01T22:00:00Z",
+      resources: pumpNames,
+      parameters: { mode: "eco" },
+      revert: {
+        scheduledFor: "2031-01-02T06:00:00Z",
+        resourceParameters: pumpNames.map((resource) => ({ resource, parameters: { mode: "standard" } })),
+      },
+      comment: "Eco mode over the first night of 2031",
     },
-    comment: "Eco mode over the first night of 2031",
-  }, { dependsOn: [values, ...assets] });
+    { dependsOn: [values, ...assets] },
+  );
 
   return {
     cluster: cluster.name,

@@ -3,20 +3,7 @@
  * "Compute nodes"; body shapes from facts §3.13, object shapes from facts §4.9).
  */
 import { z } from "zod";
-import {
-  auditStamps,
-  freeObject,
-  inventoryListQuery,
-  inventoryPage,
-  location,
-  metadataQuery,
-  name,
-  qArray,
-  qBool,
-  semverString,
-  text,
-  title,
-} from "./common";
+import { auditStamps, freeObject, inventoryListQuery, inventoryPage, location, metadataQuery, name, qArray, qBool, semverString, text, title } from "./common";
 import { defineArea, pathValues } from "./endpoint";
 
 // ---------------------------------------------------------------------------------------------
@@ -145,9 +132,9 @@ export const AcpUpdate = z
   .object({
     title: title(64).nullish(),
     location: location.nullish(),
-    ...Object.fromEntries(Object.entries(acpSettings).map(([k, v]) => [k, v.nullish()])) as {
+    ...(Object.fromEntries(Object.entries(acpSettings).map(([k, v]) => [k, v.nullish()])) as {
       [K in keyof typeof acpSettings]: z.ZodOptional<z.ZodNullable<(typeof acpSettings)[K]>>;
-    },
+    }),
   })
   .strict();
 

@@ -124,7 +124,10 @@ export const appSchemas = z
 export const deploymentTarget = z
   .object({
     type: text(64).optional(),
-    cluster: z.object({ name: name(64) }).strict().optional(),
+    cluster: z
+      .object({ name: name(64) })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -230,7 +233,10 @@ export const runtimeResource = z
       .object({
         name: name(64).optional(),
         title: title(64).optional(),
-        type: z.object({ name: name(64).optional(), title: title(64).optional() }).strict().optional(),
+        type: z
+          .object({ name: name(64).optional(), title: title(64).optional() })
+          .strict()
+          .optional(),
       })
       .strict()
       .optional(),

@@ -4,21 +4,7 @@
  * operations are declared by the facts file only (`source: "facts"`).
  */
 import { z } from "zod";
-import {
-  auditStamps,
-  freeObject,
-  inventoryListQuery,
-  inventoryPage,
-  location,
-  metadataQuery,
-  multiStatusBody,
-  name,
-  nameKeyedRecord,
-  qArray,
-  qBool,
-  text,
-  title,
-} from "./common";
+import { auditStamps, freeObject, inventoryListQuery, inventoryPage, location, metadataQuery, multiStatusBody, name, nameKeyedRecord, qArray, qBool, text, title } from "./common";
 import { defineArea, pathValues } from "./endpoint";
 
 // ---------------------------------------------------------------------------------------------
@@ -119,9 +105,7 @@ export const propertyValue = z.union([
   z.array(z.boolean()).max(MAX_ITEMS),
 ]);
 
-export const AssetPropertyCreate = z
-  .object({ name: name(64), title: nullish(title(64)), value: propertyValue })
-  .strict();
+export const AssetPropertyCreate = z.object({ name: name(64), title: nullish(title(64)), value: propertyValue }).strict();
 export type AssetPropertyCreate = z.infer<typeof AssetPropertyCreate>;
 
 export const AssetPropertyUpdate = z.object({ title: nullish(title(64)), value: propertyValue }).strict();
@@ -129,8 +113,7 @@ export const AssetPropertyUpdate = z.object({ title: nullish(title(64)), value: 
 const propertyList = z.array(AssetPropertyCreate).max(MAX_ITEMS, { message: `at most ${MAX_ITEMS} properties` });
 
 /** `metadata` on create: metadata records to create with the asset, keyed by metadata name. */
-const metadataMap = nameKeyedRecord(name(64), freeObject)
-  .refine((m) => Object.keys(m).length <= 100, { message: "at most 100 metadata records" });
+const metadataMap = nameKeyedRecord(name(64), freeObject).refine((m) => Object.keys(m).length <= 100, { message: "at most 100 metadata records" });
 
 export const AssetCreate = z
   .object({
@@ -209,13 +192,9 @@ export const AssetHierarchyList = z.preprocess(
   z.object({ data: z.array(AssetHierarchyInputItem).max(10_000) }).strict(),
 );
 
-const namesBody = z
-  .object({ names: z.array(name(64)).min(1, { message: "must name at least one" }).max(MAX_ITEMS) })
-  .strict();
+const namesBody = z.object({ names: z.array(name(64)).min(1, { message: "must name at least one" }).max(MAX_ITEMS) }).strict();
 
-export const AssetBulkCreate = z
-  .object({ assets: z.array(AssetCreate).min(1, { message: "must hold at least one asset" }).max(MAX_ITEMS) })
-  .strict();
+export const AssetBulkCreate = z.object({ assets: z.array(AssetCreate).min(1, { message: "must hold at least one asset" }).max(MAX_ITEMS) }).strict();
 
 /** Filters of the asset list, in the query (GET) or the body (POST). */
 const assetFilters = {
@@ -230,37 +209,16 @@ const typeFilters = {
   search: qArray(text(256)).optional(),
   asset_class_name: qArray(name(64)).optional(),
 };
-export const AssetTypeListFilter = z
-  .object({ ...typeFilters, names: qArray(name(64)).optional(), metadata_filter: metadataQuery.metadata_filter })
-  .strict();
+export const AssetTypeListFilter = z.object({ ...typeFilters, names: qArray(name(64)).optional(), metadata_filter: metadataQuery.metadata_filter }).strict();
 
 // ---------------------------------------------------------------------------------------------
 // Endpoints
 
 const ASSET_SORT = ["asset.name", "asset.title", "asset.created", "asset.updated", "asset_type.title"] as const;
-const TYPE_SORT = [
-  "asset_type.name",
-  "asset_type.title",
-  "asset_type.created",
-  "asset_type.updated",
-  "asset_class.name",
-  "asset_class.title",
-] as const;
+const TYPE_SORT = ["asset_type.name", "asset_type.title", "asset_type.created", "asset_type.updated", "asset_class.name", "asset_class.title"] as const;
 const CLASS_SORT = ["asset_class.name", "asset_class.title", "asset_class.created", "asset_class.updated"] as const;
-const ASSET_METADATA_SORT = [
-  "asset_metadata.name",
-  "asset_metadata.title",
-  "asset_metadata.value",
-  "asset_metadata.created",
-  "asset_metadata.updated",
-] as const;
-const PROPERTY_SORT = [
-  "asset_property.name",
-  "asset_property.title",
-  "asset_property.value",
-  "asset_property.created",
-  "asset_property.updated",
-] as const;
+const ASSET_METADATA_SORT = ["asset_metadata.name", "asset_metadata.title", "asset_metadata.value", "asset_metadata.created", "asset_metadata.updated"] as const;
+const PROPERTY_SORT = ["asset_property.name", "asset_property.title", "asset_property.value", "asset_property.created", "asset_property.updated"] as const;
 
 const assetParams = z.object({ asset_name: name(64) });
 const assetMetadataParams = z.object({ asset_name: name(64), asset_metadata_name: name(64) });

@@ -4,29 +4,33 @@ import { defineArea } from "./endpoint";
 
 export const OIDC_TOKEN_PATH = "/auth/realms/svc/protocol/openid-connect/token";
 
-export const TokenRequest = z.discriminatedUnion("grant_type", [
-  z.object({
-    grant_type: z.literal("password"),
-    username: z.string().min(1).max(256),
-    password: z.string().min(1).max(1024),
-    client_id: z.string().min(1).max(256),
-    client_secret: z.string().max(1024).optional(),
-    totp: z.string().max(16).optional(),
-    scope: z.string().max(1024).optional(),
-  }),
-  z.object({
-    grant_type: z.literal("client_credentials"),
-    client_id: z.string().min(1).max(256),
-    client_secret: z.string().min(1).max(1024),
-    scope: z.string().max(1024).optional(),
-  }),
-  z.object({
-    grant_type: z.literal("refresh_token"),
-    refresh_token: z.string().min(1).max(8192),
-    client_id: z.string().min(1).max(256),
-    client_secret: z.string().max(1024).optional(),
-  }),
-], { message: "grant_type must be one of password, client_credentials, refresh_token" });
+export const TokenRequest = z.discriminatedUnion(
+  "grant_type",
+  [
+    z.object({
+      grant_type: z.literal("password"),
+      username: z.string().min(1).max(256),
+      password: z.string().min(1).max(1024),
+      client_id: z.string().min(1).max(256),
+      client_secret: z.string().max(1024).optional(),
+      totp: z.string().max(16).optional(),
+      scope: z.string().max(1024).optional(),
+    }),
+    z.object({
+      grant_type: z.literal("client_credentials"),
+      client_id: z.string().min(1).max(256),
+      client_secret: z.string().min(1).max(1024),
+      scope: z.string().max(1024).optional(),
+    }),
+    z.object({
+      grant_type: z.literal("refresh_token"),
+      refresh_token: z.string().min(1).max(8192),
+      client_id: z.string().min(1).max(256),
+      client_secret: z.string().max(1024).optional(),
+    }),
+  ],
+  { message: "grant_type must be one of password, client_credentials, refresh_token" },
+);
 
 export const TokenResponse = z.object({
   access_token: z.string(),

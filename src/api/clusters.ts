@@ -9,17 +9,7 @@ export const imagePullPolicy = z.enum(["Always", "IfNotPresent"]);
 
 const edgeApp = z.object({ disabled: z.boolean().optional() }).strict();
 const edgeMqtt = z.object({ disabled: z.boolean().optional(), expose: z.boolean().optional(), anonymous: z.boolean().optional() }).strict();
-export const EDGE_APP_KEYS = [
-  "edge_ui",
-  "edge_ccm",
-  "edge_k8s",
-  "edge_info",
-  "edge_mqtt",
-  "edge_nats",
-  "edge_sync",
-  "edge_leader_api",
-  "edge_custom_action_manager",
-] as const;
+export const EDGE_APP_KEYS = ["edge_ui", "edge_ccm", "edge_k8s", "edge_info", "edge_mqtt", "edge_nats", "edge_sync", "edge_leader_api", "edge_custom_action_manager"] as const;
 export const edgeApps = z
   .object({
     edge_ui: edgeApp,

@@ -31,8 +31,7 @@ export function showValue(v: unknown): string {
   return Array.isArray(v) ? "a list" : typeof v === "object" ? "an object" : typeof v;
 }
 
-const tooLong = (max: number, v: unknown) =>
-  `must be at most ${max} characters, got ${typeof v === "string" ? `${v.length}: ` : ""}${showValue(v)}`;
+const tooLong = (max: number, v: unknown) => `must be at most ${max} characters, got ${typeof v === "string" ? `${v.length}: ` : ""}${showValue(v)}`;
 
 /** Names used as filters (app, version, cluster, node, workload, asset): lowercase alphanumerics and `.`, `_`, `-`. */
 export const NAME_PATTERN = /^[a-z0-9._-]+$/;
@@ -78,9 +77,7 @@ export const krn = z.string().regex(KRN_PATTERN, { message: "must be a KRN such 
 
 /** In the app and workload `resources` filters and bodies the only namespace allowed is `asset`. */
 export const ASSET_KRN_PATTERN = /^krn:asset:[a-z0-9._-]{1,64}$/;
-export const assetKrn = z
-  .string()
-  .regex(ASSET_KRN_PATTERN, { message: "must be a KRN of namespace asset: 'krn:asset:<asset name>'" });
+export const assetKrn = z.string().regex(ASSET_KRN_PATTERN, { message: "must be a KRN of namespace asset: 'krn:asset:<asset name>'" });
 export const assetKrnOf = (assetName: string): string => `krn:asset:${assetName}`;
 export const assetNameOfKrn = (ref: string): string => ref.slice("krn:asset:".length);
 
@@ -127,16 +124,19 @@ export const auditStamps = { created: z.string(), updated: z.string() };
 // ---------------------------------------------------------------------------------------------
 // Query helpers: query strings arrive as text; repeated keys and `key[]` both make arrays.
 
-export const qBool = z
-  .enum(["true", "false", "1", "0"], { message: "must be true or false" })
-  .transform((v) => v === "true" || v === "1");
+export const qBool = z.enum(["true", "false", "1", "0"], { message: "must be true or false" }).transform((v) => v === "true" || v === "1");
 
 export const qInt = (min: number, max: number) =>
   z
     .string()
     .regex(/^-?\d{1,12}$/, { message: "must be an integer" })
     .transform((v) => Number(v))
-    .pipe(z.number().min(min, { message: `must be at least ${min}` }).max(max, { message: `must be at most ${max}` }));
+    .pipe(
+      z
+        .number()
+        .min(min, { message: `must be at least ${min}` })
+        .max(max, { message: `must be at most ${max}` }),
+    );
 
 export const qArray = <T extends z.ZodType>(item: T) => z.array(item).max(1000, { message: "at most 1000 entries" });
 
@@ -201,9 +201,7 @@ export const inventoryPagination = cursorPagination;
 export const METADATA_FILTER_PATTERN = /^[a-z0-9._-]+\.[^=]+=.*$/;
 export const metadataQuery = {
   metadata: qArray(name()).optional(),
-  metadata_filter: qArray(
-    z.string().max(512).regex(METADATA_FILTER_PATTERN, { message: "must look like <metadata_name>.<payload_key>=<payload_value>" }),
-  ).optional(),
+  metadata_filter: qArray(z.string().max(512).regex(METADATA_FILTER_PATTERN, { message: "must look like <metadata_name>.<payload_key>=<payload_value>" })).optional(),
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -40,8 +40,8 @@ export function formatMicros(micros: number): string {
 const DURATION_UNITS_NS: Record<string, bigint> = {
   ns: 1n,
   us: 1_000n,
-  "µs": 1_000n, // U+00B5 micro sign
-  "μs": 1_000n, // U+03BC Greek mu
+  µs: 1_000n, // U+00B5 micro sign
+  μs: 1_000n, // U+03BC Greek mu
   ms: 1_000_000n,
   s: 1_000_000_000n,
   m: 60_000_000_000n,
@@ -99,7 +99,10 @@ export const DataLabelCreate = z
     start_date: dateTime,
     end_date: dateTime,
     metrics: metrics.nullish(),
-    source: z.object({ type: dataLabelSourceType, info: freeObject.default({}) }).strict().nullish(),
+    source: z
+      .object({ type: dataLabelSourceType, info: freeObject.default({}) })
+      .strict()
+      .nullish(),
     description: text(4096).nullish(),
     confidence: z.number().int({ message: "must be an integer" }).min(0).max(100).nullish(),
     validation: z.boolean().nullish(),
@@ -318,9 +321,7 @@ export const datalabels = {
     path: "/datalabels/labels/list",
     permission: "data_label.read",
     summary: "List labels",
-    query: z
-      .object({ names: qArray(labelName).optional(), search, ...metadataQuery, ...inventoryListQuery(["label.name"]) })
-      .strict(),
+    query: z.object({ names: qArray(labelName).optional(), search, ...metadataQuery, ...inventoryListQuery(["label.name"]) }).strict(),
     success: { status: 200, body: inventoryPage(Label) },
     list: "inventory",
     errors: [400, 401, 403],

@@ -67,12 +67,7 @@ export function pathValues(values: Record<string, unknown>): Record<string, stri
   return out;
 }
 
-export interface Endpoint<
-  P extends z.ZodType = z.ZodType,
-  Q extends z.ZodType = z.ZodType,
-  B extends z.ZodType = z.ZodType,
-  R extends z.ZodType = z.ZodType,
-> {
+export interface Endpoint<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   /** Stable operation id, `<area>.<operation>`; the client's method name derives from it. */
   id: string;
   method: HttpMethod;
@@ -149,12 +144,9 @@ export function fillPath(ep: Pick<AnyEndpoint, "id" | "path">, params: unknown):
  * mutates; errors default to the spec's common set. Only creates have a confirm.
  */
 export function defineArea(tag: string, source: Source) {
-  return function endpoint<
-    P extends z.ZodType = z.ZodType,
-    Q extends z.ZodType = z.ZodType,
-    B extends z.ZodType = z.ZodType,
-    R extends z.ZodType = z.ZodType,
-  >(init: Init<P, Q, B, R>): Endpoint<P, Q, B, R> {
+  return function endpoint<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType>(
+    init: Init<P, Q, B, R>,
+  ): Endpoint<P, Q, B, R> {
     if (!EFFECTS.includes(init.effect)) throw new Error(`${init.id}: effect must be one of ${EFFECTS.join(", ")}, got ${String(init.effect)}`);
     if (init.confirm && init.effect !== "create") throw new Error(`${init.id}: only a create has a confirm (its effect is ${init.effect})`);
     const declared = new Set(pathParamNames(init.path));

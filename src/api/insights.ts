@@ -9,22 +9,7 @@ import { assetState } from "./assets";
 import { absentIfNull } from "./apps";
 import { defineArea } from "./endpoint";
 
-export const insightsOperator = z.enum([
-  "==",
-  "!=",
-  "<",
-  ">",
-  ">=",
-  "<=",
-  "has",
-  "!has",
-  "contains",
-  "!contains",
-  "starts_with",
-  "!starts_with",
-  "ends_with",
-  "!ends_with",
-]);
+export const insightsOperator = z.enum(["==", "!=", "<", ">", ">=", "<=", "has", "!has", "contains", "!contains", "starts_with", "!starts_with", "ends_with", "!ends_with"]);
 export type InsightsOperator = z.infer<typeof insightsOperator>;
 
 const entry = z.string().min(1, { message: "must not be empty" }).max(64, { message: "must be at most 64 characters" });
@@ -35,9 +20,7 @@ const entries = z.array(entry).max(10000, { message: "at most 10000 entries" });
  * parameters, a property name for asset_properties, app_name / app_version / workload_name / status
  * for apps; a list column passes when any of its entries does).
  */
-export const insightsFilter = z
-  .object({ field: z.string().min(1).max(256), operator: insightsOperator, value: absentIfNull(scalarValue) })
-  .strict();
+export const insightsFilter = z.object({ field: z.string().min(1).max(256), operator: insightsOperator, value: absentIfNull(scalarValue) }).strict();
 
 /** What a column answers: `names` limits the keys (parameters, properties), `app_names` the apps. */
 export const columnSpec = z

@@ -12,7 +12,11 @@ export const Health = z.object({
 });
 
 /** Interval in seconds, from one second to one week. */
-const interval = z.number().int({ message: "must be an integer number of seconds" }).min(1, { message: "must be at least 1 second" }).max(604800, { message: "must be at most 604800 seconds (one week)" });
+const interval = z
+  .number()
+  .int({ message: "must be an integer number of seconds" })
+  .min(1, { message: "must be at least 1 second" })
+  .max(604800, { message: "must be at most 604800 seconds (one week)" });
 const schedule = z.object({ enabled: z.boolean(), interval });
 export const ACP_SETTING_KEYS = ["auto_update", "metrics", "status"] as const;
 

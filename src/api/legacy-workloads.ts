@@ -30,9 +30,7 @@ export const LegacyWorkloadDeploy = z
   .strict();
 export type LegacyWorkloadDeploy = z.output<typeof LegacyWorkloadDeploy>;
 
-export const LegacyWorkloadApply = z
-  .object({ workload_names: opt(z.array(name(64)).max(1000, { message: "at most 1000 workloads per request" })) })
-  .strict();
+export const LegacyWorkloadApply = z.object({ workload_names: opt(z.array(name(64)).max(1000, { message: "at most 1000 workloads per request" })) }).strict();
 export const LegacyWorkloadConfigurationUpdate = z.object({ configuration: opt(freeObject) }).strict();
 
 export const networkingItem = z.object({

@@ -124,7 +124,8 @@ export function openApiDocument(): Json {
     info: {
       title: "Platform HTTP API",
       version: "4.0.0",
-      description: "Generated from the endpoint table of pulumi-svc. Every operation but the token endpoints and /instance/status/get needs a bearer token holding the permission named in x-permission.",
+      description:
+        "Generated from the endpoint table of pulumi-svc. Every operation but the token endpoints and /instance/status/get needs a bearer token holding the permission named in x-permission.",
     },
     servers: [{ url: "{base_url}/api/v4", variables: { base_url: { default: "http://127.0.0.1:4010" } } }],
     components: {

@@ -7,7 +7,6 @@ import { absentIfNull, parameterName, parameterType } from "./apps";
 import { assetKrn, auditAt, cursorPage, dateTime, krn, name, part1ListQuery, qBool, scalarValue, semverString, text } from "./common";
 import { defineArea } from "./endpoint";
 
-
 const opt = absentIfNull;
 const list = <T extends z.ZodType>(item: T) => opt(z.array(item).max(10000));
 
@@ -40,17 +39,13 @@ export const parameterValueInput = z.object({ name: parameterName, value: scalar
 
 export const AppVersionParametersUpdate = z
   .object({
-    resource_parameters: z
-      .array(z.object({ resource: assetKrn, parameters: z.array(parameterValueInput).max(1000) }).strict())
-      .max(10000),
+    resource_parameters: z.array(z.object({ resource: assetKrn, parameters: z.array(parameterValueInput).max(1000) }).strict()).max(10000),
     /** Only service accounts may set it. */
     source: opt(krn),
   })
   .strict();
 
-export const AppVersionParametersDefaultsUpdate = z
-  .object({ parameters: list(z.object({ name: parameterName, value: scalarValue }).strict()) })
-  .strict();
+export const AppVersionParametersDefaultsUpdate = z.object({ parameters: list(z.object({ name: parameterName, value: scalarValue }).strict()) }).strict();
 
 export const AppVersionParametersUniqueValuesGet = z
   .object({
@@ -104,9 +99,7 @@ export const parameters = {
     path: "/apps/parameters/values/list",
     permission: "parameter.read",
     summary: "List parameter values that are set",
-    query: z
-      .object(part1ListQuery(["name", "app_name", "app_version", "resource", "comment", "created_at", "created_by", "updated_at", "updated_by"], ["name"]))
-      .strict(),
+    query: z.object(part1ListQuery(["name", "app_name", "app_version", "resource", "comment", "created_at", "created_by", "updated_at", "updated_by"], ["name"])).strict(),
     body: AppVersionParameterValuesList,
     bodyOptional: true,
     success: { status: 200, body: cursorPage(ParameterValue) },
@@ -119,9 +112,7 @@ export const parameters = {
     path: "/apps/parameters/history/list",
     permission: "parameter.read",
     summary: "List replaced and removed parameter values",
-    query: z
-      .object(part1ListQuery(["name", "app_name", "app_version", "resource", "comment", "created_at", "created_by", "invalidated_at", "invalidated_by"], ["name"]))
-      .strict(),
+    query: z.object(part1ListQuery(["name", "app_name", "app_version", "resource", "comment", "created_at", "created_by", "invalidated_at", "invalidated_by"], ["name"])).strict(),
     body: AppVersionParametersHistoryList,
     bodyOptional: true,
     success: { status: 200, body: cursorPage(ParameterHistoryEntry) },
@@ -134,9 +125,7 @@ export const parameters = {
     path: "/apps/parameters/list",
     permission: "parameter.read",
     summary: "List parameter definitions",
-    query: z
-      .object(part1ListQuery(["name", "title", "app_name", "data_type", "created_at", "created_by", "updated_at", "updated_by"], ["name"]))
-      .strict(),
+    query: z.object(part1ListQuery(["name", "title", "app_name", "data_type", "created_at", "created_by", "updated_at", "updated_by"], ["name"])).strict(),
     body: AppParametersList,
     bodyOptional: true,
     success: { status: 200, body: cursorPage(AppParameter) },

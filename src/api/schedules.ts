@@ -55,9 +55,7 @@ export const ParameterSchedule = z.object({
   resources: z.array(z.string()),
   parameters: z.record(z.string(), scalarValue),
   comment: z.string().nullable(),
-  revert: z
-    .object({ scheduled_for: z.string(), resource_parameters: z.array(z.object({ resource: z.string(), parameters: z.record(z.string(), scalarValue) })) })
-    .nullable(),
+  revert: z.object({ scheduled_for: z.string(), resource_parameters: z.array(z.object({ resource: z.string(), parameters: z.record(z.string(), scalarValue) })) }).nullable(),
   state: scheduleState,
   original_resource_parameters: z.array(z.object({ resource: z.string(), parameters: z.record(z.string(), scalarValue) })),
   error_msg: z.string().nullable(),

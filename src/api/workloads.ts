@@ -4,21 +4,7 @@
  * enums and the status objects declared here.
  */
 import { z } from "zod";
-import {
-  assetKrn,
-  auditAt,
-  cursorPage,
-  dateTime,
-  freeObject,
-  name,
-  part1ListQuery,
-  qArray,
-  qBool,
-  qInt,
-  semverString,
-  text,
-  title,
-} from "./common";
+import { assetKrn, auditAt, cursorPage, dateTime, freeObject, name, part1ListQuery, qArray, qBool, qInt, semverString, text, title } from "./common";
 import { absentIfNull, appType, deploymentRuntime, deploymentType } from "./apps";
 import { defineArea, pathValues, type ConfirmReader, type CreateInput } from "./endpoint";
 
@@ -94,10 +80,7 @@ export const WorkloadUpdate = z
   .strict();
 export type WorkloadUpdate = z.output<typeof WorkloadUpdate>;
 
-const workloadNames = z
-  .array(name(64))
-  .min(1, { message: "must name at least one workload" })
-  .max(1000, { message: "at most 1000 workloads per request" });
+const workloadNames = z.array(name(64)).min(1, { message: "must name at least one workload" }).max(1000, { message: "at most 1000 workloads per request" });
 export const WorkloadNames = z.object({ names: workloadNames }).strict();
 /** Start and stop may come without a body; see the handler for what that selects. */
 export const OptionalWorkloadNames = z.object({ names: opt(workloadNames) }).strict();
@@ -108,9 +91,7 @@ export const WorkloadResourcesAdd = z
     datastreams: opt(z.array(runtimeDatastream).max(10000)),
   })
   .strict();
-export const WorkloadResourcesRemove = z
-  .object({ resources: z.array(assetKrn).min(1, { message: "must name at least one resource" }).max(10000) })
-  .strict();
+export const WorkloadResourcesRemove = z.object({ resources: z.array(assetKrn).min(1, { message: "must name at least one resource" }).max(10000) }).strict();
 
 export const WorkloadsBulkUpdate = z
   .object({
@@ -168,9 +149,7 @@ export const WorkloadLogs = z.object({ logs: z.record(z.string(), z.array(z.stri
 // Queries shared with the legacy view
 
 /** Download: `expires` is carried by the links `address=true` hands out (an expired link answers 412). */
-export const downloadQuery = z
-  .object({ address: qBool.default(false), expires: qInt(0, 4_102_444_800).optional() })
-  .strict();
+export const downloadQuery = z.object({ address: qBool.default(false), expires: qInt(0, 4_102_444_800).optional() }).strict();
 export const logsQuery = z.object({ tail_lines: qInt(1, 100_000).optional(), since_time: dateTime.optional() }).strict();
 
 export const WORKLOAD_SORT_KEYS = [

@@ -149,9 +149,7 @@ function resolveCredentials(o: SvcClientOptions): Credentials {
   if (o.token) return { kind: "static", token: o.token };
   if (o.edge) {
     if (!o.username || !o.password) {
-      throw new SvcConfigError(
-        `the edge token endpoint needs a username and a password: set the username and password options or ${ENV.username} and ${ENV.password}`,
-      );
+      throw new SvcConfigError(`the edge token endpoint needs a username and a password: set the username and password options or ${ENV.username} and ${ENV.password}`);
     }
     return { kind: "edge", username: o.username, password: o.password };
   }

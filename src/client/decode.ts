@@ -148,7 +148,11 @@ const REASONS: Record<number, string> = {
 /** A short, one-line description of a body that is not the spec's error body (a proxy's page). */
 function describeOther(res: WireResponse): string {
   const reason = REASONS[res.status] ?? "error";
-  const text = res.body.toString("utf8").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  const text = res.body
+    .toString("utf8")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return text ? `${reason}: ${text.length > 200 ? text.slice(0, 200) + "…" : text}` : reason;
 }
 

@@ -91,7 +91,11 @@ export class SvcClient {
     const env = (options as InternalOptions)[ENV_SOURCE] ?? process.env;
     this.config = resolveConfig(mergeOptions(options, optionsFromEnv(env)));
     const creds = this.config.credentials;
-    for (const secret of [creds.kind === "static" ? creds.token : undefined, "password" in creds ? creds.password : undefined, "clientSecret" in creds ? creds.clientSecret : undefined]) {
+    for (const secret of [
+      creds.kind === "static" ? creds.token : undefined,
+      "password" in creds ? creds.password : undefined,
+      "clientSecret" in creds ? creds.clientSecret : undefined,
+    ]) {
       this.secrets.add(secret);
     }
     this.link = { transport: new Transport(this.config.origin), retired: [] };
@@ -126,7 +130,7 @@ export class SvcClient {
 
   /** Calls one operation of the table; the answer is checked against its success schema. */
   async call<E extends AnyEndpoint>(endpoint: E, input?: CallInput<E>, options?: CallOptions): Promise<CallOutput<E>> {
-    const value = await this.execute(this.prepare(endpoint, (input ?? {})), { ...this.defaults, ...options }, { validate: true });
+    const value = await this.execute(this.prepare(endpoint, input ?? {}), { ...this.defaults, ...options }, { validate: true });
     return value as CallOutput<E>;
   }
 

@@ -21,9 +21,7 @@ type LooseValue<V> = V extends ReadonlyArray<infer U> ? ReadonlyArray<LooseScala
 export type QueryInput<T> = unknown extends T ? Record<string, unknown> : T extends object ? { [K in keyof T]?: LooseValue<T[K]> } : T;
 
 export type CallInput<E extends AnyEndpoint> =
-  E extends Endpoint<infer P, infer Q, infer B, z.ZodType>
-    ? { params?: InputOf<P>; query?: QueryInput<InputOf<Q>>; body?: InputOf<B>; file?: UploadFile }
-    : never;
+  E extends Endpoint<infer P, infer Q, infer B, z.ZodType> ? { params?: InputOf<P>; query?: QueryInput<InputOf<Q>>; body?: InputOf<B>; file?: UploadFile } : never;
 
 /**
  * Answers without a declared schema: binary downloads are Buffers, YAML and text answers strings,
@@ -31,18 +29,11 @@ export type CallInput<E extends AnyEndpoint> =
  */
 export type RawAnswer = Buffer | string | undefined;
 
-export type CallOutput<E extends AnyEndpoint> =
-  E extends Endpoint<z.ZodType, z.ZodType, z.ZodType, infer R> ? (IsBare<R> extends true ? RawAnswer : z.output<R>) : never;
+export type CallOutput<E extends AnyEndpoint> = E extends Endpoint<z.ZodType, z.ZodType, z.ZodType, infer R> ? (IsBare<R> extends true ? RawAnswer : z.output<R>) : never;
 
 /** One item of a list endpoint's `data`. */
 export type ListItem<E extends AnyEndpoint> =
-  E extends Endpoint<z.ZodType, z.ZodType, z.ZodType, infer R>
-    ? IsBare<R> extends true
-      ? unknown
-      : z.output<R> extends { data: ReadonlyArray<infer I> }
-        ? I
-        : unknown
-    : never;
+  E extends Endpoint<z.ZodType, z.ZodType, z.ZodType, infer R> ? (IsBare<R> extends true ? unknown : z.output<R> extends { data: ReadonlyArray<infer I> } ? I : unknown) : never;
 
 export interface CallOptions {
   /** Per attempt; default the client's timeoutMs. */

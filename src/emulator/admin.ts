@@ -103,7 +103,11 @@ export function adminRoutes(store: Store, hooks: AdminHooks): Record<string, Ext
         } catch (err) {
           if (!(err instanceof YAMLParseError)) throw err;
           const at = err.linePos?.[0];
-          return reply(res, 400, errors.MALFORMED_BODY(`body: not a YAML or JSON fixture${at ? ` (line ${at.line}, column ${at.col})` : ""}: ${err.message.split("\n")[0]}`).toBody());
+          return reply(
+            res,
+            400,
+            errors.MALFORMED_BODY(`body: not a YAML or JSON fixture${at ? ` (line ${at.line}, column ${at.col})` : ""}: ${err.message.split("\n")[0]}`).toBody(),
+          );
         }
         const wasEmpty = storeIsEmpty(store);
         try {

@@ -39,7 +39,11 @@ function redact(record: unknown): unknown {
 /** The action an operation is logged as: `clusters.create` → `CREATE-CLUSTERS`. */
 function auditAction(ep: AnyEndpoint): string {
   const [area, op] = ep.id.split(".");
-  const words = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, "$1-$2").replace(/[_.]/g, "-").toUpperCase();
+  const words = (s: string) =>
+    s
+      .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+      .replace(/[_.]/g, "-")
+      .toUpperCase();
   return `${words(op)}-${words(area)}`;
 }
 

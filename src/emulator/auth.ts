@@ -21,8 +21,7 @@ export interface Identity {
   permissions: string[];
 }
 
-export const krnOf = (id: Identity): string =>
-  id.kind === "service-account" ? `krn:service-account:${id.username}` : `krn:user:${id.username}`;
+export const krnOf = (id: Identity): string => (id.kind === "service-account" ? `krn:service-account:${id.username}` : `krn:user:${id.username}`);
 
 interface UserEntry {
   password: string;
@@ -81,7 +80,14 @@ export function holds(identity: Identity, suffix: string): boolean {
   return identity.permissions.some((p) => {
     let re = permissionMatchers.get(p);
     if (!re) {
-      re = new RegExp("^" + p.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[a-z0-9_.]+") + "$");
+      re = new RegExp(
+        "^" +
+          p
+            .split("*")
+            .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+            .join("[a-z0-9_.]+") +
+          "$",
+      );
       permissionMatchers.set(p, re);
     }
     return re.test(wanted);

@@ -55,7 +55,10 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 function mediaType(req: IncomingMessage): string {
-  return String(req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  return String(req.headers["content-type"] ?? "")
+    .split(";")[0]
+    .trim()
+    .toLowerCase();
 }
 
 /**

@@ -21,7 +21,11 @@ const fraction = (v: string) => {
   if (v.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError("must be a number from 0 to 1");
   return n;
 };
-const list = (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean);
+const list = (v: string) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 const statuses = (v: string) =>
   list(v).map((s) => {
     if (!/^\d{3}$/.test(s)) throw new InvalidArgumentError(`'${s}' is not an HTTP status`);
@@ -64,7 +68,7 @@ function faultConfig(o: ServeOptions): FaultConfigInput | undefined {
     include_auth: o.faultIncludeAuth,
   };
   const set = Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined));
-  return Object.keys(set).length > 0 ? (set) : undefined;
+  return Object.keys(set).length > 0 ? set : undefined;
 }
 
 const FLAG_OF: Record<string, string> = {
@@ -276,7 +280,9 @@ platformFlags(
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     process.stderr.write(
       `svc-emulator: snapshot written to ${opts.out}: ${entries} entries in ${Object.keys(result.counts).length} sections ` +
-        `(${Object.entries(result.counts).map(([s, n]) => `${s} ${n}`).join(", ")}); ` +
+        `(${Object.entries(result.counts)
+          .map(([s, n]) => `${s} ${n}`)
+          .join(", ")}); ` +
         `${client.stats.requests} requests, ${client.stats.retries} repeated, ${seconds} s\n` +
         describeProblems(result.problems),
     );
@@ -352,7 +358,13 @@ program
     const { loadTypeScriptProgram } = await import("../plant/load-program");
     const testing = await import("../testing");
     const secretConfig = Object.keys(opts.config).filter((k) => /secret|password|token/i.test(k));
-    const plan = await testing.adoptionPlan(loadTypeScriptProgram(opts.program), { cwd: opts.program, config: opts.config, secretConfig, checkDestroy: false, expectEmptyPlanAfterUp: false });
+    const plan = await testing.adoptionPlan(loadTypeScriptProgram(opts.program), {
+      cwd: opts.program,
+      config: opts.config,
+      secretConfig,
+      checkDestroy: false,
+      expectEmptyPlanAfterUp: false,
+    });
     process.stdout.write(plan.render({ format: opts.format }));
     if (plan.changes > 0) process.exitCode = 2;
   });

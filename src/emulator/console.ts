@@ -59,23 +59,25 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
 /** The routes of the page: its files under /emulator/ui/, the page itself at /emulator/ui. */
 export function consoleRoutes(dir = join(__dirname, "console")): Record<string, ExtraRoute> {
   const cache = new Map<string, Buffer>();
-  const file = (name: string): ExtraRoute => (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      res.setHeader("allow", "GET");
-      return send(res, 405, "application/json", JSON.stringify(errors.METHOD_NOT_ALLOWED(`${req.method} is not allowed on ${CONSOLE_PATH}; use GET`).toBody()));
-    }
-    let content = cache.get(name);
-    if (!content) {
-      try {
-        content = readFileSync(join(dir, name));
-      } catch (err) {
-        const problem = `the console's file ${join(dir, name)} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); the package is incomplete (npm run build copies it)`;
-        return send(res, 500, "application/json", JSON.stringify(errors.INTERNAL(problem).toBody()));
+  const file =
+    (name: string): ExtraRoute =>
+    (req: IncomingMessage, res: ServerResponse) => {
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        res.setHeader("allow", "GET");
+        return send(res, 405, "application/json", JSON.stringify(errors.METHOD_NOT_ALLOWED(`${req.method} is not allowed on ${CONSOLE_PATH}; use GET`).toBody()));
       }
-      cache.set(name, content);
-    }
-    send(res, 200, CONSOLE_FILES[name], content);
-  };
+      let content = cache.get(name);
+      if (!content) {
+        try {
+          content = readFileSync(join(dir, name));
+        } catch (err) {
+          const problem = `the console's file ${join(dir, name)} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); the package is incomplete (npm run build copies it)`;
+          return send(res, 500, "application/json", JSON.stringify(errors.INTERNAL(problem).toBody()));
+        }
+        cache.set(name, content);
+      }
+      send(res, 200, CONSOLE_FILES[name], content);
+    };
   let operations: string | undefined;
   const routes: Record<string, ExtraRoute> = {
     [CONSOLE_PATH]: file("index.html"),

@@ -47,7 +47,12 @@ export const FaultConfigSchema = z
     latency_ms: z.number().int().min(0).max(60_000).default(0),
     seed: z.number().int().min(0).max(0xffffffff).optional(),
     methods: z
-      .array(z.string().transform((m) => m.toUpperCase()).pipe(z.enum(["GET", "POST"])))
+      .array(
+        z
+          .string()
+          .transform((m) => m.toUpperCase())
+          .pipe(z.enum(["GET", "POST"])),
+      )
       .optional(),
     paths: z.array(z.string().min(1).max(500).startsWith("/", "must be an absolute path such as /api/v4/assets/*")).optional(),
     mode: z.enum(["before", "after_apply"]).default("before"),
@@ -84,7 +89,14 @@ export function mulberry32(seed: number): () => number {
 }
 
 function globToRegExp(pattern: string): RegExp {
-  return new RegExp("^" + pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$");
+  return new RegExp(
+    "^" +
+      pattern
+        .split("*")
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".*") +
+      "$",
+  );
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

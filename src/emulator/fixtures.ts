@@ -234,9 +234,7 @@ function runAppResources(item: Item, api: LoadApi): void {
 function runInstanceSettings(item: Item, api: LoadApi): void {
   const current = api.call("GET", "/instance/settings/get", item.where, {}) as { acp: Record<string, Record<string, unknown>> };
   const sent = isObject(item.entry.acp) ? (item.entry.acp as Record<string, unknown>) : {};
-  const changes = Object.entries(sent).some(
-    ([k, v]) => !isObject(v) || Object.entries(v).some(([field, value]) => !isDeepStrictEqual(current.acp?.[k]?.[field], value)),
-  );
+  const changes = Object.entries(sent).some(([k, v]) => !isObject(v) || Object.entries(v).some(([field, value]) => !isDeepStrictEqual(current.acp?.[k]?.[field], value)));
   // Anything else than a change of known settings goes to the operation, which names what is wrong.
   const onlyAcp = Object.keys(item.entry).every((k) => k === "acp");
   if (changes || !onlyAcp) api.create(item.where, item.entry);
@@ -349,10 +347,7 @@ const short = (sha256: string) => sha256.slice(0, 12);
  * persistence) and how many records of each section were created. When the same fixture (by content
  * hash) already seeded the store, loads nothing and returns `skipped` with the earlier seeding.
  */
-export function seedStore(
-  doc: FixtureDocument,
-  env: SeedEnvironment,
-): { changes: Change[]; counts: Record<string, number>; skipped?: SeedRecord } {
+export function seedStore(doc: FixtureDocument, env: SeedEnvironment): { changes: Change[]; counts: Record<string, number>; skipped?: SeedRecord } {
   const source = env.source ?? "seed";
   if (!isObject(doc)) throw new FixtureError(source, undefined, ["the document must be a mapping of sections (" + SECTIONS.map((s) => s.name).join(", ") + ")"]);
   const unknown = Object.keys(doc).filter((k) => !SECTIONS.some((s) => s.name === k));
@@ -362,9 +357,7 @@ export function seedStore(
   const sha256 = fixtureHash(doc);
   const previous = seedRecord(env.store);
   if (previous?.sha256 === sha256) {
-    env.log?.(
-      `svc-emulator: the state already holds fixture ${source} (sha256 ${short(sha256)}, loaded from ${previous.source} at ${previous.seeded_at}); not loading it again`,
-    );
+    env.log?.(`svc-emulator: the state already holds fixture ${source} (sha256 ${short(sha256)}, loaded from ${previous.source} at ${previous.seeded_at}); not loading it again`);
     return { changes: [], counts: {}, skipped: previous };
   }
   if (!storeIsEmpty(env.store)) {
@@ -427,9 +420,7 @@ export function seedStore(
     return {
       create: (where, entry) => runOperation(section, createEndpoint(section), toOperation(section, where, entry)),
       call: (method, path, where, input) =>
-        named(where, () =>
-          runOperation(section, endpointAt(section, method, path), { where, params: input.params ?? {}, query: input.query ?? {}, body: input.body }),
-        ),
+        named(where, () => runOperation(section, endpointAt(section, method, path), { where, params: input.params ?? {}, query: input.query ?? {}, body: input.body })),
       registerAcp: (where, entry) => named(where, () => registerAcp(env.store, entry as never, now)),
     };
   }

@@ -52,11 +52,7 @@ export interface HandlerContext<P = unknown, Q = unknown, B = unknown> {
  * The context of a call the emulator makes to its own handlers as the system identity (loading a
  * fixture, the snapshot endpoint): no HTTP request, no files, a fresh request id.
  */
-export function systemContext(
-  input: { params: unknown; query: unknown; body: unknown },
-  env: { store: Store; auth: Auth; baseUrl: string },
-  nowMs: number,
-): HandlerContext {
+export function systemContext(input: { params: unknown; query: unknown; body: unknown }, env: { store: Store; auth: Auth; baseUrl: string }, nowMs: number): HandlerContext {
   return {
     ...input,
     identity: SYSTEM_IDENTITY,
@@ -102,7 +98,13 @@ export class RolledBack extends Error {
 }
 
 export function isReply(v: unknown): v is Reply {
-  return !!v && typeof v === "object" && "status" in v && typeof (v as Reply).status === "number" && ("body" in v || "raw" in v || Object.keys(v).every((k) => k === "status" || k === "headers"));
+  return (
+    !!v &&
+    typeof v === "object" &&
+    "status" in v &&
+    typeof (v as Reply).status === "number" &&
+    ("body" in v || "raw" in v || Object.keys(v).every((k) => k === "status" || k === "headers"))
+  );
 }
 
 /** Background work of an area (schedules that fall due, packages that finish building). */

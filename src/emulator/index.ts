@@ -73,9 +73,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new FaultInjector(options.faults);
   const seed = options.seed === undefined ? undefined : resolveSeed(options.seed);
 
-  const persistence = options.statePath
-    ? await StatePersistence.open(store, options.statePath, { ...options.persistence, lockTimeoutMs: options.lockTimeoutMs, log })
-    : undefined;
+  const persistence = options.statePath ? await StatePersistence.open(store, options.statePath, { ...options.persistence, lockTimeoutMs: options.lockTimeoutMs, log }) : undefined;
 
   const reset = async () => {
     const changes = store.transaction(() => {

@@ -22,7 +22,11 @@ export type Sortable = string | number | boolean | null | undefined;
 
 /** The sort keys endpoint E's list query names (`sort_by`), as literal types. */
 export type SortKeyOf<E extends AnyEndpoint> =
-  NonNullable<E["query"]> extends z.ZodType ? (z.output<NonNullable<E["query"]>> extends { sort_by: infer S } ? (S extends ReadonlyArray<infer I> ? I : S) & string : never) : never;
+  NonNullable<E["query"]> extends z.ZodType
+    ? z.output<NonNullable<E["query"]>> extends { sort_by: infer S }
+      ? (S extends ReadonlyArray<infer I> ? I : S) & string
+      : never
+    : never;
 
 /** A getter for every sort key of endpoint E's list over rows T; `satisfies` it where the getters are declared apart from the call. */
 export type SortGetters<E extends AnyEndpoint, T> = Record<SortKeyOf<E>, (row: T) => Sortable>;
@@ -65,15 +69,7 @@ function decodeCursor(order: Order, token: string, param: string): Cursor {
   } catch {
     throw errors.VALIDATION_FAILED(`query.${param}: not a cursor this API issued`);
   }
-  if (
-    !c ||
-    typeof c !== "object" ||
-    !Array.isArray(c.v) ||
-    c.v.length !== order.keys.length ||
-    !c.v.every(isCursorValue) ||
-    typeof c.k !== "string" ||
-    typeof c.o !== "string"
-  ) {
+  if (!c || typeof c !== "object" || !Array.isArray(c.v) || c.v.length !== order.keys.length || !c.v.every(isCursorValue) || typeof c.k !== "string" || typeof c.o !== "string") {
     throw errors.VALIDATION_FAILED(`query.${param}: not a cursor this API issued`);
   }
   if (c.o !== signature(order)) {
@@ -215,8 +211,7 @@ export class IndexedRows<T> implements Iterable<T> {
   }
 }
 
-export const indexedRows = <T>(table: Table<T>, name: string, visit: (row: T) => T | undefined, options?: IndexedOptions) =>
-  new IndexedRows(table, name, visit, options);
+export const indexedRows = <T>(table: Table<T>, name: string, visit: (row: T) => T | undefined, options?: IndexedOptions) => new IndexedRows(table, name, visit, options);
 
 /** A run of the leading sort value, walked whole: its bounds in the index, and its place in the list's order. */
 interface Segment {
@@ -358,10 +353,12 @@ function cursorPage<T>(rows: Iterable<T>, walkPlan: Walk<T> | undefined, spec: L
   return walkPlan ? walkedPage(walkPlan, order, size, after, before) : keysetPage(sortedEntries(rows, spec, order), order, size, after, before);
 }
 
-const planFor = <T>(rows: Iterable<T>, spec: ListSpec<T>, order: Order) =>
-  rows instanceof IndexedRows ? planWalk(rows as IndexedRows<T>, spec, order) : undefined;
+const planFor = <T>(rows: Iterable<T>, spec: ListSpec<T>, order: Order) => (rows instanceof IndexedRows ? planWalk(rows as IndexedRows<T>, spec, order) : undefined);
 
-const itemOf = <T>(spec: ListSpec<T>) => (e: Entry<T>) => (spec.item ? spec.item(e.row) : e.row);
+const itemOf =
+  <T>(spec: ListSpec<T>) =>
+  (e: Entry<T>) =>
+    spec.item ? spec.item(e.row) : e.row;
 
 /** Answers a Part 1 list (limits, cursor or stream) from the rows that passed the endpoint's filters. */
 export function part1List<T, K extends string>(rows: Iterable<T>, q: Part1ListQuery<K>, spec: ListSpec<T, NoInfer<K>>): Reply {
@@ -430,10 +427,7 @@ export function inFilter<V>(filter: readonly V[] | undefined, value: V | null): 
  * `metadata_filter[]` entries `<name>.<key>=<value>`: OR within one metadata name, AND across names.
  * `lookup(name)` returns the payload of the record's metadata of that name.
  */
-export function matchesMetadataFilter(
-  filters: string[] | undefined,
-  lookup: (metadataName: string) => Record<string, unknown> | undefined,
-): boolean {
+export function matchesMetadataFilter(filters: string[] | undefined, lookup: (metadataName: string) => Record<string, unknown> | undefined): boolean {
   if (!filters || filters.length === 0) return true;
   const byName = new Map<string, Array<[string, string]>>();
   for (const f of filters) {

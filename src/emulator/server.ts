@@ -129,11 +129,10 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
   }
   router.on("GET", `${API_PREFIX}/openapi.json`, () => undefined, { id: "openapi" });
 
-  const allowedMethods = (path: string): string[] =>
-    (["GET", "POST"] as const).filter((m) => router.find(m, path) !== null);
+  const allowedMethods = (path: string): string[] => (["GET", "POST"] as const).filter((m) => router.find(m, path) !== null);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const requestId = (typeof req.headers["x-request-id"] === "string" && /^[\w.-]{1,128}$/.test(req.headers["x-request-id"]) ? req.headers["x-request-id"] : randomUUID());
+    const requestId = typeof req.headers["x-request-id"] === "string" && /^[\w.-]{1,128}$/.test(req.headers["x-request-id"]) ? req.headers["x-request-id"] : randomUUID();
     res.setHeader("x-request-id", requestId);
     let url: URL;
     try {
@@ -148,7 +147,12 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
     const dot = dotSegment(req.url ?? "/");
     if (dot !== undefined) {
       req.resume();
-      sendError(res, errors.BAD_REQUEST(`path: the segment '${dot}' cannot name anything (URLs fold '.' and '..' away, so the request would reach another operation); percent-encoding does not change that`));
+      sendError(
+        res,
+        errors.BAD_REQUEST(
+          `path: the segment '${dot}' cannot name anything (URLs fold '.' and '..' away, so the request would reach another operation); percent-encoding does not change that`,
+        ),
+      );
       return;
     }
 
@@ -308,9 +312,12 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
     } catch (err) {
       options.log?.(`background task failed: ${(err as Error).message}`);
     }
-    store.publish(changes).catch((err) => options.log?.(`persisting background changes failed: ${(err as Error).message}`)).finally(() => {
-      ticking = false;
-    });
+    store
+      .publish(changes)
+      .catch((err) => options.log?.(`persisting background changes failed: ${(err as Error).message}`))
+      .finally(() => {
+        ticking = false;
+      });
   }, options.tickIntervalMs ?? 250);
   timer.unref();
 
@@ -336,4 +343,3 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
     });
   });
 }
-

@@ -22,7 +22,7 @@ export function objectShape(s: z.ZodType | undefined): Record<string, z.ZodType>
   if (!s) return {};
   const b = baseSchema(s);
   const d = defOf(b);
-  return d.type === "object" ? ((b as unknown as z.ZodObject).shape) : {};
+  return d.type === "object" ? (b as unknown as z.ZodObject).shape : {};
 }
 
 /** One message per zod issue (the first 20), each naming the field's path from `root`. */
@@ -67,9 +67,7 @@ export function queryObject(params: URLSearchParams, schema: z.ZodType | undefin
     const field = Object.prototype.hasOwnProperty.call(shape, key) ? shape[key] : undefined;
     if (!field) {
       const allowed = Object.keys(shape);
-      throw errors.VALIDATION_FAILED(
-        `query.${key}: unknown parameter` + (allowed.length ? ` (allowed: ${allowed.join(", ")})` : " (this operation takes no query parameters)"),
-      );
+      throw errors.VALIDATION_FAILED(`query.${key}: unknown parameter` + (allowed.length ? ` (allowed: ${allowed.join(", ")})` : " (this operation takes no query parameters)"));
     }
     if (defOf(baseSchema(field)).type === "array") {
       out[key] = values;

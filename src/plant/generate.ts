@@ -95,7 +95,13 @@ function argsFromRecord(kindName: string, record: Entry, skip: readonly string[]
     if (spec.local || skip.includes(name)) continue;
     const v = record[spec.wire ?? name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
     if (v === undefined || v === null) continue;
-    out[name] = spec.nested ? convertKeys(v, camel, (spec.freeForm ?? []).map((p) => p.split(".").map(camel).join("."))) : v;
+    out[name] = spec.nested
+      ? convertKeys(
+          v,
+          camel,
+          (spec.freeForm ?? []).map((p) => p.split(".").map(camel).join(".")),
+        )
+      : v;
   }
   return out;
 }
@@ -314,7 +320,9 @@ function sourceFiles(decls: Decl[], skipped: string[]): GeneratedFiles {
   const used = FILE_ORDER.filter((f) => decls.some((d) => d.file === f));
   for (const file of used) {
     const mine = decls.filter((d) => d.file === file);
-    const body = mine.map((d) => `${d.comment ? `// ${d.comment}\n` : ""}export const ${d.variable} = new svc.${d.className}(${JSON.stringify(d.logicalName)}, ${literal(d.args)});`).join("\n\n");
+    const body = mine
+      .map((d) => `${d.comment ? `// ${d.comment}\n` : ""}export const ${d.variable} = new svc.${d.className}(${JSON.stringify(d.logicalName)}, ${literal(d.args)});`)
+      .join("\n\n");
     const imports = used.filter((other) => other !== file && new RegExp(`\\b${moduleVar(other)}\\.`).test(body));
     const head = [
       `// ${FILE_TITLES[file]} Generated from a snapshot of the platform; every object is adopted.`,
@@ -335,12 +343,24 @@ function sourceFiles(decls: Decl[], skipped: string[]): GeneratedFiles {
 }
 
 function pulumiYaml(project: string): string {
-  return [`name: ${project}`, "runtime:", "  name: nodejs", "  options:", "    typescript: true", "description: The platform's objects, generated from a snapshot and adopted", ""].join("\n");
+  return [
+    `name: ${project}`,
+    "runtime:",
+    "  name: nodejs",
+    "  options:",
+    "    typescript: true",
+    "description: The platform's objects, generated from a snapshot and adopted",
+    "",
+  ].join("\n");
 }
 
 function ownPackage(): { version: string; pulumi: string } {
   try {
-    const pkg = JSON.parse(readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as { version?: string; dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as {
+      version?: string;
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+    };
     return { version: pkg.version ?? "*", pulumi: pkg.peerDependencies?.["@pulumi/pulumi"] ?? pkg.dependencies?.["@pulumi/pulumi"] ?? "^3.0.0" };
   } catch {
     return { version: "*", pulumi: "^3.0.0" };

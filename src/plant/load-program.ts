@@ -19,7 +19,8 @@ function typescriptOf(dir: string): Transpile {
   } catch {
     throw new Error(`${dir}: the program's project has no TypeScript compiler (install it there: npm install --save-dev typescript)`);
   }
-  return (source, fileName) => ts.transpileModule(source, { fileName, compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true } }).outputText;
+  return (source, fileName) =>
+    ts.transpileModule(source, { fileName, compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true } }).outputText;
 }
 
 /** The program in `dir` (its package.json `main`, else index.ts) as a function that runs it afresh. */

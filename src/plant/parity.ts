@@ -102,9 +102,7 @@ export async function parity(target: SvcClientOptions, options: ParityOptions = 
 /** The report as text: one block per operation that differs, or a line saying there is none. */
 export function formatParity(report: ParityReport): string {
   const n = report.operations.length;
-  const lines = [
-    `Parity of ${report.against} with an emulator seeded from ${report.snapshot}: ${n} operation(s) compared, ${report.differing.length} differ.`,
-  ];
+  const lines = [`Parity of ${report.against} with an emulator seeded from ${report.snapshot}: ${n} operation(s) compared, ${report.differing.length} differ.`];
   for (const op of report.differing) {
     lines.push("", `${op.operation} (${op.answers.platform} answer(s) from the platform, ${op.answers.emulator} from the emulator)`);
     for (const d of op.differences) lines.push(`  ${d.field}: platform ${d.platform}; emulator ${d.emulator}`);
@@ -166,7 +164,7 @@ const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._z
 function fieldsOf(schema: z.ZodType | undefined): Record<string, z.ZodType> | undefined {
   if (!schema) return undefined;
   const base = baseSchema(schema);
-  return defOf(base).type === "object" ? ((base as unknown as z.ZodObject).shape) : undefined;
+  return defOf(base).type === "object" ? (base as unknown as z.ZodObject).shape : undefined;
 }
 
 function elementOf(schema: z.ZodType | undefined): z.ZodType | undefined {

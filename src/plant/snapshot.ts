@@ -88,10 +88,7 @@ export interface SnapshotProblem {
   reason: string;
 }
 
-export type SnapshotEvent =
-  | { type: "reading"; section: string; count: number }
-  | { type: "done"; section: string; count: number }
-  | ({ type: "problem" } & SnapshotProblem);
+export type SnapshotEvent = { type: "reading"; section: string; count: number } | { type: "done"; section: string; count: number } | ({ type: "problem" } & SnapshotProblem);
 
 export interface SnapshotResult {
   /** Entries written per section (sections read but empty count 0). */
@@ -612,7 +609,12 @@ class PlantReader {
     for await (const d of this.list("apps", ep.parameterList)) {
       const want = implied.get(d.app_name)?.get(d.name);
       if (!want) {
-        this.problem("incomplete", "apps", `${d.app_name} parameter ${d.name}`, "the platform defines this parameter but no version of the app does; it will not exist after loading");
+        this.problem(
+          "incomplete",
+          "apps",
+          `${d.app_name} parameter ${d.name}`,
+          "the platform defines this parameter but no version of the app does; it will not exist after loading",
+        );
       } else if (want.title !== d.title || want.data_type !== d.data_type) {
         this.problem(
           "incomplete",

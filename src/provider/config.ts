@@ -102,16 +102,19 @@ export function resolveConfig(config: ConfigSource, env: NodeJS.ProcessEnv = pro
   };
   if (!resolved.emulatorStatePath && !resolved.baseUrl) {
     const unknown = resolved.warnings.length ? ` (${resolved.warnings.length === 1 ? "a key was" : "keys were"} not recognised: ${resolved.warnings.join("; ")})` : "";
-    throw new ProviderConfigError(
-      `no platform configured: set svc:baseUrl (or SVC_BASE_URL) with credentials, or svc:emulator to true to use the embedded emulator${unknown}`,
-    );
+    throw new ProviderConfigError(`no platform configured: set svc:baseUrl (or SVC_BASE_URL) with credentials, or svc:emulator to true to use the embedded emulator${unknown}`);
   }
   return resolved;
 }
 
 /** The settings that are set, by key (`svc:clientId, SVC_CLIENT_SECRET`), never their values. */
 export function keysSet(cfg: ProviderConfig, which: readonly Setting[] = Object.keys(SETTINGS) as Setting[]): string {
-  return which.map((k) => cfg.sources[k]).filter((s): s is string => s !== undefined).join(", ") || "none";
+  return (
+    which
+      .map((k) => cfg.sources[k])
+      .filter((s): s is string => s !== undefined)
+      .join(", ") || "none"
+  );
 }
 
 /** The credential settings the client uses, in its order of precedence: a token, a user login, a client login. */

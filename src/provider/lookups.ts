@@ -20,7 +20,11 @@ let configuredWith: string | undefined;
 async function client(): Promise<SvcClient> {
   const { configure, shutdown, client: runtimeClient } = await import("./runtime");
   const all = pulumi.runtime.allConfig();
-  const fingerprint = JSON.stringify(Object.entries(all).filter(([k]) => k.startsWith("svc:")).sort());
+  const fingerprint = JSON.stringify(
+    Object.entries(all)
+      .filter(([k]) => k.startsWith("svc:"))
+      .sort(),
+  );
   const changed = configuredWith !== undefined && configuredWith !== fingerprint;
   configuredWith = fingerprint;
   if (changed) await shutdown();

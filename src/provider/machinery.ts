@@ -35,7 +35,13 @@ function argFromWire(kind: Kind, name: string, record: WireRecord): unknown {
   const spec = kind.args[name];
   const v = record[wireName(kind, name)];
   if (v === undefined || v === null) return undefined;
-  return spec.nested ? convertKeys(v, camel, (spec.freeForm ?? []).map((p) => p.split(".").map(camel).join("."))) : v;
+  return spec.nested
+    ? convertKeys(
+        v,
+        camel,
+        (spec.freeForm ?? []).map((p) => p.split(".").map(camel).join(".")),
+      )
+    : v;
 }
 
 /** Maps a wire path back to the arg the user wrote: `runtime.resources[0]` → `runtime.resources[0]`, `app_name` → `appName`. */
@@ -168,12 +174,7 @@ async function existing(kind: Kind, ctx: KindContext, id: string, args: Props): 
  */
 function settlingLostAnswers(kind: Kind, ctx: KindContext, args: Props, naturalId: string | undefined): KindContext {
   const since = Date.now();
-  const check =
-    naturalId !== undefined
-      ? () => existing(kind, ctx, naturalId, args)
-      : kind.findCreated
-        ? () => kind.findCreated!(ctx, args, since)
-        : undefined;
+  const check = naturalId !== undefined ? () => existing(kind, ctx, naturalId, args) : kind.findCreated ? () => kind.findCreated!(ctx, args, since) : undefined;
   return check ? { ...ctx, client: ctx.client.withDefaults({ ambiguityCheck: check }) } : ctx;
 }
 
@@ -191,8 +192,7 @@ function recordArgs(kind: Kind, record: WireRecord, olds: Props): (name: string)
 }
 
 /** Whether the platform's value states the user's (`exact` args equal, others contain it). */
-const sameArg = (kind: Kind, name: string, user: unknown, server: unknown) =>
-  kind.args[name].compare === "exact" ? deepEqual(user, server) : containedIn(user, server);
+const sameArg = (kind: Kind, name: string, user: unknown, server: unknown) => (kind.args[name].compare === "exact" ? deepEqual(user, server) : containedIn(user, server));
 
 /**
  * Takes over an object that exists with the declared identity: the args that cannot change in place

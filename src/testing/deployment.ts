@@ -115,7 +115,9 @@ export class Deployment {
     if (this.closed || this.errors.length > 0) return Promise.reject(new CancelledError(`${reg.type} "${reg.name}"`));
     const urn = resourceUrn(this.ctx, reg.type, reg.name, reg.parent);
     if (this.registered.has(urn)) {
-      return this.track(Promise.reject(new EngineError({ urn, type: reg.type, name: reg.name }, "register", `duplicate resource URN ${urn}: two resources of the same type have the same name`)));
+      return this.track(
+        Promise.reject(new EngineError({ urn, type: reg.type, name: reg.name }, "register", `duplicate resource URN ${urn}: two resources of the same type have the same name`)),
+      );
     }
     this.registered.add(urn);
     this.ctx.redactor.learn(reg.inputs);
@@ -150,7 +152,8 @@ export class Deployment {
     const entries = this.ctx.state.all().filter((e) => e.delete || (!this.registered.has(e.urn) && !this.aliased.has(e.urn)));
     try {
       await deleteResources(this.ctx, { entries, preview: this.preview }, (op, entry) => {
-        if (!(entry.delete && this.replaced.has(`${entry.urn}#${entry.id}`))) this.operations.push(op.oldInputs || !entry.custom ? op : { ...op, oldInputs: reportedInputs(entry.inputs) });
+        if (!(entry.delete && this.replaced.has(`${entry.urn}#${entry.id}`)))
+          this.operations.push(op.oldInputs || !entry.custom ? op : { ...op, oldInputs: reportedInputs(entry.inputs) });
       });
     } catch (e) {
       this.fail(e as Error);
@@ -191,7 +194,8 @@ export class Deployment {
   private aliasedEntry(urn: string, reg: Registration): ResourceState | undefined {
     for (const alias of reg.aliases ?? []) {
       const parent = alias.noParent ? undefined : (alias.parentUrn ?? reg.parent);
-      const former = alias.urn ?? resourceUrn({ project: alias.project ?? this.ctx.project, stack: alias.stack ?? this.ctx.stack }, alias.type ?? reg.type, alias.name ?? reg.name, parent);
+      const former =
+        alias.urn ?? resourceUrn({ project: alias.project ?? this.ctx.project, stack: alias.stack ?? this.ctx.stack }, alias.type ?? reg.type, alias.name ?? reg.name, parent);
       if (former === urn || this.registered.has(former) || this.aliased.has(former)) continue;
       const entry = this.ctx.state.get(former);
       if (!entry || entry.external) continue;
@@ -206,7 +210,10 @@ export class Deployment {
           if (e === moved) continue;
           const deps = e.dependencies.map(renamed);
           const changed =
-            deps.some((d, i) => d !== e.dependencies[i]) || e.parent === former || e.deletedWith === former || Object.values(e.propertyDependencies ?? {}).some((urns) => urns.includes(former));
+            deps.some((d, i) => d !== e.dependencies[i]) ||
+            e.parent === former ||
+            e.deletedWith === former ||
+            Object.values(e.propertyDependencies ?? {}).some((urns) => urns.includes(former));
           if (!changed) continue;
           const next: ResourceState = { ...e, dependencies: deps };
           if (e.propertyDependencies) next.propertyDependencies = Object.fromEntries(Object.entries(e.propertyDependencies).map(([k, urns]) => [k, urns.map(renamed)]));
@@ -400,7 +407,9 @@ export class Deployment {
       const news: PropertyMap = { ...e.inputs };
       for (const k of unknown) news[k] = UNKNOWN;
       const ref = { urn: e.urn, type: e.type, name: e.name };
-      const diff = await providerStep(this.ctx, ref, "diff", () => this.ctx.client.diff(ref, e.id ?? "", forProviderMap(e.inputs), forProviderMap(e.outputs), forProviderMap(news), []));
+      const diff = await providerStep(this.ctx, ref, "diff", () =>
+        this.ctx.client.diff(ref, e.id ?? "", forProviderMap(e.inputs), forProviderMap(e.outputs), forProviderMap(news), []),
+      );
       if (diff.replaces.length === 0) continue;
       replacing.add(e.urn);
       out.push({ entry: e, keys: diff.replaces });

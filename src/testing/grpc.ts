@@ -117,9 +117,7 @@ export class ProviderClient {
 
   /** Waits until the host's server accepts connections. */
   async ready(timeoutMs = 10_000): Promise<void> {
-    await new Promise<void>((resolve, reject) =>
-      this.client.waitForReady(Date.now() + timeoutMs, (err) => (err ? reject(err) : resolve())),
-    );
+    await new Promise<void>((resolve, reject) => this.client.waitForReady(Date.now() + timeoutMs, (err) => (err ? reject(err) : resolve())));
   }
 
   private call<Res>(method: Method, req: unknown): Promise<Res> {

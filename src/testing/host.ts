@@ -50,7 +50,10 @@ function hintMissingPackages(Module: { _resolveFilename: (request: string, paren
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       if (err?.code === "MODULE_NOT_FOUND" && parent && !parent.filename && !/^[./]/.test(request)) {
-        const pkg = request.split("/").slice(0, request.startsWith("@") ? 2 : 1).join("/");
+        const pkg = request
+          .split("/")
+          .slice(0, request.startsWith("@") ? 2 : 1)
+          .join("/");
         const [first, ...more] = err.message.split("\n");
         err.message = [
           `${first}: the provider host resolves '${request}' from its working directory ${process.cwd()} ` +
@@ -177,7 +180,13 @@ function awaitPort(child: ChildProcess, script: string, early: string[]): Promis
       clearTimeout(timer);
       child.stdout!.off("data", onData);
       if (!/^\d+$/.test(first)) return fail(new Error(`the dynamic-provider host printed "${first}" instead of its port`));
-      resolve({ port: Number(first), rest: buffer.slice(nl + 1).split("\n").filter(Boolean) });
+      resolve({
+        port: Number(first),
+        rest: buffer
+          .slice(nl + 1)
+          .split("\n")
+          .filter(Boolean),
+      });
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", (c: Buffer) => early.push(c.toString("utf8").trimEnd()));

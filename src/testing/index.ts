@@ -34,7 +34,18 @@ export async function adoptionPlan(program: Program, options: StackOptions = {})
 export { TestStack, RunError, type StackOptions, type ResourceView, type ImportArgs } from "./test-stack";
 export type { Program } from "./program";
 export type { RunResult, RenderedRunResult, RunKind, OperationReport, OperationKind } from "./report";
-export { renderPlan, summaryLine, propertyChanges, formatValue, shortType, type RenderOptions, type RenderFormat, type RenderableRun, type PropertyChange, type PropertyChangeKind } from "./render";
+export {
+  renderPlan,
+  summaryLine,
+  propertyChanges,
+  formatValue,
+  shortType,
+  type RenderOptions,
+  type RenderFormat,
+  type RenderableRun,
+  type PropertyChange,
+  type PropertyChangeKind,
+} from "./render";
 export type { StackState, ResourceState } from "./state";
 export { EngineError } from "./context";
 export { expectAdoptionMatchesCreate, type AdoptionOptions } from "./assertions";

@@ -50,7 +50,9 @@ export function toHaveActions(this: { isNot?: boolean }, received: unknown, expe
 export const matchers: Record<string, Matcher> = { toHaveNoChanges, toHaveActions: toHaveActions };
 
 /** Registers the matchers with jest's `expect` (the global one unless given). */
-export function registerMatchers(expect: { extend(m: Record<string, unknown>): void } | undefined = (globalThis as { expect?: { extend(m: Record<string, unknown>): void } }).expect): void {
+export function registerMatchers(
+  expect: { extend(m: Record<string, unknown>): void } | undefined = (globalThis as { expect?: { extend(m: Record<string, unknown>): void } }).expect,
+): void {
   if (!expect) throw new Error("registerMatchers: no jest `expect` found; pass it as the argument");
   expect.extend(matchers);
 }

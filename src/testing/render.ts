@@ -74,7 +74,8 @@ function topKey(path: string): string {
   return path.split(/[.[]/)[0];
 }
 
-const joinPath = (prefix: string, k: string | number) => (typeof k === "number" ? `${prefix}[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `${prefix}.${k}` : `${prefix}[${JSON.stringify(k)}]`);
+const joinPath = (prefix: string, k: string | number) =>
+  typeof k === "number" ? `${prefix}[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `${prefix}.${k}` : `${prefix}[${JSON.stringify(k)}]`;
 
 const isPlainContainer = (v: unknown): v is Record<string, unknown> | unknown[] => Array.isArray(v) || (isObject(v) && !(SIG_KEY in v));
 
@@ -109,7 +110,10 @@ export function formatValue(v: unknown): string {
   if (isObject(v) && v[SIG_KEY] === RESOURCE_SIG) return `[resource ${String(v.urn ?? v.id ?? "")}]`;
   if (isObject(v) && v[SIG_KEY] === OUTPUT_SIG) return "value" in v ? formatValue(v.value) : "[unknown]";
   if (Array.isArray(v)) return `[${v.map(formatValue).join(", ")}]`;
-  if (isObject(v)) return `{${Object.keys(v).map((k) => `${JSON.stringify(k)}: ${formatValue(v[k])}`).join(", ")}}`;
+  if (isObject(v))
+    return `{${Object.keys(v)
+      .map((k) => `${JSON.stringify(k)}: ${formatValue(v[k])}`)
+      .join(", ")}}`;
   return JSON.stringify(v);
 }
 

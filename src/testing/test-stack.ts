@@ -84,7 +84,16 @@ export class RunError extends Error {
     readonly operations: readonly OperationReport[],
   ) {
     const first = failures[0];
-    super(`${kind} failed: ${first.message}${failures.length > 1 ? ` (and ${failures.length - 1} more failure(s): ${failures.slice(1).map((f) => f.message).join("; ")})` : ""}`);
+    super(
+      `${kind} failed: ${first.message}${
+        failures.length > 1
+          ? ` (and ${failures.length - 1} more failure(s): ${failures
+              .slice(1)
+              .map((f) => f.message)
+              .join("; ")})`
+          : ""
+      }`,
+    );
     this.name = "RunError";
   }
   /** The resource, operation and provider message of the first failure, when a provider failed. */
@@ -267,7 +276,16 @@ export class TestStack {
         throw new EngineError(ref, "import", this.ctx.redactor.mask(e.message));
       });
       if (!read.id) throw new EngineError(ref, "import", `there is no object with id "${args.id}"`);
-      const entry: ResourceState = { urn, type, name: args.name, custom: true, id: read.id, inputs: read.inputs ?? { [PROVIDER_KEY]: provider }, outputs: this.ctx.redactor.protect(read.properties), dependencies: [] };
+      const entry: ResourceState = {
+        urn,
+        type,
+        name: args.name,
+        custom: true,
+        id: read.id,
+        inputs: read.inputs ?? { [PROVIDER_KEY]: provider },
+        outputs: this.ctx.redactor.protect(read.properties),
+        dependencies: [],
+      };
       if (record) {
         this.ctx.state.put(entry);
         this.ctx.ledger.set(`${urn}#${read.id}`, entry);
@@ -283,7 +301,10 @@ export class TestStack {
 
   /** Every resource in the state (objects waiting for deletion excluded). */
   resources(): ResourceView[] {
-    return this.ctx.state.all().filter((e) => !e.delete).map(view);
+    return this.ctx.state
+      .all()
+      .filter((e) => !e.delete)
+      .map(view);
   }
 
   /** Stops the provider host (and the emulator the stack started). */
@@ -304,7 +325,15 @@ export class TestStack {
   private entry(nameOrUrn: string): ResourceState {
     const matches = this.ctx.state.all().filter((e) => !e.delete && (e.urn === nameOrUrn || e.name === nameOrUrn));
     if (matches.length === 1) return matches[0];
-    if (matches.length === 0) throw new Error(`the stack has no resource named "${nameOrUrn}" (it has: ${this.ctx.state.all().map((e) => e.name).join(", ") || "none"})`);
+    if (matches.length === 0)
+      throw new Error(
+        `the stack has no resource named "${nameOrUrn}" (it has: ${
+          this.ctx.state
+            .all()
+            .map((e) => e.name)
+            .join(", ") || "none"
+        })`,
+      );
     throw new Error(`several resources are named "${nameOrUrn}"; use the URN: ${matches.map((e) => e.urn).join(", ")}`);
   }
 

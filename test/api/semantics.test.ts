@@ -49,7 +49,9 @@ describe("Effects", () => {
     const endpoint = defineArea("things", "facts");
     const row = { id: "things.make", method: "POST" as const, path: "/things/make", permission: "thing.create", summary: "Make a thing", success: { status: 201 } };
     expect(() => endpoint({ ...row } as never)).toThrow("things.make: effect must be one of read, create, update, delete, action, got undefined");
-    expect(() => endpoint({ ...row, effect: "update", confirm: { read: "things.get", params: () => undefined } })).toThrow("things.make: only a create has a confirm (its effect is update)");
+    expect(() => endpoint({ ...row, effect: "update", confirm: { read: "things.get", params: () => undefined } })).toThrow(
+      "things.make: only a create has a confirm (its effect is update)",
+    );
     expect(endpoint({ ...row, effect: "create" }).mutates).toBe(true);
     expect(endpoint({ ...row, effect: "read" }).mutates).toBe(false);
   });

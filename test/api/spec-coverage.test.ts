@@ -54,7 +54,12 @@ describe("test/api/spec-operations.json, the checked-in rows of the spec", () =>
 
   test("every row names its method, path, permission (or null) and source document", () => {
     for (const r of rows) {
-      expect(r).toEqual({ method: expect.stringMatching(/^(GET|POST)$/), path: expect.stringMatching(/^\//), permission: r.permission === null ? null : expect.stringMatching(/^[a-z_]+\.[a-z_]+$/), file: expect.stringMatching(/^platform-api-part-[12]\.md$/) });
+      expect(r).toEqual({
+        method: expect.stringMatching(/^(GET|POST)$/),
+        path: expect.stringMatching(/^\//),
+        permission: r.permission === null ? null : expect.stringMatching(/^[a-z_]+\.[a-z_]+$/),
+        file: expect.stringMatching(/^platform-api-part-[12]\.md$/),
+      });
     }
   });
 });
@@ -95,9 +100,12 @@ describe("the endpoint table against the spec", () => {
   });
 
   test("only instance status and the token endpoints are open", () => {
-    expect(endpoints.filter((e) => e.permission === null).map((e) => e.path).sort()).toEqual(
-      ["/auth/realms/svc/protocol/openid-connect/token", "/auth/token/get", "/instance/status/get"].sort(),
-    );
+    expect(
+      endpoints
+        .filter((e) => e.permission === null)
+        .map((e) => e.path)
+        .sort(),
+    ).toEqual(["/auth/realms/svc/protocol/openid-connect/token", "/auth/token/get", "/instance/status/get"].sort());
   });
 });
 
@@ -113,7 +121,9 @@ describe("every operation of the table is routed and reachable over HTTP", () =>
       const unreachable: string[] = [];
       for (const e of endpoints) {
         // Fill path parameters with plausible values; the answer may be a 4xx for them, never "no route".
-        const path = e.path.replace(/\{([a-z_]+)\}/g, (_, p: string) => (p === "schedule_id" ? "6f1c2a7e-0000-4000-8000-000000000009" : p === "datalabel_id" ? "1" : p.includes("version") ? "1.0.0" : "x"));
+        const path = e.path.replace(/\{([a-z_]+)\}/g, (_, p: string) =>
+          p === "schedule_id" ? "6f1c2a7e-0000-4000-8000-000000000009" : p === "datalabel_id" ? "1" : p.includes("version") ? "1.0.0" : "x",
+        );
         const a = await emu.call(e.method, path, e.method === "POST" ? { body: {} } : {});
         const code = a.body?.errors?.[0]?.error_code;
         if (code === 40402 || a.status === 501 || a.status >= 500) unreachable.push(`${e.method} ${e.path} → ${a.status}`);

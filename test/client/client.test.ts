@@ -50,10 +50,11 @@ async function startFront(target: string): Promise<Front> {
     script: () => undefined,
     tokenRequests: () => front.seen.filter((s) => TOKEN_PATHS.includes(s.path)),
     apiRequests: () => front.seen.filter((s) => !TOKEN_PATHS.includes(s.path)),
-    close: () => new Promise((done) => {
-      server.close(() => done());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
   };
   const send = (res: http.ServerResponse, r: Reply) => {
     const body = r.body === undefined ? "" : typeof r.body === "string" ? r.body : JSON.stringify(r.body);
@@ -218,7 +219,9 @@ describe("Typed methods derived from the endpoint table", () => {
     const lines = (await c.datalabels.rangeGet({ body: {} })) as unknown as Array<{ label_name: string; start_date: string }>;
     expect(lines.map((l) => l.start_date.slice(0, 10))).toEqual(["2024-05-01", "2024-05-02", "2024-05-03"]);
     front.script = (s) =>
-      s.path.endsWith("/range/get") ? { forwardThen: (a) => ({ status: a.status, headers: { "content-type": "application/x-json-stream" }, body: a.body.replace(/"label_name":"[^"]*"/, '"label_name":7') }) } : undefined;
+      s.path.endsWith("/range/get")
+        ? { forwardThen: (a) => ({ status: a.status, headers: { "content-type": "application/x-json-stream" }, body: a.body.replace(/"label_name":"[^"]*"/, '"label_name":7') }) }
+        : undefined;
     const err = await errorOf(c.datalabels.rangeGet({ body: {} }));
     expect(err.message).toMatch(/^datalabels\.rangeGet: response field line 1 label_name: expected string, received number/);
   });
@@ -316,7 +319,9 @@ describe("Authentication (spec Part 1 Authentication; facts §2)", () => {
     const err = (await errorOf(c.clusters.list())) as SvcApiError;
     expect(err).toBeInstanceOf(SvcApiError);
     expect(err.status).toBe(401);
-    expect(err.message).toMatch(/^POST \/auth\/realms\/svc\/protocol\/openid-connect\/token → 401: login refused \(password grant for admin@example.com\): invalid user credentials; check username, password and clientId \(SVC_USERNAME, SVC_PASSWORD, SVC_CLIENT_ID\)/);
+    expect(err.message).toMatch(
+      /^POST \/auth\/realms\/svc\/protocol\/openid-connect\/token → 401: login refused \(password grant for admin@example.com\): invalid user credentials; check username, password and clientId \(SVC_USERNAME, SVC_PASSWORD, SVC_CLIENT_ID\)/,
+    );
     expect(err.message).not.toContain("Wr0ng-Passw0rd!");
     expect(front.apiRequests()).toHaveLength(0);
   });
@@ -379,8 +384,7 @@ describe("Response validation against the table's success schema", () => {
   test("a record field of the wrong type is named with its path and the endpoint", async () => {
     const c = client();
     await c.clusters.create({ body: { name: "a" } });
-    front.script = (s) =>
-      s.path.endsWith("/get") ? { forwardThen: (a) => ({ status: a.status, body: { ...JSON.parse(a.body), created: 5 } }) } : undefined;
+    front.script = (s) => (s.path.endsWith("/get") ? { forwardThen: (a) => ({ status: a.status, body: { ...JSON.parse(a.body), created: 5 } }) } : undefined);
     const err = await errorOf(c.clusters.get({ params: { cluster_name: "a" } }));
     expect(err).toBeInstanceOf(SvcResponseError);
     expect(err.message).toMatch(/^clusters\.get: response field created: expected string, received number/);
@@ -388,11 +392,15 @@ describe("Response validation against the table's success schema", () => {
 
   test("a Part 1 list's limits and stream answers are checked too: a limits page without total_items, a stream line of the wrong shape", async () => {
     const c = client();
-    front.script = (s) => (s.path.endsWith("/apps/list") ? { status: 200, headers: { "content-type": "application/x-json-limits" }, body: { data: [], pagination: { page: 1, total_pages: 1 } } } : undefined);
+    front.script = (s) =>
+      s.path.endsWith("/apps/list")
+        ? { status: 200, headers: { "content-type": "application/x-json-limits" }, body: { data: [], pagination: { page: 1, total_pages: 1 } } }
+        : undefined;
     const limits = await errorOf(c.apps.list({ query: { pagination_type: "limits" } }));
     expect(limits).toBeInstanceOf(SvcResponseError);
     expect(limits.message).toMatch(/^apps\.list: response field pagination\.total_items: expected number/);
-    front.script = (s) => (s.path.endsWith("/apps/list") ? { status: 200, headers: { "content-type": "application/x-json-stream" }, body: '{"name":"a"}\n{"name":7}\n' } : undefined);
+    front.script = (s) =>
+      s.path.endsWith("/apps/list") ? { status: 200, headers: { "content-type": "application/x-json-stream" }, body: '{"name":"a"}\n{"name":7}\n' } : undefined;
     const stream = await errorOf(c.apps.list({ query: { pagination_type: "stream" } }));
     expect(stream).toBeInstanceOf(SvcResponseError);
     expect(stream.message).toMatch(/^apps\.list: response field line 1/);
@@ -530,9 +538,7 @@ describe("Retries (429, 502, 503, 504, resets and timeouts)", () => {
     for (const name of ["a", "b", "c"]) await c.clusters.create({ body: { name } });
     emu.faults.configure({ rate: 0.3, reset_rate: 0.1, statuses: [429, 502, 503, 504], retry_after_s: 0, seed: 42 });
     const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        i % 2 === 0 ? c.clusters.list() : c.clusters.update({ params: { cluster_name: "b" }, body: { telemetry_buffer_size: 1 + (i % 20) } }),
-      ),
+      Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? c.clusters.list() : c.clusters.update({ params: { cluster_name: "b" }, body: { telemetry_buffer_size: 1 + (i % 20) } }))),
     );
     expect(results).toHaveLength(40);
     const { counters } = emu.faults.status();
@@ -669,7 +675,16 @@ describe("Creates that fail ambiguously are not blindly repeated", () => {
   test("whether an operation is a create is read from its row, not its id: a create named otherwise is not repeated after a lost answer", async () => {
     const endpoint = defineArea("things", "facts");
     const thing = z.object({ name: z.string() });
-    const make = endpoint({ id: "things.make", method: "POST", effect: "create", path: "/things/make", permission: "thing.create", summary: "Make a thing", body: thing, success: { status: 201, body: thing } });
+    const make = endpoint({
+      id: "things.make",
+      method: "POST",
+      effect: "create",
+      path: "/things/make",
+      permission: "thing.create",
+      summary: "Make a thing",
+      body: thing,
+      success: { status: 201, body: thing },
+    });
     const c = client();
     front.script = (s) => (s.path.endsWith("/things/make") ? (front.apiRequests().length === 1 ? apiError(503, "unavailable") : { status: 201, body: { name: "a" } }) : undefined);
     const err = (await errorOf(c.call(make, { body: { name: "a" } }))) as SvcApiError;
@@ -680,7 +695,16 @@ describe("Creates that fail ambiguously are not blindly repeated", () => {
   test("an update named like a create (its row says update) is repeated after a lost answer", async () => {
     const endpoint = defineArea("things", "facts");
     const thing = z.object({ name: z.string() });
-    const touch = endpoint({ id: "things.touchCreate", method: "POST", effect: "update", path: "/things/touch", permission: "thing.update", summary: "Touch a thing", body: thing, success: { status: 200, body: thing } });
+    const touch = endpoint({
+      id: "things.touchCreate",
+      method: "POST",
+      effect: "update",
+      path: "/things/touch",
+      permission: "thing.update",
+      summary: "Touch a thing",
+      body: thing,
+      success: { status: 200, body: thing },
+    });
     const c = client();
     front.script = (s) => (s.path.endsWith("/things/touch") ? (front.apiRequests().length === 1 ? apiError(503, "unavailable") : { status: 200, body: { name: "a" } }) : undefined);
     expect(await c.call(touch, { body: { name: "a" } })).toEqual({ name: "a" });

@@ -25,7 +25,9 @@ describe("Configuration errors name the option and the environment variable", ()
   });
 
   test("a base URL that is not an http(s) URL", () => {
-    expect(configError(() => SvcClient.fromEnv({ SVC_BASE_URL: "platform.example.com", SVC_TOKEN: "t" })).message).toMatch(/baseUrl 'platform.example.com' \(option baseUrl or SVC_BASE_URL\)/);
+    expect(configError(() => SvcClient.fromEnv({ SVC_BASE_URL: "platform.example.com", SVC_TOKEN: "t" })).message).toMatch(
+      /baseUrl 'platform.example.com' \(option baseUrl or SVC_BASE_URL\)/,
+    );
     expect(configError(() => SvcClient.fromEnv({}, { baseUrl: "ftp://x", token: "t" })).message).toMatch(/must start with http:\/\/ or https:\/\//);
   });
 

@@ -44,7 +44,11 @@ describe("a server that does not answer is named", () => {
     const port = await deadPort();
     const err = (await errorOf(make({ baseUrl: `http://127.0.0.1:${port}`, token: "t" }).clusters.list())) as SvcApiError;
     expect(err).toBeInstanceOf(SvcApiError);
-    expect(err.message).toMatch(new RegExp(`^GET /orchestration/clusters/list → no answer: could not connect to http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED: nothing listens there\\) \\(request [0-9a-f-]+\\)$`));
+    expect(err.message).toMatch(
+      new RegExp(
+        `^GET /orchestration/clusters/list → no answer: could not connect to http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED: nothing listens there\\) \\(request [0-9a-f-]+\\)$`,
+      ),
+    );
   });
 });
 
@@ -67,7 +71,9 @@ describe("settings are named as the caller names them", () => {
   test("a refused login names the caller's keys in its hint", async () => {
     const c = make({ baseUrl: emu.baseUrl, clientId: "svc-admin", clientSecret: "wrong", settingNames: { clientId: "svc:clientId", clientSecret: "svc:clientSecret" } });
     const err = await errorOf(c.clusters.list());
-    expect(err.message).toMatch(/login refused \(client_credentials grant for client svc-admin\): .*; check svc:clientId and svc:clientSecret \(SVC_CLIENT_ID, SVC_CLIENT_SECRET\)/);
+    expect(err.message).toMatch(
+      /login refused \(client_credentials grant for client svc-admin\): .*; check svc:clientId and svc:clientSecret \(SVC_CLIENT_ID, SVC_CLIENT_SECRET\)/,
+    );
     expect(err.message).not.toContain("wrong");
   });
 });

@@ -10,8 +10,7 @@ let client: SvcClient;
 let events: ClientEvent[] = [];
 
 /** The messages of the list requests the client sent since `events` was last emptied. */
-const listRequests = (suffix: string) =>
-  events.filter((e) => e.type === "request" && String(e.path).endsWith(suffix)).map((e) => e.message);
+const listRequests = (suffix: string) => events.filter((e) => e.type === "request" && String(e.path).endsWith(suffix)).map((e) => e.message);
 
 const pad = (i: number) => String(i).padStart(4, "0");
 const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));

@@ -158,7 +158,11 @@ browserSuite("the console watching the quickstart go up through the kit", () => 
     expect(expected.map(([name]) => name)).toEqual(["line-1", "pump-1", "pump-2"]);
     // Each asset shown under its parent, with its state.
     const shown = await page.$$eval("ul.tree li[data-asset]", (els) =>
-      els.map((el) => [(el as Dom).dataset.asset, el.querySelector(":scope > .node .badge")?.textContent ?? "", (el.parentElement?.closest("li[data-asset]") as Dom)?.dataset.asset ?? ""]),
+      els.map((el) => [
+        (el as Dom).dataset.asset,
+        el.querySelector(":scope > .node .badge")?.textContent ?? "",
+        (el.parentElement?.closest("li[data-asset]") as Dom)?.dataset.asset ?? "",
+      ]),
     );
     expect(shown).toEqual(expected);
     await screenshot(page, "assets-tree");
@@ -177,12 +181,18 @@ browserSuite("the console watching the quickstart go up through the kit", () => 
     // Its record: the JSON, the state, and the way to its cluster.
     await go(page, "#/workloads/pump-monitor-line-1");
     expect(await page.$eval("#main .toolbar .badge", (el) => el.textContent)).toBe("running");
-    expect(JSON.parse(await page.$eval("#main pre.json", (el) => el.textContent ?? ""))).toMatchObject({ name: "pump-monitor-line-1", cluster_name: "plant-a", status: { state: "running" } });
+    expect(JSON.parse(await page.$eval("#main pre.json", (el) => el.textContent ?? ""))).toMatchObject({
+      name: "pump-monitor-line-1",
+      cluster_name: "plant-a",
+      status: { state: "running" },
+    });
     await screenshot(page, "workload-record");
     await page.click('#main a.rel[href="#/clusters/plant-a"]');
     await ready(page, "#/clusters/plant-a");
     expect(await page.$eval("#main .toolbar .badge", (el) => el.textContent)).toBe(cluster.status);
-    expect(await page.$$eval('#main [data-related="Workloads on this cluster"] tbody tr', (rows) => rows.map((r) => (r as Dom).innerText.split("\t")[0]))).toEqual(["pump-monitor-line-1"]);
+    expect(await page.$$eval('#main [data-related="Workloads on this cluster"] tbody tr', (rows) => rows.map((r) => (r as Dom).innerText.split("\t")[0]))).toEqual([
+      "pump-monitor-line-1",
+    ]);
 
     await go(page, "#/clusters");
     expect(await cellText(page, "plant-a", "state")).toBe("online");
@@ -229,7 +239,9 @@ browserSuite("the console watching the quickstart go up through the kit", () => 
     await page.type("input.filter-action", "create-assets");
     await page.click("form.filters button[type=submit]");
     await ready(page, "#/audit?action=CREATE-ASSETS");
-    expect(await page.$$eval("ol.timeline li.entry", (els) => els.map((el) => (el as Dom).dataset.identifier))).toEqual(all.filter((e) => e.action === "CREATE-ASSETS").map((e) => e.identifier));
+    expect(await page.$$eval("ol.timeline li.entry", (els) => els.map((el) => (el as Dom).dataset.identifier))).toEqual(
+      all.filter((e) => e.action === "CREATE-ASSETS").map((e) => e.identifier),
+    );
   });
 
   test("an update's diff shows the old and new value of what changed, and appears live", async () => {
@@ -243,7 +255,7 @@ browserSuite("the console watching the quickstart go up through the kit", () => 
     expect(await page.$eval(`${row} td.before`, (td) => td.textContent)).toBe('"Pump monitor, line 1"');
     expect(await page.$eval(`${row} td.after`, (td) => td.textContent)).toBe(JSON.stringify(title));
     // Only what changed is listed.
-    const paths = await page.$$eval('ol.timeline > li.entry:first-child .change.changed tr.diff', (rows) => rows.map((r) => (r as Dom).dataset.path));
+    const paths = await page.$$eval("ol.timeline > li.entry:first-child .change.changed tr.diff", (rows) => rows.map((r) => (r as Dom).dataset.path));
     expect(paths).toContain("title");
     expect(paths).not.toContain("name");
     await screenshot(page, "audit-timeline");
@@ -308,7 +320,7 @@ browserSuite("the emulator's controls from the page", () => {
 
     await page.click("button.reset");
     await page.click("button.reset"); // the second click confirms
-    await page.waitForFunction(() => ((globalThis as Dom).document.querySelector("#notice")).textContent?.includes("the emulator is empty"));
+    await page.waitForFunction(() => (globalThis as Dom).document.querySelector("#notice").textContent?.includes("the emulator is empty"));
     expect((await api(emu.baseUrl, "GET", "/assets/list")).body.data).toEqual([]);
 
     try {

@@ -274,7 +274,10 @@ export async function runKit(project: ConsumerProject, scenario: string): Promis
 /** The value of a step that must have succeeded; otherwise an error naming the step and what went wrong. */
 export function stepValue<T = unknown>(run: KitRun, name: string): T {
   const s = run.steps.find((x) => x.step === name);
-  if (!s) throw new Error(`step "${name}" did not run (steps: ${run.steps.map((x) => x.step).join(", ") || "none"})${run.error ? `; the script failed: ${run.error}` : ""}\n${run.log.slice(-4000)}`);
+  if (!s)
+    throw new Error(
+      `step "${name}" did not run (steps: ${run.steps.map((x) => x.step).join(", ") || "none"})${run.error ? `; the script failed: ${run.error}` : ""}\n${run.log.slice(-4000)}`,
+    );
   if (!s.ok) throw new Error(`step "${name}" failed: ${s.error}`);
   return s.value as T;
 }

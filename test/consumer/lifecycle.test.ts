@@ -16,51 +16,67 @@ const PLANT = ["anomaly", "centrifugal-pump", "line-1", "monitor-1.0.0", "pump-1
     project = await consumerProject(line);
   }, PREPARE_MS);
 
-  test("up, identical re-run, edit (previewed, then applied), refresh, destroy, up again after destroy, destroy", async () => {
-    const run = await runKit(project, "life");
-    expect(run.pulumi).toBe(project.pulumiVersion);
-    expect(stepValue<RunSummary>(run, "up").ops).toEqual(PLANT.map((n) => `create ${n}`));
-    expect(stepValue(run, "outputs")).toMatchObject({ pumpPath: "line-1/pump-1", appType: "app", storedPower: "7.5" });
-    expect(stepValue<RunSummary>(run, "re-run")).toMatchObject({ changes: 0, totals: { same: PLANT.length } });
-    const edit = ["update line-1 (title)", "update pump-1-power (value)"];
-    expect(stepValue<RunSummary>(run, "preview of the edit").ops).toEqual(edit);
-    const applied = stepValue<RunSummary>(run, "up of the edit");
-    expect(applied.ops).toEqual(edit);
-    expect(applied.outputs).toMatchObject({ storedPower: "9" });
-    expect(stepValue(run, "line title on the platform")).toBe("Line 1 (north hall)");
-    expect(stepValue<RunSummary>(run, "refresh")).toMatchObject({ changes: 0, ops: [] });
-    expect(stepValue<RunSummary>(run, "destroy").ops).toEqual(PLANT.map((n) => `delete ${n}`));
-    expect(stepValue(run, "exists after destroy")).toBe(false);
-    expect(stepValue<RunSummary>(run, "up after destroy").ops).toEqual(PLANT.map((n) => `create ${n}`));
-    expect(stepValue(run, "exists after up again")).toBe(true);
-    expect(stepValue<RunSummary>(run, "destroy again").ops).toEqual(PLANT.map((n) => `delete ${n}`));
-  }, RUN_MS);
+  test(
+    "up, identical re-run, edit (previewed, then applied), refresh, destroy, up again after destroy, destroy",
+    async () => {
+      const run = await runKit(project, "life");
+      expect(run.pulumi).toBe(project.pulumiVersion);
+      expect(stepValue<RunSummary>(run, "up").ops).toEqual(PLANT.map((n) => `create ${n}`));
+      expect(stepValue(run, "outputs")).toMatchObject({ pumpPath: "line-1/pump-1", appType: "app", storedPower: "7.5" });
+      expect(stepValue<RunSummary>(run, "re-run")).toMatchObject({ changes: 0, totals: { same: PLANT.length } });
+      const edit = ["update line-1 (title)", "update pump-1-power (value)"];
+      expect(stepValue<RunSummary>(run, "preview of the edit").ops).toEqual(edit);
+      const applied = stepValue<RunSummary>(run, "up of the edit");
+      expect(applied.ops).toEqual(edit);
+      expect(applied.outputs).toMatchObject({ storedPower: "9" });
+      expect(stepValue(run, "line title on the platform")).toBe("Line 1 (north hall)");
+      expect(stepValue<RunSummary>(run, "refresh")).toMatchObject({ changes: 0, ops: [] });
+      expect(stepValue<RunSummary>(run, "destroy").ops).toEqual(PLANT.map((n) => `delete ${n}`));
+      expect(stepValue(run, "exists after destroy")).toBe(false);
+      expect(stepValue<RunSummary>(run, "up after destroy").ops).toEqual(PLANT.map((n) => `create ${n}`));
+      expect(stepValue(run, "exists after up again")).toBe(true);
+      expect(stepValue<RunSummary>(run, "destroy again").ops).toEqual(PLANT.map((n) => `delete ${n}`));
+    },
+    RUN_MS,
+  );
 
-  test("importResource reads an object made outside the program into the state; declaring it then changes nothing", async () => {
-    const run = await runKit(project, "import");
-    stepValue(run, "up");
-    expect(stepValue(run, "create outside the program")).toBe("legacy");
-    expect(stepValue(run, "importResource")).toEqual({ id: "legacy", type: "pulumi-nodejs:dynamic/svc:Label", title: "Legacy" });
-    expect(stepValue<RunSummary>(run, "up declaring it")).toMatchObject({ changes: 0, totals: { same: PLANT.length + 1 } });
-    expect(stepValue<RunSummary>(run, "destroy").ops).toContain("delete legacy");
-    expect(stepValue(run, "legacy label after destroy")).toBe(false);
-  }, RUN_MS);
+  test(
+    "importResource reads an object made outside the program into the state; declaring it then changes nothing",
+    async () => {
+      const run = await runKit(project, "import");
+      stepValue(run, "up");
+      expect(stepValue(run, "create outside the program")).toBe("legacy");
+      expect(stepValue(run, "importResource")).toEqual({ id: "legacy", type: "pulumi-nodejs:dynamic/svc:Label", title: "Legacy" });
+      expect(stepValue<RunSummary>(run, "up declaring it")).toMatchObject({ changes: 0, totals: { same: PLANT.length + 1 } });
+      expect(stepValue<RunSummary>(run, "destroy").ops).toContain("delete legacy");
+      expect(stepValue(run, "legacy label after destroy")).toBe(false);
+    },
+    RUN_MS,
+  );
 
-  test("lookups in the program read what the provider's embedded emulator (svc:emulator) holds", async () => {
-    const run = await runKit(project, "lookup");
-    stepValue(run, "up");
-    stepValue(run, "up with lookups");
-    expect(stepValue(run, "looked up")).toEqual({ found: "pump-1 in line-1", listed: ["line-1", "pump-1"] });
-    expect(stepValue<RunSummary>(run, "destroy").ops).toEqual(PLANT.map((n) => `delete ${n}`));
-  }, RUN_MS);
+  test(
+    "lookups in the program read what the provider's embedded emulator (svc:emulator) holds",
+    async () => {
+      const run = await runKit(project, "lookup");
+      stepValue(run, "up");
+      stepValue(run, "up with lookups");
+      expect(stepValue(run, "looked up")).toEqual({ found: "pump-1 in line-1", listed: ["line-1", "pump-1"] });
+      expect(stepValue<RunSummary>(run, "destroy").ops).toEqual(PLANT.map((n) => `delete ${n}`));
+    },
+    RUN_MS,
+  );
 
-  test("a stack with a cluster (released, not deleted, on destroy) goes up again after destroy", async () => {
-    const run = await runKit(project, "cluster");
-    expect(stepValue<RunSummary>(run, "up").ops).toEqual(["create anomaly", "create plant-a"]);
-    // Destroy releases the cluster, and its check through the API accepts that the cluster stays.
-    expect(stepValue<RunSummary>(run, "destroy").ops).toEqual(["delete anomaly", "delete plant-a"]);
-    expect(stepValue(run, "cluster after destroy")).toBe("plant-a");
-    expect(stepValue<RunSummary>(run, "up after destroy").outputs).toMatchObject({ cluster: "plant-a", label: "anomaly" });
-    stepValue(run, "destroy again");
-  }, RUN_MS);
+  test(
+    "a stack with a cluster (released, not deleted, on destroy) goes up again after destroy",
+    async () => {
+      const run = await runKit(project, "cluster");
+      expect(stepValue<RunSummary>(run, "up").ops).toEqual(["create anomaly", "create plant-a"]);
+      // Destroy releases the cluster, and its check through the API accepts that the cluster stays.
+      expect(stepValue<RunSummary>(run, "destroy").ops).toEqual(["delete anomaly", "delete plant-a"]);
+      expect(stepValue(run, "cluster after destroy")).toBe("plant-a");
+      expect(stepValue<RunSummary>(run, "up after destroy").outputs).toMatchObject({ cluster: "plant-a", label: "anomaly" });
+      stepValue(run, "destroy again");
+    },
+    RUN_MS,
+  );
 });

@@ -58,7 +58,16 @@ function commandsOf(block: string): DocCommand[] {
 
 /** The documented answer as a pattern: literal text, `…` for any run of characters. */
 const answerPattern = (lines: string[]) =>
-  new RegExp(`^${lines.map((l) => l.split("…").map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^]*?")).join("\n")}$`);
+  new RegExp(
+    `^${lines
+      .map((l) =>
+        l
+          .split("…")
+          .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+          .join("[^]*?"),
+      )
+      .join("\n")}$`,
+  );
 
 let emulator: ChildProcess | undefined;
 afterAll(() => {

@@ -214,7 +214,10 @@ describe("ACP metadata", () => {
   });
 
   test("bulk create rejects a malformed item as a whole request (400) and creates nothing", async () => {
-    const a = await emu.post(pathOf(areas.acps.metadataBulkCreate), [{ acp_name: "edge-1", name: "ok", payload: {} }, { acp_name: "edge-2", payload: {} }]);
+    const a = await emu.post(pathOf(areas.acps.metadataBulkCreate), [
+      { acp_name: "edge-1", name: "ok", payload: {} },
+      { acp_name: "edge-2", payload: {} },
+    ]);
     expectErrorBody(a, 400);
     expect(messages(a)).toMatch(/body\[1\]\.name/);
     expect(emu.store.table("acp_metadata").size).toBe(0);

@@ -25,7 +25,15 @@ describe("POST /appregistry/create (AppCreate: payload is the whole app definiti
     expect(a.body.versions).toHaveLength(1);
     const v = a.body.versions[0];
     expect(v.id).toBe(createHash("sha256").update("motor-monitor:1.0.0").digest("hex"));
-    expect(v.payload).toEqual({ name: "motor-monitor", version: "1.0.0", type: "svc", title: "Motor monitor", description: "Watches motors", spec_version: "4.12.0", app: { x: 1 } });
+    expect(v.payload).toEqual({
+      name: "motor-monitor",
+      version: "1.0.0",
+      type: "svc",
+      title: "Motor monitor",
+      description: "Watches motors",
+      spec_version: "4.12.0",
+      app: { x: 1 },
+    });
   });
 
   test("for an existing app the version is appended; latest_version is the highest by semver", async () => {
@@ -199,7 +207,10 @@ describe("App registry versions", () => {
     expect(none.status).toBe(400);
     expectErrorBody(await upload("a", "1.0.0", Buffer.alloc(0)), 400);
     expectErrorBody(await upload("a", "2.0.0", Buffer.from("x")), 404);
-    expectErrorBody(await emu.call("POST", pathOf(areas.appregistry.versionUpload, { app_name: "a", app_version: "1.0.0" }), { raw: packageForm(Buffer.from("x")), as: "viewer" }), 403);
+    expectErrorBody(
+      await emu.call("POST", pathOf(areas.appregistry.versionUpload, { app_name: "a", app_version: "1.0.0" }), { raw: packageForm(Buffer.from("x")), as: "viewer" }),
+      403,
+    );
     expect(emu.store.table("registry_packages").size).toBe(0);
   });
 

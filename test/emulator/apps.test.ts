@@ -292,7 +292,14 @@ describe("App resources (spec Apps: resources enable/disable/delete/list)", () =
     expect((await emu.post(pathOf(areas.apps.resourcesDisable, { app_name: "simulator" }), { resources: ["krn:asset:press-2", "krn:asset:press-3"] })).status).toBe(204);
     const a = await list();
     expect(a.body.data).toEqual([
-      expect.objectContaining({ resource: "krn:asset:press-1", app_name: "simulator", enabled: true, app_versions: [], workload_names: [], created_by: "krn:user:admin@example.com" }),
+      expect.objectContaining({
+        resource: "krn:asset:press-1",
+        app_name: "simulator",
+        enabled: true,
+        app_versions: [],
+        workload_names: [],
+        created_by: "krn:user:admin@example.com",
+      }),
       expect.objectContaining({ resource: "krn:asset:press-2", enabled: false }),
       expect.objectContaining({ resource: "krn:asset:press-3", enabled: false }),
     ]);
@@ -325,7 +332,9 @@ describe("App resources (spec Apps: resources enable/disable/delete/list)", () =
     await createVersion("simulator", "1.0.0", { parameters: [{ name: "speed", data_type: "number" }] });
     await emu.post(pathOf(areas.apps.resourcesEnable, { app_name: "simulator" }), { resources: ["krn:asset:press-1", "krn:asset:press-2"] });
     const set = (resource: string) => ({ resource, parameters: [{ name: "speed", value: 7 }] });
-    await emu.post(pathOf(areas.parameters.valuesUpdate, { app_name: "simulator", app_version: "1.0.0" }), { resource_parameters: [set("krn:asset:press-1"), set("krn:asset:press-2")] });
+    await emu.post(pathOf(areas.parameters.valuesUpdate, { app_name: "simulator", app_version: "1.0.0" }), {
+      resource_parameters: [set("krn:asset:press-1"), set("krn:asset:press-2")],
+    });
     expect((await emu.post(pathOf(areas.apps.resourcesDelete, { app_name: "simulator" }), { resources: ["krn:asset:press-1"] })).status).toBe(204);
     expect(resources(await list())).toEqual(["krn:asset:press-2"]);
     const values = await emu.post(pathOf(areas.parameters.valuesList), {});

@@ -11,10 +11,8 @@ async function created(path: string, body: unknown) {
   expect(a.status).toBe(201);
   return a.body;
 }
-const type = (name: string, title = name.toUpperCase(), extra: Record<string, unknown> = {}) =>
-  created("/assets/types/create", { name, title, ...extra });
-const asset = (name: string, extra: Record<string, unknown> = {}) =>
-  created("/assets/create", { name, title: name, asset_type_name: "pump", ...extra });
+const type = (name: string, title = name.toUpperCase(), extra: Record<string, unknown> = {}) => created("/assets/types/create", { name, title, ...extra });
+const asset = (name: string, extra: Record<string, unknown> = {}) => created("/assets/create", { name, title: name, asset_type_name: "pump", ...extra });
 
 describe("Asset properties (spec: create, get, list, update, delete; facts §6.5 item 24)", () => {
   beforeEach(async () => {
@@ -74,14 +72,25 @@ describe("Asset properties (spec: create, get, list, update, delete; facts §6.5
   });
 
   test("the same name twice in one asset body is 400", async () => {
-    const a = await emu.post(pathOf(areas.assets.create), { name: "p3", title: "x", asset_type_name: "pump", properties: [{ name: "a", value: 1 }, { name: "a", value: 2 }] });
+    const a = await emu.post(pathOf(areas.assets.create), {
+      name: "p3",
+      title: "x",
+      asset_type_name: "pump",
+      properties: [
+        { name: "a", value: 1 },
+        { name: "a", value: 2 },
+      ],
+    });
     expectErrorBody(a, 400);
     expect(messages(a)).toMatch(/body\.properties\[1\]\.name: property 'a' is sent twice/);
   });
 
   test("get answers the property; unknown asset or property is 404", async () => {
     await emu.post(pathOf(areas.assets.propertyCreate, { asset_name: "p1" }), { name: "rpm", value: 1 });
-    expect((await emu.get(pathOf(areas.assets.propertyGet, { asset_name: "p1", asset_property_name: "rpm" }), undefined, { as: "viewer" })).body).toMatchObject({ name: "rpm", value: "1" });
+    expect((await emu.get(pathOf(areas.assets.propertyGet, { asset_name: "p1", asset_property_name: "rpm" }), undefined, { as: "viewer" })).body).toMatchObject({
+      name: "rpm",
+      value: "1",
+    });
     const missing = await emu.get(pathOf(areas.assets.propertyGet, { asset_name: "p1", asset_property_name: "flow" }));
     expectErrorBody(missing, 404);
     expect(messages(missing)).toMatch(/property 'flow' of asset 'p1' not found/);
@@ -144,7 +153,13 @@ describe("Asset metadata (spec: create, get, list, update, delete)", () => {
   test("create answers 201 {asset_name, name, payload, created, updated}; a duplicate name is 409", async () => {
     const m = await emu.post(pathOf(areas.assets.metadataCreate, { asset_name: "p1" }), { name: "vendor", payload: { brand: "acme", year: 2020 } });
     expect(m.status).toBe(201);
-    expect(m.body).toEqual({ asset_name: "p1", name: "vendor", payload: { brand: "acme", year: 2020 }, created: expect.stringMatching(TIMESTAMP), updated: expect.stringMatching(TIMESTAMP) });
+    expect(m.body).toEqual({
+      asset_name: "p1",
+      name: "vendor",
+      payload: { brand: "acme", year: 2020 },
+      created: expect.stringMatching(TIMESTAMP),
+      updated: expect.stringMatching(TIMESTAMP),
+    });
     expectErrorBody(await emu.post(pathOf(areas.assets.metadataCreate, { asset_name: "p1" }), { name: "vendor", payload: {} }), 409);
     expect((await emu.get(pathOf(areas.assets.get, { asset_name: "p1" }))).body.metadata).toEqual({ vendor: { brand: "acme", year: 2020 } });
   });
@@ -235,7 +250,14 @@ describe("Asset types (spec: create, list, get, update, delete)", () => {
   test("create answers 201 {name, title, asset_class_name, metadata, created, updated}", async () => {
     const t = await emu.post(pathOf(areas.assets.typeCreate), { name: "pump", title: "Pump" });
     expect(t.status).toBe(201);
-    expect(t.body).toEqual({ name: "pump", title: "Pump", asset_class_name: null, metadata: {}, created: expect.stringMatching(TIMESTAMP), updated: expect.stringMatching(TIMESTAMP) });
+    expect(t.body).toEqual({
+      name: "pump",
+      title: "Pump",
+      asset_class_name: null,
+      metadata: {},
+      created: expect.stringMatching(TIMESTAMP),
+      updated: expect.stringMatching(TIMESTAMP),
+    });
   });
 
   test("a duplicate is 409; asset_class_name must exist when given (404 naming it)", async () => {
@@ -378,7 +400,9 @@ describe("Asset type metadata (spec: create, list, get, update, delete)", () => 
   test("get, update (replaces the payload), delete (200 empty); unknown names are 404", async () => {
     await created("/assets/types/pump/metadata/create", { name: "vendor", payload: { brand: "acme" } });
     expect((await emu.get(pathOf(areas.assets.typeMetadataGet, { asset_type_name: "pump", asset_type_metadata_name: "vendor" }))).body.payload).toEqual({ brand: "acme" });
-    expect((await emu.post(pathOf(areas.assets.typeMetadataUpdate, { asset_type_name: "pump", asset_type_metadata_name: "vendor" }), { payload: { brand: "globex" } })).body.payload).toEqual({ brand: "globex" });
+    expect(
+      (await emu.post(pathOf(areas.assets.typeMetadataUpdate, { asset_type_name: "pump", asset_type_metadata_name: "vendor" }), { payload: { brand: "globex" } })).body.payload,
+    ).toEqual({ brand: "globex" });
     const d = await emu.post(pathOf(areas.assets.typeMetadataDelete, { asset_type_name: "pump", asset_type_metadata_name: "vendor" }));
     expect(d.status).toBe(200);
     expect(d.text).toBe("");

@@ -215,8 +215,19 @@ describe("Assets: update (facts §6.5 item 21: title required, omitted fields un
   });
 
   test("sent properties are set (new ones created, values replaced); others stay", async () => {
-    await asset("p1", { properties: [{ name: "serial", value: "A" }, { name: "rpm", value: 100 }] });
-    const a = await emu.post(pathOf(areas.assets.update, { asset_name: "p1" }), { title: "T", properties: [{ name: "rpm", value: 120 }, { name: "flow", value: [1, 2] }] });
+    await asset("p1", {
+      properties: [
+        { name: "serial", value: "A" },
+        { name: "rpm", value: 100 },
+      ],
+    });
+    const a = await emu.post(pathOf(areas.assets.update, { asset_name: "p1" }), {
+      title: "T",
+      properties: [
+        { name: "rpm", value: 120 },
+        { name: "flow", value: [1, 2] },
+      ],
+    });
     expect(a.body.properties).toEqual([
       { name: "flow", title: "flow", value: "[1,2]" },
       { name: "rpm", title: "rpm", value: "120" },
@@ -227,7 +238,13 @@ describe("Assets: update (facts §6.5 item 21: title required, omitted fields un
   test("a failing property rejects the whole update (never 207): nothing changes", async () => {
     await asset("p1");
     await asset("p2", { properties: [{ name: "serial", title: "Serial", value: "1" }] });
-    const a = await emu.post(pathOf(areas.assets.update, { asset_name: "p1" }), { title: "Changed", properties: [{ name: "ok", value: 1 }, { name: "sn", title: "Serial", value: 2 }] });
+    const a = await emu.post(pathOf(areas.assets.update, { asset_name: "p1" }), {
+      title: "Changed",
+      properties: [
+        { name: "ok", value: 1 },
+        { name: "sn", title: "Serial", value: 2 },
+      ],
+    });
     expectErrorBody(a, 409);
     expect(messages(a)).toMatch(/body\.properties\[1\]\.title: the title 'Serial' belongs to property 'serial'/);
     const now = (await emu.get(pathOf(areas.assets.get, { asset_name: "p1" }))).body;

@@ -29,26 +29,91 @@ const dataLabel = { label_name: "anomaly", start_date: "2024-05-01T10:00:00.0000
 
 /** Every change of the three areas, in an order where each finds what it needs. */
 const CHANGES: Change[] = [
-  { op: "datalabels.labelCreate", path: "/datalabels/labels/create", body: { name: "anomaly", title: "A" }, action: "LABEL-CREATE-DATALABELS", namespace: "svc-datalabels", identifier: "anomaly" },
-  { op: "datalabels.labelUpdate", path: "/datalabels/labels/anomaly/update", body: { title: "Anomaly" }, action: "LABEL-UPDATE-DATALABELS", namespace: "svc-datalabels", identifier: "anomaly" },
-  { op: "datalabels.labelMetadataCreate", path: "/datalabels/labels/anomaly/metadata/create", body: { name: "colour", payload: {} }, action: "LABEL-METADATA-CREATE-DATALABELS", namespace: "svc-datalabels", identifier: "anomaly/colour" },
-  { op: "datalabels.labelMetadataUpdate", path: "/datalabels/labels/anomaly/metadata/colour/update", body: { payload: { hex: "red" } }, action: "LABEL-METADATA-UPDATE-DATALABELS", namespace: "svc-datalabels", identifier: "anomaly/colour" },
+  {
+    op: "datalabels.labelCreate",
+    path: "/datalabels/labels/create",
+    body: { name: "anomaly", title: "A" },
+    action: "LABEL-CREATE-DATALABELS",
+    namespace: "svc-datalabels",
+    identifier: "anomaly",
+  },
+  {
+    op: "datalabels.labelUpdate",
+    path: "/datalabels/labels/anomaly/update",
+    body: { title: "Anomaly" },
+    action: "LABEL-UPDATE-DATALABELS",
+    namespace: "svc-datalabels",
+    identifier: "anomaly",
+  },
+  {
+    op: "datalabels.labelMetadataCreate",
+    path: "/datalabels/labels/anomaly/metadata/create",
+    body: { name: "colour", payload: {} },
+    action: "LABEL-METADATA-CREATE-DATALABELS",
+    namespace: "svc-datalabels",
+    identifier: "anomaly/colour",
+  },
+  {
+    op: "datalabels.labelMetadataUpdate",
+    path: "/datalabels/labels/anomaly/metadata/colour/update",
+    body: { payload: { hex: "red" } },
+    action: "LABEL-METADATA-UPDATE-DATALABELS",
+    namespace: "svc-datalabels",
+    identifier: "anomaly/colour",
+  },
   {
     op: "datalabels.labelMetadataBulkCreate",
     path: "/datalabels/labels/metadata/create",
-    body: [{ label_name: "anomaly", name: "size", payload: {} }, { label_name: "anomaly", name: "owner", payload: {} }],
+    body: [
+      { label_name: "anomaly", name: "size", payload: {} },
+      { label_name: "anomaly", name: "owner", payload: {} },
+    ],
     action: "LABEL-METADATA-BULK-CREATE-DATALABELS",
     namespace: "svc-datalabels",
     identifier: "anomaly",
   },
-  { op: "datalabels.labelMetadataDelete", path: "/datalabels/labels/anomaly/metadata/colour/delete", action: "LABEL-METADATA-DELETE-DATALABELS", namespace: "svc-datalabels", identifier: "anomaly/colour" },
-  { op: "datalabels.labelMetadataBulkDelete", path: "/datalabels/labels/metadata/delete", body: { label_name: "anomaly", names: ["size", "owner"] }, action: "LABEL-METADATA-BULK-DELETE-DATALABELS", namespace: "svc-datalabels", identifier: "anomaly" },
+  {
+    op: "datalabels.labelMetadataDelete",
+    path: "/datalabels/labels/anomaly/metadata/colour/delete",
+    action: "LABEL-METADATA-DELETE-DATALABELS",
+    namespace: "svc-datalabels",
+    identifier: "anomaly/colour",
+  },
+  {
+    op: "datalabels.labelMetadataBulkDelete",
+    path: "/datalabels/labels/metadata/delete",
+    body: { label_name: "anomaly", names: ["size", "owner"] },
+    action: "LABEL-METADATA-BULK-DELETE-DATALABELS",
+    namespace: "svc-datalabels",
+    identifier: "anomaly",
+  },
   { op: "datalabels.create", path: "/datalabels/create", body: dataLabel, action: "CREATE-DATALABELS", namespace: "svc-datalabels", identifier: "1" },
-  { op: "datalabels.update", path: "/datalabels/1/update", body: { ...dataLabel, description: "noise" }, action: "UPDATE-DATALABELS", namespace: "svc-datalabels", identifier: "1" },
+  {
+    op: "datalabels.update",
+    path: "/datalabels/1/update",
+    body: { ...dataLabel, description: "noise" },
+    action: "UPDATE-DATALABELS",
+    namespace: "svc-datalabels",
+    identifier: "1",
+  },
   { op: "datalabels.delete", path: "/datalabels/1/delete", action: "DELETE-DATALABELS", namespace: "svc-datalabels", identifier: "1" },
   { op: "datalabels.labelDelete", path: "/datalabels/labels/anomaly/delete", action: "LABEL-DELETE-DATALABELS", namespace: "svc-datalabels", identifier: "anomaly" },
-  { op: "datatypes.create", path: "/datatypes/create", body: { icd: { name: "sensor.temp", class_name: "Temp", version: "1.0.0", fields: [] } }, action: "CREATE-DATATYPES", namespace: "svc-datatypes", identifier: "sensor.temp:1.0.0" },
-  { op: "instance.settingsUpdate", path: "/instance/settings/update", body: { acp: { status: { interval: 15 } } }, action: "SETTINGS-UPDATE-INSTANCE", namespace: "svc-instance", identifier: "settings" },
+  {
+    op: "datatypes.create",
+    path: "/datatypes/create",
+    body: { icd: { name: "sensor.temp", class_name: "Temp", version: "1.0.0", fields: [] } },
+    action: "CREATE-DATATYPES",
+    namespace: "svc-datatypes",
+    identifier: "sensor.temp:1.0.0",
+  },
+  {
+    op: "instance.settingsUpdate",
+    path: "/instance/settings/update",
+    body: { acp: { status: { interval: 15 } } },
+    action: "SETTINGS-UPDATE-INSTANCE",
+    namespace: "svc-instance",
+    identifier: "settings",
+  },
 ];
 
 /** Every read of the three areas, against the state a label, a data label and a data type make. */
@@ -87,8 +152,18 @@ const entriesOf = async (requestId: string) => (await emu.get(pathOf(areas.insta
 describe("Audit log entries (spec Part 2, Instance and audit log)", () => {
   test("the cases below cover every change and every read of the data label, data type and instance areas", () => {
     const mine = endpoints.filter(ours);
-    expect(CHANGES.map((c) => c.op).sort()).toEqual(mine.filter((e) => e.mutates).map((e) => e.id).sort());
-    expect(READS.map((c) => c.op).sort()).toEqual(mine.filter((e) => !e.mutates).map((e) => e.id).sort());
+    expect(CHANGES.map((c) => c.op).sort()).toEqual(
+      mine
+        .filter((e) => e.mutates)
+        .map((e) => e.id)
+        .sort(),
+    );
+    expect(READS.map((c) => c.op).sort()).toEqual(
+      mine
+        .filter((e) => !e.mutates)
+        .map((e) => e.id)
+        .sort(),
+    );
     for (const c of [...CHANGES, ...READS]) {
       const e = mine.find((x) => x.id === c.op)!;
       expect({ op: c.op, method: c.method ?? "POST", matches: templateMatches(e, c.path) }).toEqual({ op: c.op, method: e.method, matches: true });
@@ -129,12 +204,24 @@ describe("Audit log entries (spec Part 2, Instance and audit log)", () => {
     await send(CHANGES[0], "create-label");
     await send(CHANGES[1], "update-label");
     const [entry] = await entriesOf("update-label");
-    expect(entry.meta.changes).toEqual([expect.objectContaining({ table: "labels", key: "anomaly", from: expect.objectContaining({ title: "A" }), to: expect.objectContaining({ title: "Anomaly" }) })]);
+    expect(entry.meta.changes).toEqual([
+      expect.objectContaining({ table: "labels", key: "anomaly", from: expect.objectContaining({ title: "A" }), to: expect.objectContaining({ title: "Anomaly" }) }),
+    ]);
   });
 
   test("a bulk call that partly fails (207) still changed something and leaves one entry", async () => {
     await send(CHANGES[0], "setup");
-    const a = await send({ op: "datalabels.labelMetadataBulkCreate", path: "/datalabels/labels/metadata/create", body: [{ label_name: "anomaly", name: "a1", payload: {} }, { label_name: "nope", name: "a2", payload: {} }] }, "partial");
+    const a = await send(
+      {
+        op: "datalabels.labelMetadataBulkCreate",
+        path: "/datalabels/labels/metadata/create",
+        body: [
+          { label_name: "anomaly", name: "a1", payload: {} },
+          { label_name: "nope", name: "a2", payload: {} },
+        ],
+      },
+      "partial",
+    );
     expect(a.status).toBe(207);
     expect(await entriesOf("partial")).toHaveLength(1);
   });

@@ -98,7 +98,14 @@ describe("POST /bridges/deploy (BridgeDeploy)", () => {
     expect(messages(noPayload)).toMatch(/body\.payload/);
     const badType = await deploy("b1", { payload: { metrics_map: [{ name: "t", asset_name: "pump-1", data_type: "float" }] } });
     expect(messages(badType)).toMatch(/body\.payload\.metrics_map\[0\]\.data_type/);
-    const twice = await deploy("b1", { payload: { metrics_map: [{ name: "t", asset_name: "p" }, { name: "t", asset_name: "p" }] } });
+    const twice = await deploy("b1", {
+      payload: {
+        metrics_map: [
+          { name: "t", asset_name: "p" },
+          { name: "t", asset_name: "p" },
+        ],
+      },
+    });
     expect(messages(twice)).toMatch(/body\.payload\.metrics_map\[1\]: metric 't' of asset 'p' is mapped twice/);
     expectErrorBody(await emu.post(pathOf(areas.bridges.deploy), { ...deployBody("b1"), enabled: true }), 400);
     expect(emu.store.table("bridges").size).toBe(0);
@@ -240,7 +247,10 @@ describe("GET /bridges/{bridge_name}/datastreams/list (path not in the spec; ass
     await deploy("b1");
     const byAsset = await emu.get(pathOf(areas.bridges.dataStreamsList, { bridge_name: "b1" }), { asset_name: ["pump-1"], sort_by: "datastream.name", sort_asc: false });
     expect(names(byAsset)).toEqual(["temperature", "running"]);
-    expect(names(await emu.get(pathOf(areas.bridges.dataStreamsList, { bridge_name: "b1" }), { metric_name: ["speed", "pressure"], sort_by: "datastream.name" }))).toEqual(["pressure", "speed"]);
+    expect(names(await emu.get(pathOf(areas.bridges.dataStreamsList, { bridge_name: "b1" }), { metric_name: ["speed", "pressure"], sort_by: "datastream.name" }))).toEqual([
+      "pressure",
+      "speed",
+    ]);
     expect(names(await emu.get(pathOf(areas.bridges.dataStreamsList, { bridge_name: "b1" }), { sort_by: "datastream.data_type" }))[0]).toBe("running");
     const p1 = await emu.get(pathOf(areas.bridges.dataStreamsList, { bridge_name: "b1" }), { page_size: 3 });
     const p2 = await emu.get(pathOf(areas.bridges.dataStreamsList, { bridge_name: "b1" }), { page_size: 3, starting_after: p1.body.pagination.next_page });

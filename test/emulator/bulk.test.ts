@@ -58,8 +58,13 @@ test("all fail: `reject` throws the first failure's kind with every message; `re
 
 test("an error that is not an API error is not an item's result: it fails the request", () => {
   expect(() =>
-    runBulk(["a"], (n) => n, () => {
-      throw new TypeError("bug");
-    }, { okStatus: 200, allFailed: "report" }),
+    runBulk(
+      ["a"],
+      (n) => n,
+      () => {
+        throw new TypeError("bug");
+      },
+      { okStatus: 200, allFailed: "report" },
+    ),
   ).toThrow(TypeError);
 });

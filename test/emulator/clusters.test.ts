@@ -31,7 +31,10 @@ describe("Clusters (spec Part 2, Clusters)", () => {
 
   test("update changes only the sent settings, validates ranges, and never echoes a password", async () => {
     await emu.post(pathOf(areas.clusters.create), { name: "plant-a" });
-    const a = await emu.post(pathOf(areas.clusters.update, { cluster_name: "plant-a" }), { telemetry_buffer_size: 7, api_credentials: { username: "edge", password: "Secr3tPass" } });
+    const a = await emu.post(pathOf(areas.clusters.update, { cluster_name: "plant-a" }), {
+      telemetry_buffer_size: 7,
+      api_credentials: { username: "edge", password: "Secr3tPass" },
+    });
     expect(a.status).toBe(200);
     expect(a.body).toMatchObject({ telemetry_buffer_size: 7, forward_logs_buffer_size: 5, api_credentials: { username: "edge", password_set: true } });
     expect(a.text).not.toContain("Secr3tPass");

@@ -94,7 +94,14 @@ describe("Data labels (spec Part 2, Data labels and labels)", () => {
   });
 
   test("update takes the create body: supplied metrics replace the whole list, omitted optional fields stay", async () => {
-    const created = await createLabel({ description: "first", confidence: 70, metrics: [{ asset_name: "pump-1", name: "temperature" }, { asset_name: "pump-1", name: "pressure" }] });
+    const created = await createLabel({
+      description: "first",
+      confidence: 70,
+      metrics: [
+        { asset_name: "pump-1", name: "temperature" },
+        { asset_name: "pump-1", name: "pressure" },
+      ],
+    });
     const a = await emu.post(pathOf(areas.datalabels.update, { datalabel_id: created.id }), {
       label_name: "anomaly",
       start_date: T("12:30:00"),
@@ -113,7 +120,12 @@ describe("Data labels (spec Part 2, Data labels and labels)", () => {
       created: created.created,
     });
     // Without metrics the list stays as it is; an explicit null counts as absent.
-    const b = await emu.post(pathOf(areas.datalabels.update, { datalabel_id: created.id }), { label_name: "anomaly", start_date: T("12:30:00"), end_date: T("14:00:00"), description: null });
+    const b = await emu.post(pathOf(areas.datalabels.update, { datalabel_id: created.id }), {
+      label_name: "anomaly",
+      start_date: T("12:30:00"),
+      end_date: T("14:00:00"),
+      description: null,
+    });
     expect(b.body.metrics).toEqual([{ asset_name: "pump-2", name: "flow" }]);
     expect(b.body.description).toBe("first");
   });
@@ -172,7 +184,15 @@ describe("Data label filter, range and clustering (spec: filter semantics)", () 
     await createLabel({ label_name: "anomaly", start_date: T("10:00:00.000001"), end_date: T("10:30:00"), metrics: [{ asset_name: "pump-1", name: "temperature" }] });
     await createLabel({ label_name: "leak", start_date: T("10:45:00"), end_date: T("11:15:00"), metrics: [{ asset_name: "pump-2", name: "flow" }] });
     await createLabel({ label_name: "anomaly", start_date: T("12:00:00"), end_date: T("12:10:00.999999"), metrics: [{ asset_name: "pump-2", name: "pressure" }] });
-    await createLabel({ label_name: "normal", start_date: T("13:00:00"), end_date: T("14:00:00"), metrics: [{ asset_name: "pump-1", name: "temperature" }, { asset_name: "pump-2", name: "flow" }] });
+    await createLabel({
+      label_name: "normal",
+      start_date: T("13:00:00"),
+      end_date: T("14:00:00"),
+      metrics: [
+        { asset_name: "pump-1", name: "temperature" },
+        { asset_name: "pump-2", name: "flow" },
+      ],
+    });
   }
   const filter = (f: unknown, query?: Record<string, string | number | boolean>) => emu.call("POST", pathOf(areas.datalabels.filter), { body: f, query });
 
@@ -186,7 +206,16 @@ describe("Data label filter, range and clustering (spec: filter semantics)", () 
   test("filter: metrics matches any of the given metrics (OR), by asset and metric name together", async () => {
     await seed();
     expect(ids(await filter({ metrics: [{ asset_name: "pump-2", name: "flow" }] }))).toEqual([4, 2]);
-    expect(ids(await filter({ metrics: [{ asset_name: "pump-2", name: "flow" }, { asset_name: "pump-2", name: "pressure" }] }))).toEqual([4, 3, 2]);
+    expect(
+      ids(
+        await filter({
+          metrics: [
+            { asset_name: "pump-2", name: "flow" },
+            { asset_name: "pump-2", name: "pressure" },
+          ],
+        }),
+      ),
+    ).toEqual([4, 3, 2]);
     expect(ids(await filter({ metrics: [{ asset_name: "pump-1", name: "flow" }] }))).toEqual([]);
   });
 
@@ -228,7 +257,10 @@ describe("Data label filter, range and clustering (spec: filter semantics)", () 
     const a = await emu.post(pathOf(areas.datalabels.rangeGet), { label_names: ["anomaly", "normal"], end_date: T("23:00:00") });
     expect(a.status).toBe(200);
     expect(a.headers.get("content-type")).toBe("application/x-json-stream");
-    const lines = a.text.trimEnd().split("\n").map((l) => JSON.parse(l));
+    const lines = a.text
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.id)).toEqual([1, 3, 4]);
     expect(lines[0]).toEqual((await emu.get(pathOf(areas.datalabels.get, { datalabel_id: "1" }))).body);
     const none = await emu.post(pathOf(areas.datalabels.rangeGet), { label_names: ["missing"] });
@@ -286,11 +318,19 @@ describe("Labels (spec Part 2, Data labels and labels)", () => {
   test("create with metadata creates the metadata records and answers them", async () => {
     const a = await emu.post(pathOf(areas.datalabels.labelCreate), { name: "leak", title: "Leak", metadata: { colour: { hex: "#f00" } } });
     expect(a.body.metadata).toEqual({ colour: { hex: "#f00" } });
-    expect((await emu.get(pathOf(areas.datalabels.labelMetadataGet, { label_name: "leak", label_metadata_name: "colour" }))).body).toMatchObject({ label_name: "leak", name: "colour", payload: { hex: "#f00" } });
+    expect((await emu.get(pathOf(areas.datalabels.labelMetadataGet, { label_name: "leak", label_metadata_name: "colour" }))).body).toMatchObject({
+      label_name: "leak",
+      name: "colour",
+      payload: { hex: "#f00" },
+    });
   });
 
   test("list: names[], search[] on name or title, sort by label.name, paging", async () => {
-    for (const [name, title] of [["anomaly", "Anomaly"], ["leak", "Water leak"], ["normal", "Normal operation"]]) {
+    for (const [name, title] of [
+      ["anomaly", "Anomaly"],
+      ["leak", "Water leak"],
+      ["normal", "Normal operation"],
+    ]) {
       await emu.post(pathOf(areas.datalabels.labelCreate), { name, title });
     }
     const names = (a: Json) => a.body.data.map((l: Json) => l.name);

@@ -66,7 +66,13 @@ describe("Data types (spec Part 2, Data types)", () => {
     expect(messages(ver)).toMatch(/body\.icd\.version: must be a semantic version/);
     const type = await emu.post(pathOf(areas.datatypes.create), dataType("sensor.temp", "1.0.0", [{ name: "v", type: "Float" }]));
     expect(messages(type)).toMatch(/body\.icd\.fields\[0\]\.type: must be a primitive type/);
-    const dup = await emu.post(pathOf(areas.datatypes.create), dataType("sensor.temp", "1.0.0", [{ name: "v", type: "int32" }, { name: "v", type: "string" }]));
+    const dup = await emu.post(
+      pathOf(areas.datatypes.create),
+      dataType("sensor.temp", "1.0.0", [
+        { name: "v", type: "int32" },
+        { name: "v", type: "string" },
+      ]),
+    );
     expect(messages(dup)).toMatch(/body\.icd\.fields\[1\]\.name: 'v' is already a field/);
     expect(messages(await emu.post(pathOf(areas.datatypes.create), { source: "user" }))).toMatch(/body\.icd: is required/);
     expect(messages(await emu.post(pathOf(areas.datatypes.create), { ...dataType("sensor.temp", "1.0.0"), name: "x" }))).toMatch(/unknown field\(s\) 'name'/);
@@ -136,16 +142,28 @@ describe("Data types (spec Part 2, Data types)", () => {
     expect(refs(byVersion)).toEqual(["sensor.temp:0.9.0", "sensor.temp:1.2.0-rc.1", "sensor.temp:1.2.0", "sensor.temp:1.10.0", "aaa.first:5.0.0"]);
     const desc = await emu.get(pathOf(areas.datatypes.list), { all: true, sort_by: "data_type.name", sort_asc: false, page_size: 2 });
     expect(refs(desc)).toEqual(["sensor.temp:1.10.0", "sensor.temp:1.2.0"]);
-    const next = await emu.get(pathOf(areas.datatypes.list), { all: true, sort_by: "data_type.name", sort_asc: false, page_size: 2, starting_after: desc.body.pagination.next_page });
+    const next = await emu.get(pathOf(areas.datatypes.list), {
+      all: true,
+      sort_by: "data_type.name",
+      sort_asc: false,
+      page_size: 2,
+      starting_after: desc.body.pagination.next_page,
+    });
     expect(refs(next)).toEqual(["sensor.temp:1.2.0-rc.1", "sensor.temp:0.9.0"]);
     expectErrorBody(await emu.get(pathOf(areas.datatypes.list), { sort_by: "data_type.created" }), 400);
   });
 
   test("dependencies: fields naming other types (name:version or name) give all levels as one flat list without duplicates", async () => {
-    await create("geo.point", "1.0.0", [{ name: "lat", type: "float64" }, { name: "lon", type: "float64" }]);
+    await create("geo.point", "1.0.0", [
+      { name: "lat", type: "float64" },
+      { name: "lon", type: "float64" },
+    ]);
     await create("geo.point", "1.1.0", [{ name: "lat", type: "float64" }]);
     await create("unit.value", "1.0.0", [{ name: "v", type: "float64" }]);
-    await create("site.location", "1.0.0", [{ name: "where", type: "geo.point:1.0.0" }, { name: "height", type: "unit.value" }]);
+    await create("site.location", "1.0.0", [
+      { name: "where", type: "geo.point:1.0.0" },
+      { name: "height", type: "unit.value" },
+    ]);
     await create("sensor.reading", "1.0.0", [
       { name: "at", type: "site.location:1.0.0" },
       { name: "value", type: "unit.value:1.0.0" },
@@ -173,7 +191,10 @@ describe("Data types (spec Part 2, Data types)", () => {
   });
 
   test("schema get answers a JSON Schema generated from the icd fields, with referenced types under $defs", async () => {
-    await create("geo.point", "1.0.0", [{ name: "lat", type: "float64" }, { name: "lon", type: "float64" }]);
+    await create("geo.point", "1.0.0", [
+      { name: "lat", type: "float64" },
+      { name: "lon", type: "float64" },
+    ]);
     await create("sensor.reading", "2.0.0", [
       { name: "count", type: "uint16", description: "samples" },
       { name: "label", type: "string" },

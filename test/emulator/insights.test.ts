@@ -21,7 +21,12 @@ beforeEach(async () => {
     parameters: [{ name: "speed", data_type: "number", default: 1 }],
   });
   await emu.post(pathOf(areas.apps.deploy, { app_name: "sim", app_version: "1.0.0" }), {
-    runtime: { resources: [{ resource: "krn:asset:pump-1", parameters: { speed: 5 } }, { resource: "krn:asset:pump-2", parameters: { speed: 12 } }] },
+    runtime: {
+      resources: [
+        { resource: "krn:asset:pump-1", parameters: { speed: 5 } },
+        { resource: "krn:asset:pump-2", parameters: { speed: 12 } },
+      ],
+    },
     deployment: { target: { cluster: { name: "plant-a" } } },
   });
 });
@@ -82,7 +87,13 @@ describe("Asset insights (POST /asset-insights/get; facts §3.7, §4.5, §6.7)",
 
   test("parameters_schedule lists the asset's schedules still to run", async () => {
     const at = new Date(Date.now() + 3600_000).toISOString();
-    const s = await emu.post(pathOf(areas.schedules.create), { app_name: "sim", app_version: "1.0.0", scheduled_for: at, resources: ["krn:asset:pump-2"], parameters: { speed: 3 } });
+    const s = await emu.post(pathOf(areas.schedules.create), {
+      app_name: "sim",
+      app_version: "1.0.0",
+      scheduled_for: at,
+      resources: ["krn:asset:pump-2"],
+      parameters: { speed: 3 },
+    });
     expect(s.status).toBe(201);
     const a = await insights({ asset_names: ["pump-2"], extra_fields: { parameters_schedule: {} } });
     expect(a.body.data[0].extra_fields.parameters_schedule).toEqual([expect.objectContaining({ id: s.body.id, app_name: "sim", state: "scheduled", type: "permanent" })]);
@@ -108,7 +119,16 @@ describe("Asset insights (POST /asset-insights/get; facts §3.7, §4.5, §6.7)",
 
   test("sort_by: item fields (default name asc) and extra fields; unknown fields are 400", async () => {
     expect(names(await insights({ sort_by: [{ field: "title", direction: "desc" }] }))).toEqual(["pump-2", "pump-1", "valve-1"]);
-    expect(names(await insights({ sort_by: [{ field: "asset_type_name", direction: "desc" }, { field: "name", direction: "desc" }] }))).toEqual(["valve-1", "pump-2", "pump-1"]);
+    expect(
+      names(
+        await insights({
+          sort_by: [
+            { field: "asset_type_name", direction: "desc" },
+            { field: "name", direction: "desc" },
+          ],
+        }),
+      ),
+    ).toEqual(["valve-1", "pump-2", "pump-1"]);
     const byExtra = await insights({ extra_fields: { parameters: {} }, sort_by: [{ field: "parameters.sim.speed", direction: "desc", sort_by_extra_field: true }] });
     expect(names(byExtra)).toEqual(["pump-2", "pump-1", "valve-1"]);
     const bad = await insights({ sort_by: [{ field: "colour" }] });

@@ -77,7 +77,13 @@ describe("Instance settings (spec Part 2, Instance and audit log)", () => {
   });
 
   test("update: intervals are whole seconds from 1 to 604800, unknown keys are 400, nothing changes", async () => {
-    for (const bad of [{ acp: { status: { interval: 0 } } }, { acp: { status: { interval: 1.5 } } }, { acp: { status: { enabled: "yes" } } }, { acp: { logs: {} } }, { other: 1 }]) {
+    for (const bad of [
+      { acp: { status: { interval: 0 } } },
+      { acp: { status: { interval: 1.5 } } },
+      { acp: { status: { enabled: "yes" } } },
+      { acp: { logs: {} } },
+      { other: 1 },
+    ]) {
       expectErrorBody(await emu.post(pathOf(areas.instance.settingsUpdate), bad), 400);
     }
     expect(messages(await emu.post(pathOf(areas.instance.settingsUpdate), { acp: { status: { interval: 604801 } } }))).toMatch(/body\.acp\.status\.interval/);
@@ -131,7 +137,12 @@ describe("Instance dependency graph (spec Part 2: GET /instance/graph/dependenci
 
   test("a label answers the data labels that use it; a record without dependents answers an empty list", async () => {
     await emu.post(pathOf(areas.datalabels.labelCreate), { name: "idle", title: "Idle" });
-    const dl = await emu.post(pathOf(areas.datalabels.create), { label_name: "anomaly", start_date: "2024-05-01T10:00:00Z", end_date: "2024-05-01T11:00:00Z", description: "noise" });
+    const dl = await emu.post(pathOf(areas.datalabels.create), {
+      label_name: "anomaly",
+      start_date: "2024-05-01T10:00:00Z",
+      end_date: "2024-05-01T11:00:00Z",
+      description: "noise",
+    });
     expect((await getWithBody("/instance/graph/dependencies/get", { collection: "labels", name: "anomaly" })).body.data).toEqual([
       { collection: "data_labels", name: String(dl.body.id), title: "noise" },
     ]);

@@ -124,7 +124,13 @@ describe("Legacy list, get (spec query of GET /workloads/list)", () => {
     await tick();
     await legacyDeploy({ name: "three", app_name: "sim" });
     await tick();
-    await emu.post(pathOf(areas.workloads.create), { name: "four", app_name: "sim", app_version: "2.0.0", cluster_name: "plant-b", runtime: { resources: [{ resource: "krn:asset:pump-7" }] } });
+    await emu.post(pathOf(areas.workloads.create), {
+      name: "four",
+      app_name: "sim",
+      app_version: "2.0.0",
+      cluster_name: "plant-b",
+      runtime: { resources: [{ resource: "krn:asset:pump-7" }] },
+    });
     await emu.call("GET", pathOf(areas.legacyWorkloads.stop, { workload_name: "three" }));
   });
 
@@ -132,7 +138,15 @@ describe("Legacy list, get (spec query of GET /workloads/list)", () => {
     const a = await emu.get(pathOf(areas.legacyWorkloads.list));
     expect(names(a)).toEqual(["four", "one", "three", "two"]);
     expect(a.body.data[1]).toEqual(
-      expect.objectContaining({ name: "one", acp_name: "plant-a", instantly_apply: true, pre_download: false, staged: null, created: expect.any(String), updated: expect.any(String) }),
+      expect.objectContaining({
+        name: "one",
+        acp_name: "plant-a",
+        instantly_apply: true,
+        pre_download: false,
+        staged: null,
+        created: expect.any(String),
+        updated: expect.any(String),
+      }),
     );
     expect(a.body.data[1]).not.toHaveProperty("payload");
   });

@@ -132,11 +132,7 @@ async function createAssets(entries: Array<[string, AssetSpec]>) {
 
 /** `onPage`: the record is taken from the page just read (the one the cursor points at, often), else from all. */
 type Op =
-  | { kind: "none" }
-  | { kind: "create"; id: number }
-  | { kind: "delete"; pick: number; onPage: boolean }
-  | { kind: "change"; pick: number; onPage: boolean }
-  | { kind: "rejected" };
+  { kind: "none" } | { kind: "create"; id: number } | { kind: "delete"; pick: number; onPage: boolean } | { kind: "change"; pick: number; onPage: boolean } | { kind: "rejected" };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.constant<Op>({ kind: "none" }),
@@ -257,7 +253,11 @@ const assets: Subject = {
   },
   // A dry run creates the assets inside its transaction and is then rolled back.
   rejected: async () => {
-    const a = await emu.post(pathOf(areas.assets.bulkCreate), { assets: [assetItem("aaa-dry", { title: "AAA", type: "t-a" }), assetItem("zzz-dry", { title: "zzz", type: "t-c" })] }, { query: { dry_run: true } });
+    const a = await emu.post(
+      pathOf(areas.assets.bulkCreate),
+      { assets: [assetItem("aaa-dry", { title: "AAA", type: "t-a" }), assetItem("zzz-dry", { title: "zzz", type: "t-c" })] },
+      { query: { dry_run: true } },
+    );
     expect(a.status).toBe(201);
   },
 };
@@ -304,7 +304,14 @@ const workloadQuery = listQuery(
 const assetQuery = listQuery(
   [
     ["names", "asset.name", fc.subarray(["a-1", "a-2", "a-3", "a-5", "a-8", "a-12", "nope"], { minLength: 1 })],
-    ["asset_type_name", "asset_type.title", fc.subarray(TYPES.map(([n]) => n), { minLength: 1 })],
+    [
+      "asset_type_name",
+      "asset_type.title",
+      fc.subarray(
+        TYPES.map(([n]) => n),
+        { minLength: 1 },
+      ),
+    ],
     ["search", undefined, fc.constantFrom(["1"], ["tank"], ["A-"])],
   ],
   fc.record(
@@ -442,7 +449,10 @@ describe("Part 2 lists (assets): the index walk answers what the full sort answe
   });
 
   test("a dry run (created, then rolled back) leaves no trace in the pages", async () => {
-    await seedAssets([{ title: "b", type: "t-a" }, { title: "c", type: "t-b" }]);
+    await seedAssets([
+      { title: "b", type: "t-a" },
+      { title: "c", type: "t-b" },
+    ]);
     const query = { sort_by: "asset.title", page_size: 5 };
     const before = (await bothWays(assets.path, query)).fast.body;
     await assets.rejected([]);
@@ -459,7 +469,13 @@ describe("Part 2 lists (assets): the index walk answers what the full sort answe
     expect(names(asc.fast.body)).toEqual(["a-2", "a-7"]);
     const desc = await bothWays(assets.path, { names: ["a-7", "a-2", "a-9"], sort_by: "asset.name", sort_asc: false, page_size: 2 });
     expect(names(desc.fast.body)).toEqual(["a-9", "a-7"]);
-    const rest = await bothWays(assets.path, { names: ["a-7", "a-2", "a-9"], sort_by: "asset.name", sort_asc: false, page_size: 2, starting_after: desc.fast.body.pagination.next_page });
+    const rest = await bothWays(assets.path, {
+      names: ["a-7", "a-2", "a-9"],
+      sort_by: "asset.name",
+      sort_asc: false,
+      page_size: 2,
+      starting_after: desc.fast.body.pagination.next_page,
+    });
     expect(names(rest.fast.body)).toEqual(["a-2"]);
     expect(rest.fast.body.pagination.next_page).toBeNull();
   });

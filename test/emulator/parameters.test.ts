@@ -19,7 +19,10 @@ async function createVersion(name: string, version: string, parameters: unknown[
 }
 
 type Param = { name: string; value: string | number | boolean; comment?: string };
-const setValues = (resourceParameters: Array<{ resource: string; parameters: Param[] }>, opts: { patch?: boolean; app?: string; version?: string; as?: Json; source?: string } = {}) =>
+const setValues = (
+  resourceParameters: Array<{ resource: string; parameters: Param[] }>,
+  opts: { patch?: boolean; app?: string; version?: string; as?: Json; source?: string } = {},
+) =>
   emu.post(
     `/apps/${opts.app ?? "simulator"}/v/${opts.version ?? "1.0.0"}/parameters/values/update`,
     { resource_parameters: resourceParameters, ...(opts.source ? { source: opts.source } : {}) },
@@ -59,13 +62,33 @@ describe("Parameter definitions (POST /apps/parameters/list; facts §3.3)", () =
 
 describe("Parameter values update (POST .../parameters/values/update; facts §6.2)", () => {
   test("patch=true (the default): only the parameters sent change", async () => {
-    expect((await setValues([{ resource: P1, parameters: [{ name: "speed", value: 20 }, { name: "mode", value: "manual" }] }])).status).toBe(204);
+    expect(
+      (
+        await setValues([
+          {
+            resource: P1,
+            parameters: [
+              { name: "speed", value: 20 },
+              { name: "mode", value: "manual" },
+            ],
+          },
+        ])
+      ).status,
+    ).toBe(204);
     await setValues([{ resource: P1, parameters: [{ name: "speed", value: 30 }] }]);
     expect(await valuesOf()).toEqual(["press-1/mode=manual", "press-1/speed=30"]);
   });
 
   test("patch=false: the body is the complete set; parameters left out fall back to their default", async () => {
-    await setValues([{ resource: P1, parameters: [{ name: "speed", value: 20 }, { name: "mode", value: "manual" }] }]);
+    await setValues([
+      {
+        resource: P1,
+        parameters: [
+          { name: "speed", value: 20 },
+          { name: "mode", value: "manual" },
+        ],
+      },
+    ]);
     expect((await setValues([{ resource: P1, parameters: [{ name: "active", value: true }] }], { patch: false })).status).toBe(204);
     expect(await valuesOf()).toEqual(["press-1/active=true"]);
     expect(await fallback([P1])).toEqual({ [P1]: { speed: 10, mode: "auto", active: true } });
@@ -73,10 +96,21 @@ describe("Parameter values update (POST .../parameters/values/update; facts §6.
 
   test("unknown parameter names answer 400 naming them; a value of the wrong type answers 400; nothing changes", async () => {
     await setValues([{ resource: P1, parameters: [{ name: "speed", value: 20 }] }]);
-    const unknown = await setValues([{ resource: P1, parameters: [{ name: "speed", value: 1 }, { name: "colour", value: "red" }] }]);
+    const unknown = await setValues([
+      {
+        resource: P1,
+        parameters: [
+          { name: "speed", value: 1 },
+          { name: "colour", value: "red" },
+        ],
+      },
+    ]);
     expectErrorBody(unknown, 400);
     expect(messages(unknown)).toMatch(/'colour'/);
-    const wrong = await setValues([{ resource: P2, parameters: [{ name: "speed", value: 1 }] }, { resource: P1, parameters: [{ name: "speed", value: "fast" }] }]);
+    const wrong = await setValues([
+      { resource: P2, parameters: [{ name: "speed", value: 1 }] },
+      { resource: P1, parameters: [{ name: "speed", value: "fast" }] },
+    ]);
     expectErrorBody(wrong, 400);
     expect(messages(wrong)).toMatch(/resource_parameters\[1\].*'speed' must be a number/);
     expect(await valuesOf()).toEqual(["press-1/speed=20"]);
@@ -108,7 +142,10 @@ describe("Parameter values update (POST .../parameters/values/update; facts §6.
 describe("Parameter values list (POST /apps/parameters/values/list)", () => {
   beforeEach(async () => {
     await createVersion("simulator", "1.1.0", [{ name: "speed", data_type: "number" }]);
-    await setValues([{ resource: P1, parameters: [{ name: "speed", value: 1, comment: "slow" }] }, { resource: P2, parameters: [{ name: "mode", value: "manual" }] }]);
+    await setValues([
+      { resource: P1, parameters: [{ name: "speed", value: 1, comment: "slow" }] },
+      { resource: P2, parameters: [{ name: "mode", value: "manual" }] },
+    ]);
     await setValues([{ resource: P1, parameters: [{ name: "speed", value: 2 }] }], { version: "1.1.0" });
   });
 
@@ -133,11 +170,17 @@ describe("Parameter values list (POST /apps/parameters/values/list)", () => {
 
   test("apps entries are ORed (a version narrows its entry); resources and parameter_names filter exactly", async () => {
     expect(await valuesOf({ apps: [{ name: "simulator", version: "1.1.0" }] })).toEqual(["press-1/speed=2"]);
-    expect(await valuesOf({ apps: [{ name: "simulator", version: "1.1.0" }, { name: "simulator", version: "1.0.0" }] }, { sort_by: ["app_version", "name"] })).toEqual([
-      "press-2/mode=manual",
-      "press-1/speed=1",
-      "press-1/speed=2",
-    ]);
+    expect(
+      await valuesOf(
+        {
+          apps: [
+            { name: "simulator", version: "1.1.0" },
+            { name: "simulator", version: "1.0.0" },
+          ],
+        },
+        { sort_by: ["app_version", "name"] },
+      ),
+    ).toEqual(["press-2/mode=manual", "press-1/speed=1", "press-1/speed=2"]);
     expect(await valuesOf({ resources: [P2] })).toEqual(["press-2/mode=manual"]);
     expect(await valuesOf({ apps: [{ name: "oven" }] })).toEqual([]);
     expectErrorBody(await emu.post(pathOf(areas.parameters.valuesList), { apps: [{ name: "simulator", version: "one" }] }), 400);
@@ -147,7 +190,15 @@ describe("Parameter values list (POST /apps/parameters/values/list)", () => {
 
 describe("Parameter history (POST /apps/parameters/history/list; facts §6.2 item 7)", () => {
   test("every replaced or removed value becomes a history entry with invalidated_at and invalidated_by", async () => {
-    await setValues([{ resource: P1, parameters: [{ name: "speed", value: 1 }, { name: "mode", value: "manual" }] }]);
+    await setValues([
+      {
+        resource: P1,
+        parameters: [
+          { name: "speed", value: 1 },
+          { name: "mode", value: "manual" },
+        ],
+      },
+    ]);
     await setValues([{ resource: P1, parameters: [{ name: "speed", value: 2 }] }], { as: "service" });
     await setValues([{ resource: P1, parameters: [{ name: "speed", value: 2 }] }], { patch: false });
     const h = await emu.post(pathOf(areas.parameters.historyList), {}, { query: { sort_by: ["invalidated_at", "name"] } });
@@ -177,14 +228,22 @@ describe("Parameter history (POST /apps/parameters/history/list; facts §6.2 ite
 
 describe("Parameter defaults update (POST .../parameters/defaults/update)", () => {
   test("patch=true changes only the defaults sent; the version and fallback values show them", async () => {
-    expect((await emu.post(pathOf(areas.parameters.defaultsUpdate, { app_name: "simulator", app_version: "1.0.0" }), { parameters: [{ name: "speed", value: 15 }] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.parameters.defaultsUpdate, { app_name: "simulator", app_version: "1.0.0" }), { parameters: [{ name: "speed", value: 15 }] })).status).toBe(
+      204,
+    );
     expect(await fallback([P1])).toEqual({ [P1]: { speed: 15, mode: "auto" } });
     const v = await emu.get(pathOf(areas.apps.versionGet, { app_name: "simulator", app_version: "1.0.0" }));
-    expect(v.body.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: "speed", default: 15 }), expect.objectContaining({ name: "mode", default: "auto" })]));
+    expect(v.body.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: "speed", default: 15 }), expect.objectContaining({ name: "mode", default: "auto" })]),
+    );
   });
 
   test("patch=false: defaults left out are not kept", async () => {
-    await emu.post(pathOf(areas.parameters.defaultsUpdate, { app_name: "simulator", app_version: "1.0.0" }), { parameters: [{ name: "active", value: false }] }, { query: { patch: false } });
+    await emu.post(
+      pathOf(areas.parameters.defaultsUpdate, { app_name: "simulator", app_version: "1.0.0" }),
+      { parameters: [{ name: "active", value: false }] },
+      { query: { patch: false } },
+    );
     expect(await fallback([P1])).toEqual({ [P1]: { active: false } });
   });
 
@@ -192,7 +251,10 @@ describe("Parameter defaults update (POST .../parameters/defaults/update)", () =
     const unknown = await emu.post(pathOf(areas.parameters.defaultsUpdate, { app_name: "simulator", app_version: "1.0.0" }), { parameters: [{ name: "colour", value: "red" }] });
     expectErrorBody(unknown, 400);
     expect(messages(unknown)).toMatch(/'colour'/);
-    expectErrorBody(await emu.post(pathOf(areas.parameters.defaultsUpdate, { app_name: "simulator", app_version: "1.0.0" }), { parameters: [{ name: "active", value: "yes" }] }), 400);
+    expectErrorBody(
+      await emu.post(pathOf(areas.parameters.defaultsUpdate, { app_name: "simulator", app_version: "1.0.0" }), { parameters: [{ name: "active", value: "yes" }] }),
+      400,
+    );
     expectErrorBody(await emu.post(pathOf(areas.parameters.defaultsUpdate, { app_name: "simulator", app_version: "3.0.0" }), { parameters: [] }), 404);
     expectErrorBody(await emu.post(pathOf(areas.parameters.defaultsUpdate, { app_name: "simulator", app_version: "1.0.0" }), { parameters: [] }, { as: "viewer" }), 403);
     expect(await fallback([P1])).toEqual({ [P1]: { speed: 10, mode: "auto" } });
@@ -202,7 +264,13 @@ describe("Parameter defaults update (POST .../parameters/defaults/update)", () =
 describe("Unique values and fallback values (facts §4.2, §6.2 item 8)", () => {
   test("unique-values answers only values actually set, defaults excluded, per app and parameter", async () => {
     await setValues([
-      { resource: P1, parameters: [{ name: "speed", value: 20 }, { name: "active", value: true }] },
+      {
+        resource: P1,
+        parameters: [
+          { name: "speed", value: 20 },
+          { name: "active", value: true },
+        ],
+      },
       { resource: P2, parameters: [{ name: "speed", value: 20 }] },
       { resource: "krn:asset:press-3", parameters: [{ name: "speed", value: 5 }] },
     ]);

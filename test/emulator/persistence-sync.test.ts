@@ -215,7 +215,9 @@ describe("group commit", () => {
     const reopened = new Store();
     const again = await StatePersistence.open(reopened, file);
     try {
-      expect([...reopened.table("clusters").entries()].map(([k]) => k).sort()).toEqual([...Array.from({ length: 10 }, (_, i) => `a${i}`), ...Array.from({ length: 10 }, (_, i) => `b${i}`)].sort());
+      expect([...reopened.table("clusters").entries()].map(([k]) => k).sort()).toEqual(
+        [...Array.from({ length: 10 }, (_, i) => `a${i}`), ...Array.from({ length: 10 }, (_, i) => `b${i}`)].sort(),
+      );
     } finally {
       await again.close();
     }

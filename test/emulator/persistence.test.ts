@@ -103,7 +103,9 @@ describe("State across restarts (--state FILE)", () => {
     const text = readFileSync(file, "utf8");
     const damaged = text.replace("plant-a", "plant-x");
     writeFileSync(file, damaged);
-    await expect(startTestEmulator({ statePath: file })).rejects.toThrow(new RegExp(`state file ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is damaged \\(checksum mismatch\\)`));
+    await expect(startTestEmulator({ statePath: file })).rejects.toThrow(
+      new RegExp(`state file ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is damaged \\(checksum mismatch\\)`),
+    );
     expect(readFileSync(file, "utf8")).toBe(damaged);
 
     writeFileSync(file, "not json at all\n");

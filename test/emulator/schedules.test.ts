@@ -42,9 +42,12 @@ async function create(body: Record<string, unknown>) {
 }
 const apply = (id: string, type: string) => emu.post(pathOf(areas.schedules.apply, { schedule_id: id }), { type });
 const get = async (id: string) => (await emu.get(pathOf(areas.schedules.get, { schedule_id: id }))).body;
-const fallback = async () => (await emu.post(pathOf(areas.parameters.fallbackValuesGet, { app_name: "simulator", app_version: "1.0.0" }), { resources: [P1, P2] })).body.resource_parameters;
+const fallback = async () =>
+  (await emu.post(pathOf(areas.parameters.fallbackValuesGet, { app_name: "simulator", app_version: "1.0.0" }), { resources: [P1, P2] })).body.resource_parameters;
 const setSpeed = (resource: string, speed: number) =>
-  emu.post(pathOf(areas.parameters.valuesUpdate, { app_name: "simulator", app_version: "1.0.0" }), { resource_parameters: [{ resource, parameters: [{ name: "speed", value: speed }] }] });
+  emu.post(pathOf(areas.parameters.valuesUpdate, { app_name: "simulator", app_version: "1.0.0" }), {
+    resource_parameters: [{ resource, parameters: [{ name: "speed", value: speed }] }],
+  });
 
 async function pollState(id: string, wanted: string, timeoutMs = 5000) {
   const until = Date.now() + timeoutMs;
@@ -166,9 +169,24 @@ describe("Parameter schedules: get, list, delete", () => {
   });
 
   test("list filters apps, states, resources, parameter_names and sorts by the spec's keys, revert.scheduled_for included", async () => {
-    await emu.post(pathOf(areas.apps.create), { name: "oven", title: "Oven", description: "d", type: "app", version: "2.0.0", parameters: [{ name: "temperature", data_type: "number" }] });
+    await emu.post(pathOf(areas.apps.create), {
+      name: "oven",
+      title: "Oven",
+      description: "d",
+      type: "app",
+      version: "2.0.0",
+      parameters: [{ name: "temperature", data_type: "number" }],
+    });
     const a = await create(schedule({ comment: "a", scheduled_for: at(HOUR), revert: revertFor(5 * HOUR) }));
-    const b = await create(schedule({ comment: "b", scheduled_for: at(2 * HOUR), resources: [P2], parameters: { mode: "manual" }, revert: { scheduled_for: at(3 * HOUR), resource_parameters: [{ resource: P2, parameters: { mode: "auto" } }] } }));
+    const b = await create(
+      schedule({
+        comment: "b",
+        scheduled_for: at(2 * HOUR),
+        resources: [P2],
+        parameters: { mode: "manual" },
+        revert: { scheduled_for: at(3 * HOUR), resource_parameters: [{ resource: P2, parameters: { mode: "auto" } }] },
+      }),
+    );
     const c = await create({ app_name: "oven", app_version: "2.0.0", scheduled_for: at(3 * HOUR), resources: [P1], parameters: { temperature: 200 }, comment: "c" });
     await apply(a.id, "schedule");
     const list = async (body: Record<string, unknown>, query?: Record<string, Json>) =>
@@ -249,7 +267,14 @@ describe("Parameter schedules: applied when their time comes (facts §6.3 item 1
   });
 
   test("a schedule that cannot be applied when due moves to error with error_msg, writing nothing", async () => {
-    await emu.post(pathOf(areas.apps.create), { name: "simulator", title: "S", description: "d", type: "app", version: "1.1.0", parameters: [{ name: "speed", data_type: "number" }] });
+    await emu.post(pathOf(areas.apps.create), {
+      name: "simulator",
+      title: "S",
+      description: "d",
+      type: "app",
+      version: "1.1.0",
+      parameters: [{ name: "speed", data_type: "number" }],
+    });
     const s = await create({ ...schedule({ scheduled_for: at(1200) }), app_version: "1.1.0" });
     expect((await emu.post(pathOf(areas.apps.versionDelete, { app_name: "simulator", app_version: "1.1.0" }))).status).toBe(204);
     const failed = await pollState(s.id, "error");

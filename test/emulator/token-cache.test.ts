@@ -125,7 +125,12 @@ describe("verified access tokens are cached for their lifetime", () => {
 describe("the cache is bounded", () => {
   test(`it holds at most ${TOKEN_CACHE_LIMIT} tokens and forgets the oldest first`, () => {
     const own = new Store();
-    const auth = new Auth(own, () => "http://emulator/auth/realms/svc", { access: 3600, refresh: 7200 }, () => T0);
+    const auth = new Auth(
+      own,
+      () => "http://emulator/auth/realms/svc",
+      { access: 3600, refresh: 7200 },
+      () => T0,
+    );
     const identity = BUILTIN_USERS["viewer@example.com"].identity;
     const tokens = Array.from({ length: TOKEN_CACHE_LIMIT + 1 }, () => auth.issueEdge(identity).access_token);
     for (const t of tokens) expect(auth.authenticate(`Bearer ${t}`).username).toBe("viewer@example.com");

@@ -14,7 +14,20 @@ const VERSIONS = ["1.0.0", "1.0.0-rc.10", "0.9.0", "1.0.0-rc.2", "1.10.0", "1.0.
 const BY_PRECEDENCE = [...VERSIONS].sort(semver.compare);
 
 test("the expected order is semver's (the data really needs it)", () => {
-  expect(BY_PRECEDENCE).toEqual(["0.9.0", "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha-b", "1.0.0-beta", "1.0.0-rc", "1.0.0-rc.1", "1.0.0-rc.2", "1.0.0-rc.10", "1.0.0", "1.2.0", "1.10.0"]);
+  expect(BY_PRECEDENCE).toEqual([
+    "0.9.0",
+    "1.0.0-alpha",
+    "1.0.0-alpha.1",
+    "1.0.0-alpha-b",
+    "1.0.0-beta",
+    "1.0.0-rc",
+    "1.0.0-rc.1",
+    "1.0.0-rc.2",
+    "1.0.0-rc.10",
+    "1.0.0",
+    "1.2.0",
+    "1.10.0",
+  ]);
   expect([...VERSIONS].sort()).not.toEqual(BY_PRECEDENCE);
 });
 

@@ -84,7 +84,13 @@ describe("Workloads: create (spec Part 1 Workloads; facts §3.5, §4.3)", () => 
   });
 
   test("runtime resources must be asset KRNs; a duplicate name answers 409; unknown fields 400", async () => {
-    const bad = await emu.post(pathOf(areas.workloads.create), { name: "w1", app_name: "sim", app_version: "1.0.0", cluster_name: "plant-a", runtime: { resources: [{ resource: "krn:user:x@y.z" }] } });
+    const bad = await emu.post(pathOf(areas.workloads.create), {
+      name: "w1",
+      app_name: "sim",
+      app_version: "1.0.0",
+      cluster_name: "plant-a",
+      runtime: { resources: [{ resource: "krn:user:x@y.z" }] },
+    });
     expectErrorBody(bad, 400);
     expect(messages(bad)).toMatch(/body\.runtime\.resources\[0\]\.resource/);
     await createWorkload();
@@ -320,7 +326,9 @@ describe("Workloads: download", () => {
     expect((await get("w1")).download_status).toBe("processing");
     const done = await downloadReady("w1");
     expect(done.headers.get("content-type")).toBe("application/octet-stream");
-    const zip = Buffer.from(await (await fetch(`${emu.baseUrl}/api/v4/apps/workloads/w1/download`, { headers: { authorization: `Bearer ${await emu.token("admin")}` } })).arrayBuffer());
+    const zip = Buffer.from(
+      await (await fetch(`${emu.baseUrl}/api/v4/apps/workloads/w1/download`, { headers: { authorization: `Bearer ${await emu.token("admin")}` } })).arrayBuffer(),
+    );
     expect(zip.readUInt32LE(0)).toBe(0x04034b50);
     expect(zip.includes(Buffer.from('"app_name": "sim"'))).toBe(true);
     expect((await get("w1")).download_status).toBe("ready");
@@ -372,7 +380,10 @@ describe("Workloads: logs", () => {
 describe("Workloads: resources add / remove", () => {
   test("add appends resources (current parameter values injected); a resource already present is 409", async () => {
     await createWorkload({ runtime: { resources: [{ resource: "krn:asset:p1" }] } });
-    await emu.post(pathOf(areas.apps.deploy, { app_name: "sim", app_version: "1.0.0" }), { runtime: { resources: [{ resource: "krn:asset:p2", parameters: { speed: 4 } }] }, deployment: { target: { cluster: { name: "plant-a" } } } });
+    await emu.post(pathOf(areas.apps.deploy, { app_name: "sim", app_version: "1.0.0" }), {
+      runtime: { resources: [{ resource: "krn:asset:p2", parameters: { speed: 4 } }] },
+      deployment: { target: { cluster: { name: "plant-a" } } },
+    });
     const a = await emu.post(pathOf(areas.workloads.resourcesAdd, { workload_name: "w1" }), { resources: [{ resource: "krn:asset:p2" }] });
     expect(a.status).toBe(200);
     expect(a.body.runtime.resources).toEqual([{ resource: "krn:asset:p1" }, { resource: "krn:asset:p2", parameters: { speed: 4 } }]);

@@ -39,7 +39,11 @@ const open = async (program: testing.Program, options: testing.StackOptions) => 
   stacks.push(s);
   return s;
 };
-const failure = async (run: Promise<unknown>) => (await run.then(() => undefined, (e: unknown) => e)) as testing.RunError;
+const failure = async (run: Promise<unknown>) =>
+  (await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as testing.RunError;
 
 const twoKinds = async () => {
   new svc.Label("label", { name: "anomaly", title: "Anomaly" });
@@ -57,7 +61,9 @@ describe("unknown svc: keys", () => {
     await s.up();
     const warnings = lines.filter((l) => l.startsWith("warning: "));
     expect(warnings).toEqual([
-      expect.stringMatching(/^warning: svc:clientSecrett is not a setting of pulumi-svc and is ignored; did you mean svc:clientSecret\? \(settings: svc:baseUrl, .*svc:skipCredentialsCheck\)$/),
+      expect.stringMatching(
+        /^warning: svc:clientSecrett is not a setting of pulumi-svc and is ignored; did you mean svc:clientSecret\? \(settings: svc:baseUrl, .*svc:skipCredentialsCheck\)$/,
+      ),
       expect.stringMatching(/^warning: svc:operationTimeoutSecs is not a setting of pulumi-svc and is ignored; did you mean svc:operationTimeoutSeconds\?/),
     ]);
     await s.close();
@@ -68,7 +74,9 @@ describe("unknown svc: keys", () => {
     const s = await open(twoKinds, { config: { "svc:emulater": "true" } });
     for (const run of [() => s.preview(), () => s.up()]) {
       const err = await failure(run());
-      expect(err.providerMessage).toMatch(/^no platform configured: set svc:baseUrl .*\(a key was not recognised: svc:emulater is not a setting of pulumi-svc and is ignored; did you mean svc:emulator\?/);
+      expect(err.providerMessage).toMatch(
+        /^no platform configured: set svc:baseUrl .*\(a key was not recognised: svc:emulater is not a setting of pulumi-svc and is ignored; did you mean svc:emulator\?/,
+      );
     }
   });
 });
@@ -118,7 +126,9 @@ describe("the credentials are checked once per run", () => {
     await good.preview();
     expect(counts).toEqual({ token: 0, api: 1 });
     const bad = await open(twoKinds, { config: { "svc:baseUrl": baseUrl, "svc:token": "not-a-token" }, secretConfig: ["svc:token"] });
-    expect((await failure(bad.preview())).providerMessage).toMatch(/^the credentials were refused \(svc:token, platform .* from svc:baseUrl\): GET \/instance\/settings\/get → 401/);
+    expect((await failure(bad.preview())).providerMessage).toMatch(
+      /^the credentials were refused \(svc:token, platform .* from svc:baseUrl\): GET \/instance\/settings\/get → 401/,
+    );
   });
 
   test("svc:skipCredentialsCheck turns the check off: the preview makes no request and passes", async () => {
@@ -138,6 +148,8 @@ describe("the credentials are checked once per run", () => {
 
   test("an unreachable platform is named in the check's failure", async () => {
     const s = await open(twoKinds, { config: { "svc:baseUrl": "http://127.0.0.1:9", "svc:token": "t0ken-value" } });
-    expect((await failure(s.preview())).providerMessage).toMatch(/^could not verify the credentials \(svc:token, platform http:\/\/127\.0\.0\.1:9 from svc:baseUrl\): .*could not connect to http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED/);
+    expect((await failure(s.preview())).providerMessage).toMatch(
+      /^could not verify the credentials \(svc:token, platform http:\/\/127\.0\.0\.1:9 from svc:baseUrl\): .*could not connect to http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED/,
+    );
   }, 90_000);
 });

@@ -13,11 +13,13 @@ afterEach(closeStacks);
 
 const TYPE = "pulumi-nodejs:dynamic/fixture:Record";
 
-const program = (c: Partial<RecordArgs> = {}) => () => {
-  const a = new Record("a", { key: "a" });
-  const b = new Record("b", { key: "b", ref: a.serial });
-  new Record("c", { key: "c", ref: b.serial, ...c });
-};
+const program =
+  (c: Partial<RecordArgs> = {}) =>
+  () => {
+    const a = new Record("a", { key: "a" });
+    const b = new Record("b", { key: "b", ref: a.serial });
+    new Record("c", { key: "c", ref: b.serial, ...c });
+  };
 
 const savedNames = (file: string) => (JSON.parse(fs.readFileSync(file, "utf8")) as testing.StackState).resources.map((r) => r.name);
 
@@ -73,10 +75,13 @@ describe("a failure during up", () => {
 describe("a failure during destroy", () => {
   test("deletes dependents first, then stops at the failing delete, which stays in the state", async () => {
     const statePath = path.join(tempDir("state-"), "stack.json");
-    const f = await fixtureStack(() => {
-      const a = new Record("a", { key: "a", fail: "delete" });
-      new Record("b", { key: "b", ref: a.id });
-    }, { statePath });
+    const f = await fixtureStack(
+      () => {
+        const a = new Record("a", { key: "a", fail: "delete" });
+        new Record("b", { key: "b", ref: a.id });
+      },
+      { statePath },
+    );
     await f.stack.up();
     await expect(f.stack.destroy()).rejects.toThrow(`destroy failed: delete of ${TYPE} "a" failed: record a: delete refused by the backend (fail=delete)`);
     expect(savedNames(statePath)).toEqual(["a"]);

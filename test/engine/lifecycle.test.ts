@@ -10,11 +10,13 @@ import { closeStacks, fixtureStack } from "./fixtures/harness";
 testing.registerMatchers();
 afterEach(closeStacks);
 
-const chain = (values: { a?: string; b?: string } = {}) => () => {
-  const a = new Record("a", { key: "a", value: values.a ?? "one" });
-  const b = new Record("b", { key: "b", value: values.b ?? "two", ref: a.serial });
-  return { aSerial: a.serial, bId: b.id };
-};
+const chain =
+  (values: { a?: string; b?: string } = {}) =>
+  () => {
+    const a = new Record("a", { key: "a", value: values.a ?? "one" });
+    const b = new Record("b", { key: "b", value: values.b ?? "two", ref: a.serial });
+    return { aSerial: a.serial, bId: b.id };
+  };
 
 describe("create", () => {
   test("a new resource is checked then created, and the state records it with its provider and dependencies", async () => {
@@ -23,7 +25,12 @@ describe("create", () => {
     expect(result).toHaveActions({ a: "create", b: "create" });
     expect(result.totals).toEqual({ create: 2 });
     // Check then Create; then the preview that follows every up only checks and diffs.
-    expect(f.ops().filter((o) => o.name === "a").map((o) => o.op)).toEqual(["check", "create", "created", "check", "diff"]);
+    expect(
+      f
+        .ops()
+        .filter((o) => o.name === "a")
+        .map((o) => o.op),
+    ).toEqual(["check", "create", "created", "check", "diff"]);
 
     const [a, b] = f.stack.state.resources;
     expect(a).toMatchObject({ urn: "urn:pulumi:test::test::pulumi-nodejs:dynamic/fixture:Record::a", type: "pulumi-nodejs:dynamic/fixture:Record", name: "a", custom: true });
@@ -58,7 +65,10 @@ describe("re-run without changes", () => {
     const again = await f.stack.up();
     expect(again).toHaveNoChanges();
     expect(again).toHaveActions({ a: "same", b: "same" });
-    const calls = f.ops().slice(before).map((o) => o.op);
+    const calls = f
+      .ops()
+      .slice(before)
+      .map((o) => o.op);
     expect(new Set(calls)).toEqual(new Set(["check", "diff"]));
   });
 });
@@ -77,10 +87,12 @@ describe("update", () => {
 });
 
 describe("replace", () => {
-  const keyed = (key: string, opts: { dbr?: boolean; option?: boolean } = {}) => () => {
-    const r = new Record("r", { key, deleteBeforeReplace: opts.dbr }, { deleteBeforeReplace: opts.option });
-    new Record("dependent", { key: "dependent", ref: r.id });
-  };
+  const keyed =
+    (key: string, opts: { dbr?: boolean; option?: boolean } = {}) =>
+    () => {
+      const r = new Record("r", { key, deleteBeforeReplace: opts.dbr }, { deleteBeforeReplace: opts.option });
+      new Record("dependent", { key: "dependent", ref: r.id });
+    };
 
   test("by default the replacement is created before the old object is deleted, and dependents follow the new id", async () => {
     const f = await fixtureStack(keyed("k1"));
@@ -92,7 +104,11 @@ describe("replace", () => {
     expect(result.operations.find((o) => o.name === "r")).toMatchObject({ diffs: ["key"], replaces: ["key"] });
     const newId = f.stack.resource("r").id!;
     expect(newId).not.toBe(oldId);
-    const events = f.ops().slice(mark).filter((o) => o.op === "created" || o.op === "deleted").map((o) => `${o.op} ${o.id}`);
+    const events = f
+      .ops()
+      .slice(mark)
+      .filter((o) => o.op === "created" || o.op === "deleted")
+      .map((o) => `${o.op} ${o.id}`);
     expect(events).toEqual([`created ${newId}`, `deleted ${oldId}`]);
     expect(f.stack.resource("dependent").inputs.ref).toBe(newId);
     expect(f.stack.state.resources.map((r) => r.name)).toEqual(["r", "dependent"]);
@@ -105,7 +121,11 @@ describe("replace", () => {
     const mark = f.ops().length;
     expect(await f.stack.up(keyed("k2", { dbr: true }))).toHaveActions({ r: "replace" });
     const newId = f.stack.resource("r").id!;
-    const events = f.ops().slice(mark).filter((o) => o.op === "created" || o.op === "deleted").map((o) => `${o.op} ${o.id}`);
+    const events = f
+      .ops()
+      .slice(mark)
+      .filter((o) => o.op === "created" || o.op === "deleted")
+      .map((o) => `${o.op} ${o.id}`);
     expect(events).toEqual([`deleted ${oldId}`, `created ${newId}`]);
   });
 
@@ -115,7 +135,11 @@ describe("replace", () => {
     const oldId = f.stack.resource("r").id!;
     const mark = f.ops().length;
     await f.stack.up(keyed("k2", { option: true }));
-    const events = f.ops().slice(mark).filter((o) => o.op === "created" || o.op === "deleted").map((o) => o.op);
+    const events = f
+      .ops()
+      .slice(mark)
+      .filter((o) => o.op === "created" || o.op === "deleted")
+      .map((o) => o.op);
     expect(events).toEqual(["deleted", "created"]);
     expect(f.records()[oldId]).toBeUndefined();
   });
@@ -137,7 +161,11 @@ describe("delete", () => {
     const mark = f.ops().length;
     const result = await f.stack.up(tree(false));
     expect(result).toHaveActions({ keep: "same", root: "delete", mid: "delete", leaf: "delete", side: "delete" });
-    const order = f.ops().slice(mark).filter((o) => o.op === "deleted").map((o) => o.name);
+    const order = f
+      .ops()
+      .slice(mark)
+      .filter((o) => o.op === "deleted")
+      .map((o) => o.name);
     expect(order.indexOf("leaf")).toBeLessThan(order.indexOf("mid"));
     expect(order.indexOf("mid")).toBeLessThan(order.indexOf("root"));
     expect(order.indexOf("side")).toBeLessThan(order.indexOf("root"));
@@ -155,7 +183,12 @@ describe("delete", () => {
     expect(order.indexOf("leaf")).toBeLessThan(order.indexOf("mid"));
     expect(order.indexOf("mid")).toBeLessThan(order.indexOf("root"));
     // The check after destroy read every object back.
-    expect(after.filter((o) => o.op === "read").map((o) => o.name).sort()).toEqual(["keep", "leaf", "mid", "root", "side"]);
+    expect(
+      after
+        .filter((o) => o.op === "read")
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual(["keep", "leaf", "mid", "root", "side"]);
     expect(f.records()).toEqual({});
     expect(f.stack.state.resources).toEqual([]);
     expect(f.stack.outputs).toEqual({});

@@ -76,9 +76,11 @@ test("when the process serving the emulator ends, the provider host takes it ove
   const published = JSON.parse(fs.readFileSync(path.join(dir, "state.json.addr"), "utf8")) as { pid: number };
   expect(published.pid).not.toBe(process.pid);
   // A lookup now connects to the emulator the provider host serves, and sees the state after the delete.
-  expect(await s.up(async () => {
-    new svc.AssetType("type", { name: "pump", title: "Pump" });
-    return { names: (await svc.listAssets()).map((a) => a.name) };
-  })).toHaveActions({ type: "same" });
+  expect(
+    await s.up(async () => {
+      new svc.AssetType("type", { name: "pump", title: "Pump" });
+      return { names: (await svc.listAssets()).map((a) => a.name) };
+    }),
+  ).toHaveActions({ type: "same" });
   expect(s.outputs.names).toEqual([]);
 });

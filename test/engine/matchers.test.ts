@@ -5,7 +5,13 @@ import type { RunResult } from "../../src/testing";
 testing.registerMatchers();
 
 const TYPE = "pulumi-nodejs:dynamic/fixture:Record";
-const op = (name: string, kind: testing.OperationKind, extra: Partial<testing.OperationReport> = {}) => ({ urn: `urn:pulumi:test::test::${TYPE}::${name}`, type: TYPE, name, op: kind, ...extra });
+const op = (name: string, kind: testing.OperationKind, extra: Partial<testing.OperationReport> = {}) => ({
+  urn: `urn:pulumi:test::test::${TYPE}::${name}`,
+  type: TYPE,
+  name,
+  op: kind,
+  ...extra,
+});
 const result = (...operations: testing.OperationReport[]): RunResult => ({ kind: "preview", operations, totals: {}, changes: 0, outputs: {} });
 
 describe("toHaveNoChanges", () => {

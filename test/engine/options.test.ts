@@ -38,8 +38,7 @@ describe("protect and retainOnDelete", () => {
 });
 
 describe("ignoreChanges and replaceOnChanges", () => {
-  const program = (value: string, note: string) => () =>
-    void new Record("r", { key: "r", value, note }, { ignoreChanges: ["value"], replaceOnChanges: ["note"] });
+  const program = (value: string, note: string) => () => void new Record("r", { key: "r", value, note }, { ignoreChanges: ["value"], replaceOnChanges: ["note"] });
 
   test("an ignored property keeps its old value; a replaceOnChanges property forces a replacement", async () => {
     const f = await fixtureStack(program("one", "n1"));
@@ -65,10 +64,13 @@ describe("components and get", () => {
     const owner = await fixtureStack(() => void new Record("x", { key: "x" }));
     await owner.stack.up();
     const id = owner.stack.resource("x").id!;
-    const reader = await fixtureStack(() => {
-      const seen = new Record("seen", { key: "x" }, { id });
-      return { serial: seen.serial };
-    }, { storeDir: owner.storeDir });
+    const reader = await fixtureStack(
+      () => {
+        const seen = new Record("seen", { key: "x" }, { id });
+        return { serial: seen.serial };
+      },
+      { storeDir: owner.storeDir },
+    );
     expect(await reader.stack.up()).toHaveActions({ seen: "read" });
     expect(reader.stack.outputs).toEqual({ serial: 1 });
     await reader.stack.destroy();

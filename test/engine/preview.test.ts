@@ -12,12 +12,14 @@ afterEach(closeStacks);
 
 const UNKNOWN = testing.unknownValue;
 
-const program = (value = "one") => () => {
-  const a = new Record("a", { key: "a", value });
-  // `serial` is computed by the provider; `key` is an input the engine echoes back.
-  new Record("b", { key: "b", ref: a.serial, note: a.key });
-  return { serial: a.serial, key: a.key };
-};
+const program =
+  (value = "one") =>
+  () => {
+    const a = new Record("a", { key: "a", value });
+    // `serial` is computed by the provider; `key` is an input the engine echoes back.
+    new Record("b", { key: "b", ref: a.serial, note: a.key });
+    return { serial: a.serial, key: a.key };
+  };
 
 describe("preview of new resources", () => {
   test("plans creates without creating anything or writing the state", async () => {
@@ -44,10 +46,18 @@ describe("preview of changes", () => {
     const mark = f.ops().length;
     const plan = await f.stack.preview(program("uno"));
     expect(plan).toHaveActions({ a: "update", b: "update" });
-    const diffB = f.ops().slice(mark).find((o) => o.op === "diff" && o.name === "b");
+    const diffB = f
+      .ops()
+      .slice(mark)
+      .find((o) => o.op === "diff" && o.name === "b");
     expect(diffB?.news).toMatchObject({ ref: UNKNOWN, note: "a" });
     // Nothing was applied.
-    expect(f.ops().slice(mark).filter((o) => ["create", "update", "delete"].includes(o.op))).toEqual([]);
+    expect(
+      f
+        .ops()
+        .slice(mark)
+        .filter((o) => ["create", "update", "delete"].includes(o.op)),
+    ).toEqual([]);
     expect(f.stack.resource("a").outputs.value).toBe("one");
   });
 

@@ -36,7 +36,10 @@ afterEach(async () => {
 
 /** A stack on the test's emulator (the platform outlives the stacks). */
 async function stackOf(program: testing.Program): Promise<testing.TestStack> {
-  const stack = await testing.stack(program, { config: { "svc:baseUrl": emulator.baseUrl, "svc:clientId": "svc-admin", "svc:clientSecret": "svc-admin-secret" }, secretConfig: ["svc:clientSecret"] });
+  const stack = await testing.stack(program, {
+    config: { "svc:baseUrl": emulator.baseUrl, "svc:clientId": "svc-admin", "svc:clientSecret": "svc-admin-secret" },
+    secretConfig: ["svc:clientSecret"],
+  });
   open.push(stack);
   return stack;
 }
@@ -106,9 +109,13 @@ describe("taking over an existing object", () => {
   });
 
   test("an existing data type version with another definition is refused; the same definition is taken over", async () => {
-    await client.call(datatypes.create, { body: { icd: { name: "plant.pump_reading", class_name: "PumpReading", description: "", version: "1.0.0", fields: [{ name: "pressure", type: "number" }] } } });
+    await client.call(datatypes.create, {
+      body: { icd: { name: "plant.pump_reading", class_name: "PumpReading", description: "", version: "1.0.0", fields: [{ name: "pressure", type: "number" }] } },
+    });
     const other = await stackOf(async () => void new svc.DataType("reading", { icd: icd("string") }));
-    await expect(other.up()).rejects.toThrow(/DataType 'plant\.pump_reading:1\.0\.0': create failed: the data type exists on the platform with icd \{.*"type":"number".*\} where the program declares \{.*"type":"string".*\}\. icd cannot change in place/);
+    await expect(other.up()).rejects.toThrow(
+      /DataType 'plant\.pump_reading:1\.0\.0': create failed: the data type exists on the platform with icd \{.*"type":"number".*\} where the program declares \{.*"type":"string".*\}\. icd cannot change in place/,
+    );
     const same = await stackOf(async () => void new svc.DataType("reading", { icd: icd("number") }));
     expect(await same.up()).toHaveActions({ reading: "create" });
     expect(same.resource("reading").id).toBe("plant.pump_reading:1.0.0");

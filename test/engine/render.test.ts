@@ -7,7 +7,11 @@ import { Record } from "./fixtures/record";
 import { closeStacks, fixtureStack } from "./fixtures/harness";
 
 const T = "pulumi-nodejs:dynamic/svc:";
-const op = (o: Partial<OperationReport> & Pick<OperationReport, "op" | "name" | "type">): OperationReport => ({ urn: `urn:pulumi:test::test::${T}${o.type}::${o.name}`, ...o, type: `${T}${o.type}` });
+const op = (o: Partial<OperationReport> & Pick<OperationReport, "op" | "name" | "type">): OperationReport => ({
+  urn: `urn:pulumi:test::test::${T}${o.type}::${o.name}`,
+  ...o,
+  type: `${T}${o.type}`,
+});
 
 const operations: OperationReport[] = [
   op({
@@ -24,8 +28,23 @@ const operations: OperationReport[] = [
     oldInputs: { appVersion: "1.4.0", runtime: { resources: [{ resource: "krn:asset:line-1" }, { resource: "krn:asset:line-2" }], cpu: "1" }, title: "same" },
     newInputs: { appVersion: "2.0.0", runtime: { resources: [{ resource: "krn:asset:line-1" }, { resource: "krn:asset:line-3" }], memory: "1Gi" }, title: "same" },
   }),
-  op({ op: "replace", type: "Label", name: "anomaly", diffs: ["name", "title"], replaces: ["name"], oldInputs: { name: "anomaly", title: "A" }, newInputs: { name: "anomalies", title: "B" } }),
-  op({ op: "update", type: "Cluster", name: "edge", diffs: ["token"], oldInputs: reportedInputs({ token: secret("old-token") }), newInputs: reportedInputs({ token: secret("new-token") }) }),
+  op({
+    op: "replace",
+    type: "Label",
+    name: "anomaly",
+    diffs: ["name", "title"],
+    replaces: ["name"],
+    oldInputs: { name: "anomaly", title: "A" },
+    newInputs: { name: "anomalies", title: "B" },
+  }),
+  op({
+    op: "update",
+    type: "Cluster",
+    name: "edge",
+    diffs: ["token"],
+    oldInputs: reportedInputs({ token: secret("old-token") }),
+    newInputs: reportedInputs({ token: secret("new-token") }),
+  }),
   op({ op: "delete", type: "Asset", name: "old-pump", oldInputs: { name: "old-pump", title: "Old pump" } }),
   op({ op: "same", type: "Asset", name: "riverside" }),
   op({ op: "create", type: "Asset", name: "adopted", adopt: true, newInputs: { name: "adopted", adopt: true } }),

@@ -27,7 +27,14 @@ describe("examples/quickstart", () => {
     try {
       const up = await stack.up();
       expect(up.operations.filter((o) => o.op === "create")).toHaveLength(14);
-      expect(stack.outputs).toMatchObject({ cluster: "plant-a", clusterStatus: "online", latestVersion: "1.1.0", workloadState: "running", scheduleState: "scheduled", assetPaths: ["line-1/pump-1", "line-1/pump-2"] });
+      expect(stack.outputs).toMatchObject({
+        cluster: "plant-a",
+        clusterStatus: "online",
+        latestVersion: "1.1.0",
+        workloadState: "running",
+        scheduleState: "scheduled",
+        assetPaths: ["line-1/pump-1", "line-1/pump-2"],
+      });
       expect(await stack.refresh()).toHaveNoChanges();
       expect(await stack.up()).toHaveNoChanges();
       await stack.expectNoDrift();

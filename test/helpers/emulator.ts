@@ -36,7 +36,8 @@ export interface CallOptions {
 }
 
 /** The path values of an endpoint's row: one per `{param}` of its path. */
-export type PathValues<E extends AnyEndpoint> = E extends Endpoint<infer P> ? ([z.ZodType] extends [P] ? Record<never, never> : { [K in keyof z.input<P>]: string | number }) : never;
+export type PathValues<E extends AnyEndpoint> =
+  E extends Endpoint<infer P> ? ([z.ZodType] extends [P] ? Record<never, never> : { [K in keyof z.input<P>]: string | number }) : never;
 
 /** A request to one operation of the table: its path values, and the rest as `call` takes it. */
 export type SendOptions<E extends AnyEndpoint> = CallOptions & ([keyof PathValues<E>] extends [never] ? { params?: PathValues<E> } : { params: PathValues<E> });

@@ -11,7 +11,11 @@ import { EDITS, type Edit, type Faults, type Sequence, type Step } from "./run";
 const seed = fc.integer({ min: 1, max: 2 ** 31 - 1 });
 const edit: fc.Arbitrary<Edit> = fc.record({ type: fc.constantFrom(...EDITS), seed });
 const add: fc.Arbitrary<Edit> = fc.record({ type: fc.constant("add" as const), seed });
-const faults: fc.Arbitrary<Faults> = fc.record({ mode: fc.constantFrom("before" as const, "after_apply" as const), seed: fc.nat({ max: 2 ** 31 - 1 }), percent: fc.integer({ min: 10, max: 30 }) });
+const faults: fc.Arbitrary<Faults> = fc.record({
+  mode: fc.constantFrom("before" as const, "after_apply" as const),
+  seed: fc.nat({ max: 2 ** 31 - 1 }),
+  percent: fc.integer({ min: 10, max: 30 }),
+});
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ op: fc.constant("up" as const), edits: fc.array(edit, { minLength: 1, maxLength: 3 }) }) },

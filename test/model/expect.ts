@@ -35,7 +35,16 @@ const IDENTITY: Record<string, (r: Rec) => string> = {
 };
 
 /** Tables the model's programs never fill: they must stay empty. */
-const UNUSED = [TABLES.acps, TABLES.acpMetadata, TABLES.registryApps, TABLES.registryVersions, TABLES.registryPackages, TABLES.assetTypeMetadata, TABLES.labelMetadata, TABLES.appResources];
+const UNUSED = [
+  TABLES.acps,
+  TABLES.acpMetadata,
+  TABLES.registryApps,
+  TABLES.registryVersions,
+  TABLES.registryPackages,
+  TABLES.assetTypeMetadata,
+  TABLES.labelMetadata,
+  TABLES.appResources,
+];
 
 export const krn = (ref: string) => (ref.startsWith("krn:") ? ref : `krn:asset:${ref}`);
 const valueText = (v: unknown) => (Array.isArray(v) ? JSON.stringify(v) : String(v));
@@ -105,7 +114,19 @@ function expectedOf(spec: ProgramSpec, d: Decl, stateId: string | undefined): Ex
     case "Cluster":
       opt("title", a.title);
       opt("type", a.type);
-      for (const k of ["ready", "forwardLogsEnabled", "forwardLogsBufferSize", "manifestsScrapeEnabled", "manifestsScrapeInterval", "syncScrapeInterval", "telemetryEnabled", "telemetryBufferSize", "telemetryScrapeInterval", "telemetryAlertsEnabled"]) opt(snake(k), a[k]);
+      for (const k of [
+        "ready",
+        "forwardLogsEnabled",
+        "forwardLogsBufferSize",
+        "manifestsScrapeEnabled",
+        "manifestsScrapeInterval",
+        "syncScrapeInterval",
+        "telemetryEnabled",
+        "telemetryBufferSize",
+        "telemetryScrapeInterval",
+        "telemetryAlertsEnabled",
+      ])
+        opt(snake(k), a[k]);
       opt("edge_options.image_pull_policy", a.edgeOptions?.imagePullPolicy);
       return one(TABLES.clusters, a.name);
     case "AssetClass":
@@ -150,7 +171,11 @@ function expectedOf(spec: ProgramSpec, d: Decl, stateId: string | undefined): Ex
       opt("cluster_name", a.clusterName);
       opt("title", a.title);
       if (a.runtime !== undefined) {
-        opt("runtime.resources", (a.runtime.resources ?? []).map((r: Rec) => ({ resource: r.resource })), "contained");
+        opt(
+          "runtime.resources",
+          (a.runtime.resources ?? []).map((r: Rec) => ({ resource: r.resource })),
+          "contained",
+        );
         opt("runtime.configuration", a.runtime.configuration, "exact");
       }
       // The platform's own `enabled` follows the run state (false while stopped): a workload declared
@@ -175,7 +200,10 @@ function expectedOf(spec: ProgramSpec, d: Decl, stateId: string | undefined): Ex
       opt("state", "scheduled");
       if (a.revert) {
         opt("revert.scheduled_for", a.revert.scheduledFor, "instant");
-        opt("revert.resource_parameters", a.revert.resourceParameters.map((rp: Rec) => ({ resource: krn(rp.resource), parameters: rp.parameters })));
+        opt(
+          "revert.resource_parameters",
+          a.revert.resourceParameters.map((rp: Rec) => ({ resource: krn(rp.resource), parameters: rp.parameters })),
+        );
       }
       return one(TABLES.schedules, stateId ?? `(no id in the state for ${d.name})`);
     case "Label":
@@ -205,7 +233,18 @@ function expectedOf(spec: ProgramSpec, d: Decl, stateId: string | undefined): Ex
       opt("protocol", a.protocol);
       opt("title", a.title);
       // A bridge runs as a workload of its name.
-      return [...one(TABLES.bridges, a.name), { table: TABLES.workloads, id: a.name, fields: [["cluster_name", a.clusterName], ["app_name", a.appName]], by }];
+      return [
+        ...one(TABLES.bridges, a.name),
+        {
+          table: TABLES.workloads,
+          id: a.name,
+          fields: [
+            ["cluster_name", a.clusterName],
+            ["app_name", a.appName],
+          ],
+          by,
+        },
+      ];
     case "InstanceSettings":
       // Only the declared schedules are managed; the others keep what the platform has.
       return [{ table: TABLES.instanceSettings, id: "settings", fields: [["acp", snakeKeys(a.acp), "contained"]], by }];
@@ -230,7 +269,8 @@ export function platformProblems(store: Store, model: PlatformModel, stateIds: M
   for (const e of expected) {
     if (e.table === TABLES.instanceSettings) {
       const got = rows(e.table)[0] ?? {};
-      for (const [path, want, how] of e.fields) if (!same(want, at(got, path), how)) problems.push(`${e.by}: instance settings ${path} is ${JSON.stringify(at(got, path))}, declared ${JSON.stringify(want)}`);
+      for (const [path, want, how] of e.fields)
+        if (!same(want, at(got, path), how)) problems.push(`${e.by}: instance settings ${path} is ${JSON.stringify(at(got, path))}, declared ${JSON.stringify(want)}`);
       continue;
     }
     const found = rows(e.table).filter((r) => IDENTITY[e.table](r) === e.id);
@@ -257,7 +297,10 @@ export function platformProblems(store: Store, model: PlatformModel, stateIds: M
     for (const id of ids) {
       if (seen.has(id)) problems.push(`${table} '${id}' exists twice on the platform`);
       seen.add(id);
-      if (!wanted.get(table)?.has(id)) problems.push(`${table} '${id}' is on the platform but the program does not declare it${table === TABLES.clusters || table === TABLES.dataTypes ? " (nor did an earlier one)" : ""}`);
+      if (!wanted.get(table)?.has(id))
+        problems.push(
+          `${table} '${id}' is on the platform but the program does not declare it${table === TABLES.clusters || table === TABLES.dataTypes ? " (nor did an earlier one)" : ""}`,
+        );
     }
   }
   for (const table of UNUSED) if (rows(table).length > 0) problems.push(`${table} holds ${rows(table).length} record(s); the program makes none`);
@@ -266,7 +309,8 @@ export function platformProblems(store: Store, model: PlatformModel, stateIds: M
     if (got && !deepEqual(got.acp, INSTANCE_SETTINGS_DEFAULTS.acp)) problems.push(`instance settings are ${JSON.stringify(got.acp)}, not the defaults (no resource declares them)`);
   }
   for (const name of model.released.clusters) if (!rows(TABLES.clusters).some((r) => r.name === name)) problems.push(`released cluster '${name}' is gone from the platform`);
-  for (const id of model.released.dataTypes) if (!rows(TABLES.dataTypes).some((r) => `${r.name}:${r.version}` === id)) problems.push(`released data type '${id}' is gone from the platform`);
+  for (const id of model.released.dataTypes)
+    if (!rows(TABLES.dataTypes).some((r) => `${r.name}:${r.version}` === id)) problems.push(`released data type '${id}' is gone from the platform`);
   return problems;
 }
 
@@ -274,10 +318,12 @@ export function platformProblems(store: Store, model: PlatformModel, stateIds: M
 export function releasedBy(spec: ProgramSpec): { clusters: string[]; dataTypes: string[] } {
   return {
     clusters: spec.filter((d) => d.kind === "Cluster").map((d) => plainArgs(spec, d).name as string),
-    dataTypes: spec.filter((d) => d.kind === "DataType").map((d) => {
-      const icd = plainArgs(spec, d).icd as Rec;
-      return `${icd.name}:${icd.version ?? "0.0.1"}`;
-    }),
+    dataTypes: spec
+      .filter((d) => d.kind === "DataType")
+      .map((d) => {
+        const icd = plainArgs(spec, d).icd as Rec;
+        return `${icd.name}:${icd.version ?? "0.0.1"}`;
+      }),
   };
 }
 

@@ -151,10 +151,19 @@ export class World {
       }
       case "AppParameterValues": {
         const v = this.anyOf("AppVersion", r, 0.2);
-        const taken = new Set(this.of("AppParameterValues").filter((p) => isRef(p.args.appVersion) && p.args.appVersion.$ref === v.name).map((p) => (p.args.resource as Ref).$ref));
+        const taken = new Set(
+          this.of("AppParameterValues")
+            .filter((p) => isRef(p.args.appVersion) && p.args.appVersion.$ref === v.name)
+            .map((p) => (p.args.resource as Ref).$ref),
+        );
         const free = this.of("Asset").filter((a) => !taken.has(a.name));
         const asset = free.length > 0 && r.chance(0.8) ? r.pick(free) : this.add("Asset", r);
-        const args: Args = { appName: ref(v.name, "appName"), appVersion: ref(v.name, "version"), resource: r.chance(0.3) ? ref(asset.name, "name", "krn:asset:") : ref(asset.name, "name"), values: parameterValues(r) };
+        const args: Args = {
+          appName: ref(v.name, "appName"),
+          appVersion: ref(v.name, "version"),
+          resource: r.chance(0.3) ? ref(asset.name, "name", "krn:asset:") : ref(asset.name, "name"),
+          values: parameterValues(r),
+        };
         if (r.chance(0.3)) args.comment = `set by run ${n}`;
         return this.push(kind, args, `values-${n}`);
       }
@@ -181,7 +190,9 @@ export class World {
         return this.push(kind, args, `datalabel-${n}`);
       }
       case "DataType": {
-        const args: Args = { icd: { name: `model.type_${n}`, className: `Type${n}`, version: "1.0.0", fields: [{ name: "value", type: r.pick(["number", "string", "boolean"]) }] } };
+        const args: Args = {
+          icd: { name: `model.type_${n}`, className: `Type${n}`, version: "1.0.0", fields: [{ name: "value", type: r.pick(["number", "string", "boolean"]) }] },
+        };
         if (r.chance(0.15)) args.adopt = true;
         return this.push(kind, args, `datatype-${n}`);
       }
@@ -215,7 +226,7 @@ export class World {
     const target = this.get(name);
     if (target.kind === "AppVersion") this.repointApp(target);
     const doomed = new Set<string>([name]);
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const d of this.spec) {
         if (doomed.has(d.name)) continue;
@@ -455,12 +466,13 @@ function updaters(w: World, d: Decl): Mutator[] {
       m("assetTypeName", (r) => ref(r.pick(w.of("AssetType")).name, "name"));
       m("location", (r) => ({ lat: r.int(-900, 900) / 10, lon: r.int(-1800, 1800) / 10 }));
       const below = new Set<string>([d.name]);
-      for (let grew = true; grew; ) {
+      for (let grew = true; grew;) {
         grew = false;
-        for (const x of w.of("Asset")) if (isRef(x.args.parentName) && below.has(x.args.parentName.$ref) && !below.has(x.name)) {
-          below.add(x.name);
-          grew = true;
-        }
+        for (const x of w.of("Asset"))
+          if (isRef(x.args.parentName) && below.has(x.args.parentName.$ref) && !below.has(x.name)) {
+            below.add(x.name);
+            grew = true;
+          }
       }
       const parents = w.of("Asset").filter((x) => !below.has(x.name));
       if (parents.length > 0) m("parentName", (r) => ref(r.pick(parents).name, "name"));
@@ -555,7 +567,10 @@ function replacers(w: World, d: Decl): Mutator[] {
       if (!runs) {
         m("title", () => `Version title ${n()}`);
         m("description", () => `Described ${n()}`);
-        out.push(["manifest (a further parameter)", (r) => void set(a, "manifest", { ...(a.manifest as Args), parameters: [...MANIFEST.parameters, { name: `gain_${n()}`, data_type: "number", default: r.int(1, 9) }] })]);
+        out.push([
+          "manifest (a further parameter)",
+          (r) => void set(a, "manifest", { ...(a.manifest as Args), parameters: [...MANIFEST.parameters, { name: `gain_${n()}`, data_type: "number", default: r.int(1, 9) }] }),
+        ]);
       }
       break;
     }

@@ -54,7 +54,7 @@ export interface Decl {
 export type ProgramSpec = Decl[];
 
 export const isRef = (v: unknown): v is Ref => !!v && typeof v === "object" && !Array.isArray(v) && typeof (v as Ref).$ref === "string";
-export const isSecret = (v: unknown): v is Secret => !!v && typeof v === "object" && !Array.isArray(v) && "$secret" in (v);
+export const isSecret = (v: unknown): v is Secret => !!v && typeof v === "object" && !Array.isArray(v) && "$secret" in v;
 
 /** Every declaration `v` refers to. */
 export function refsOf(v: Value | undefined): string[] {
@@ -149,7 +149,10 @@ export function programText(spec: ProgramSpec): string {
     }
     if (isSecret(v)) return `pulumi.secret(${text(v.$secret)})`;
     if (Array.isArray(v)) return `[${v.map(text).join(", ")}]`;
-    if (v && typeof v === "object") return `{ ${Object.entries(v).map(([k, x]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${text(x)}`).join(", ")} }`;
+    if (v && typeof v === "object")
+      return `{ ${Object.entries(v)
+        .map(([k, x]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${text(x)}`)
+        .join(", ")} }`;
     return JSON.stringify(v);
   };
   if (spec.length === 0) return "  // (no resources)";

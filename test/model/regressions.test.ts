@@ -24,7 +24,12 @@ const with_ = (program: ProgramSpec, name: string, change: (d: Decl) => void): P
     return copy;
   });
 
-const MANIFEST = { parameters: [{ name: "threshold", data_type: "number", default: 80 }, { name: "mode", data_type: "string", default: "standard" }] };
+const MANIFEST = {
+  parameters: [
+    { name: "threshold", data_type: "number", default: 80 },
+    { name: "mode", data_type: "string", default: "standard" },
+  ],
+};
 /** A cluster, an app version with its App, on which workloads run. */
 const appOnCluster: ProgramSpec = [
   { kind: "Cluster", name: "cluster-1", args: { name: "cluster-1" } },
@@ -34,7 +39,13 @@ const appOnCluster: ProgramSpec = [
 const workload = (args: Decl["args"]): Decl => ({
   kind: "Workload",
   name: "wl-1",
-  args: { name: "wl-1", appName: { $ref: "version-1", out: "appName" }, appVersion: { $ref: "version-1", out: "version" }, clusterName: { $ref: "cluster-1", out: "name" }, ...args },
+  args: {
+    name: "wl-1",
+    appName: { $ref: "version-1", out: "appName" },
+    appVersion: { $ref: "version-1", out: "version" },
+    clusterName: { $ref: "cluster-1", out: "name" },
+    ...args,
+  },
 });
 
 const rename = (program: ProgramSpec, from: string, to: string): ProgramSpec =>
@@ -47,7 +58,16 @@ describe("shrunk reproductions of what the model tests found", () => {
       { kind: "App", name: "app-1", args: { name: { $ref: "version-1", out: "appName" }, title: "App 1" } },
       { kind: "AssetType", name: "type-1", args: { name: "type-1", title: "Type 1" } },
       { kind: "Asset", name: "asset-1", args: { name: "asset-1", title: "Asset 1", assetTypeName: { $ref: "type-1", out: "name" } } },
-      { kind: "AppParameterValues", name: "values-1", args: { appName: { $ref: "version-1", out: "appName" }, appVersion: { $ref: "version-1", out: "version" }, resource: { $ref: "asset-1", out: "name" }, values: { threshold: 55 } } },
+      {
+        kind: "AppParameterValues",
+        name: "values-1",
+        args: {
+          appName: { $ref: "version-1", out: "appName" },
+          appVersion: { $ref: "version-1", out: "version" },
+          resource: { $ref: "asset-1", out: "name" },
+          values: { threshold: 55 },
+        },
+      },
     ];
     await replay([up(values("Monitor")), up(values("Pump monitor")), { op: "refresh" }, { op: "destroy" }], 4);
   });
@@ -70,7 +90,11 @@ describe("shrunk reproductions of what the model tests found", () => {
     const meta = (key: string): ProgramSpec => [
       { kind: "AssetType", name: "type-1", args: { name: "type-1", title: "Type 1" } },
       { kind: "Asset", name: "asset-1", args: { name: "asset-1", title: "Asset 1", assetTypeName: { $ref: "type-1", out: "name" } } },
-      { kind: "AssetMetadata", name: "meta-1", args: { assetName: { $ref: "asset-1", out: "name" }, name: "meta-1", payload: { make: "ACME", apiKey: { $secret: key }, nested: { token: { $secret: `${key}-nested` } } } } },
+      {
+        kind: "AssetMetadata",
+        name: "meta-1",
+        args: { assetName: { $ref: "asset-1", out: "name" }, name: "meta-1", payload: { make: "ACME", apiKey: { $secret: key }, nested: { token: { $secret: `${key}-nested` } } } },
+      },
     ];
     await replay([up(meta("metadata-key-1")), up(meta("metadata-key-2")), { op: "refresh" }]);
   });
@@ -94,7 +118,12 @@ describe("shrunk reproductions of what the model tests found", () => {
   });
 
   test("a workload declared enabled: false and running: false: refresh reported `running` as drift (a pending workload is not stopped)", async () => {
-    await replay([up([...appOnCluster, workload({ enabled: false, running: false })]), { op: "refresh" }, up([...appOnCluster, workload({ enabled: true, running: false })]), { op: "refresh" }]);
+    await replay([
+      up([...appOnCluster, workload({ enabled: false, running: false })]),
+      { op: "refresh" },
+      up([...appOnCluster, workload({ enabled: true, running: false })]),
+      { op: "refresh" },
+    ]);
   });
 
   test("a stopped workload declared enabled: true and running: true is started, not enabled", async () => {
@@ -114,7 +143,8 @@ describe("a cluster's type", () => {
     expect(failures).toEqual([
       {
         property: "type",
-        reason: "cluster 'plant-a' is of type 'k3s', and API v4 can neither delete nor retype a cluster, so its type cannot become 'docker' (allowed: 'k3s'); declare a cluster with another name for a docker cluster",
+        reason:
+          "cluster 'plant-a' is of type 'k3s', and API v4 can neither delete nor retype a cluster, so its type cannot become 'docker' (allowed: 'k3s'); declare a cluster with another name for a docker cluster",
       },
     ]);
     // No type declared is the default type; a new name may have any type.
@@ -124,8 +154,7 @@ describe("a cluster's type", () => {
 });
 
 describe("the create's 409 hint", () => {
-  const conflict = (endpointId: string) =>
-    new SvcApiError({ status: 409, method: "POST", path: "/x", detail: "conflict", retryable: false, endpointId, errors: [] });
+  const conflict = (endpointId: string) => new SvcApiError({ status: 409, method: "POST", path: "/x", detail: "conflict", retryable: false, endpointId, errors: [] });
   const kindFailingWith = (err: Error) =>
     defineKind<Record<string, unknown>>({
       name: "Fake",

@@ -237,7 +237,17 @@ export async function runSequence(seq: Sequence, counts: ModelCounts = newCounts
           pending = [];
           destroyed = true;
           check(problems, platformProblems(emulator.store, model, new Map()));
-          check(problems, stack.resources().length === 0 ? [] : [`the state still holds ${stack.resources().map((r) => r.name).join(", ")} after destroy`]);
+          check(
+            problems,
+            stack.resources().length === 0
+              ? []
+              : [
+                  `the state still holds ${stack
+                    .resources()
+                    .map((r) => r.name)
+                    .join(", ")} after destroy`,
+                ],
+          );
           check(problems, secretProblems(stack, statePath, logs, secrets));
           if (problems.length) fail(index, label, problems, before);
           break;
@@ -363,7 +373,8 @@ function refreshProblems(result: testing.RunResult, drift: Drift | undefined): s
     }
     problems.push(`refresh reports ${o.op} of ${o.name}${o.inputDiffs ? ` (${o.inputDiffs.join(", ")})` : ""}, which nothing changed`);
   }
-  if (drift && !changed.some((o) => o.name === drift.resource)) problems.push(`refresh does not report the out-of-band ${drift.field ? `edit of ${drift.resource}.${drift.field}` : `deletion of ${drift.resource}`}`);
+  if (drift && !changed.some((o) => o.name === drift.resource))
+    problems.push(`refresh does not report the out-of-band ${drift.field ? `edit of ${drift.resource}.${drift.field}` : `deletion of ${drift.resource}`}`);
   return problems;
 }
 
@@ -416,7 +427,9 @@ function driftActions(spec: ProgramSpec, d: Decl, id: string | undefined): Drift
       if (a.title !== undefined) edit("title", "title", (c) => c.call(clusters.update, { params: { cluster_name: a.name }, body: { title: "Edited elsewhere" } }));
       if (a.ready !== undefined) edit("ready", "ready", (c) => c.call(clusters.update, { params: { cluster_name: a.name }, body: { ready: !a.ready } }));
       if (a.telemetryScrapeInterval !== undefined) {
-        edit("telemetryScrapeInterval", "telemetry interval", (c) => c.call(clusters.update, { params: { cluster_name: a.name }, body: { telemetry_scrape_interval: a.telemetryScrapeInterval === 7 ? 8 : 7 } }));
+        edit("telemetryScrapeInterval", "telemetry interval", (c) =>
+          c.call(clusters.update, { params: { cluster_name: a.name }, body: { telemetry_scrape_interval: a.telemetryScrapeInterval === 7 ? 8 : 7 } }),
+        );
       }
       break;
     case "AssetClass":
@@ -433,7 +446,9 @@ function driftActions(spec: ProgramSpec, d: Decl, id: string | undefined): Drift
       del((c) => c.call(assets.propertyDelete, { params: { asset_name: a.assetName, asset_property_name: a.name } }));
       break;
     case "AssetMetadata":
-      edit("payload", "payload", (c) => c.call(assets.metadataUpdate, { params: { asset_name: a.assetName, asset_metadata_name: a.name }, body: { payload: { edited: "elsewhere" } } }));
+      edit("payload", "payload", (c) =>
+        c.call(assets.metadataUpdate, { params: { asset_name: a.assetName, asset_metadata_name: a.name }, body: { payload: { edited: "elsewhere" } } }),
+      );
       del((c) => c.call(assets.metadataDelete, { params: { asset_name: a.assetName, asset_metadata_name: a.name } }));
       break;
     case "Label":
@@ -443,7 +458,8 @@ function driftActions(spec: ProgramSpec, d: Decl, id: string | undefined): Drift
       if (a.title !== undefined) edit("title", "title", (c) => c.call(apps.patch, { params: { app_name: a.name }, body: { title: "Edited elsewhere" } }));
       break;
     case "AppVersion":
-      if (a.image !== undefined) edit("image", "image", (c) => c.call(apps.versionPatch, { params: { app_name: a.appName, app_version: a.version }, body: { image: "registry.local/elsewhere:1" } }));
+      if (a.image !== undefined)
+        edit("image", "image", (c) => c.call(apps.versionPatch, { params: { app_name: a.appName, app_version: a.version }, body: { image: "registry.local/elsewhere:1" } }));
       break;
     case "Workload":
       if (a.title !== undefined) edit("title", "title", (c) => c.call(workloads.patch, { params: { workload_name: a.name }, body: { title: "Edited elsewhere" } }));

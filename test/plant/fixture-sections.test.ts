@@ -43,7 +43,14 @@ test("asset type and ACP metadata, cluster settings and the app-level fields are
     expect((await emu.get("/assets/types/pump/metadata/list")).body.data.map((m: { name: string }) => m.name)).toEqual(["service", "vendor"]);
     expect((await emu.get("/acps/node-1/metadata/rack/get")).body.payload).toEqual({ row: 3 });
     const cluster = (await emu.get("/orchestration/clusters/edge/get")).body;
-    expect(cluster).toMatchObject({ title: "Edge", ready: true, status: "online", telemetry_scrape_interval: 15, api_credentials: { username: "ops" }, edge_options: { image_pull_policy: "Always" } });
+    expect(cluster).toMatchObject({
+      title: "Edge",
+      ready: true,
+      status: "online",
+      telemetry_scrape_interval: 15,
+      api_credentials: { username: "ops" },
+      edge_options: { image_pull_policy: "Always" },
+    });
     // The app keeps its own title although its first version has another; each version keeps its own.
     expect((await emu.get("/apps/oee/get")).body).toMatchObject({ title: "OEE monitor", category: "analytics" });
     expect((await emu.get("/apps/oee/v/1.0.0/get")).body).toMatchObject({ title: "OEE (first engine)", category: "analytics" });
@@ -62,7 +69,10 @@ test("data labels, data types, schedules, bridges, app bindings and instance set
     data_types: [{ icd: { name: "plant.reading", class_name: "Reading", version: "1.0.0", fields: [{ name: "v", type: "float64" }] } }],
     schedules: [{ app_name: "oee", app_version: "1.1.0", scheduled_for: "2031-01-01T00:00:00Z", resources: ["krn:asset:pump-1"], parameters: { cycle_ms: 400 } }],
     bridges: [{ name: "opcua-1", cluster_name: "edge", app_name: "oee", app_version: "1.1.0", payload: { endpoint: "opc.tcp://plc:4840" } }],
-    app_resources: [{ app_name: "oee", resources: ["krn:asset:pump-1"] }, { app_name: "oee", enabled: false, resources: ["krn:asset:pump-2"] }],
+    app_resources: [
+      { app_name: "oee", resources: ["krn:asset:pump-1"] },
+      { app_name: "oee", enabled: false, resources: ["krn:asset:pump-2"] },
+    ],
     instance_settings: [{ acp: { auto_update: { enabled: false, interval: 86400 }, metrics: { enabled: true, interval: 60 }, status: { enabled: true, interval: 30 } } }],
   };
   await withSeed(seed, async (emu) => {
@@ -71,7 +81,10 @@ test("data labels, data types, schedules, bridges, app bindings and instance set
     expect((await emu.post("/apps/parameters/schedules/list", {})).body.data).toMatchObject([{ app_name: "oee", state: "scheduled" }]);
     expect((await emu.get("/bridges/opcua-1/get")).body).toMatchObject({ workload_name: "opcua-1", app_version: "1.1.0" });
     const bindings = (await emu.get("/apps/oee/resources/list")).body.data.map((r: { resource: string; enabled: boolean }) => [r.resource, r.enabled]);
-    expect(bindings).toEqual([["krn:asset:pump-1", true], ["krn:asset:pump-2", false]]);
+    expect(bindings).toEqual([
+      ["krn:asset:pump-1", true],
+      ["krn:asset:pump-2", false],
+    ]);
     expect(emu.store.table("instance_settings").size).toBe(0);
   });
   await withSeed({ instance_settings: [{ acp: { metrics: { interval: 120 } } }] }, async (emu) => {
@@ -91,8 +104,8 @@ test("a bad entry of the new sections and fields names the entry, the step and t
     /app_resources\[0\] \(oee\): enabled: must be true or false, got "yes"/,
   );
   await expect(bad({ data_types: [{ icd: { name: "Bad", class_name: "X" } }] })).rejects.toThrow(/data_types\[0\] \(Bad\): icd\.name: must match/);
-  await expect(bad({ schedules: [{ app_name: "oee", app_version: "1.1.0", scheduled_for: "2020-01-01T00:00:00Z", resources: ["krn:asset:pump-1"], parameters: { cycle_ms: 1 } }] })).rejects.toThrow(
-    /schedules\[0\] \(oee 1\.1\.0\): scheduled_for: must be in the future/,
-  );
+  await expect(
+    bad({ schedules: [{ app_name: "oee", app_version: "1.1.0", scheduled_for: "2020-01-01T00:00:00Z", resources: ["krn:asset:pump-1"], parameters: { cycle_ms: 1 } }] }),
+  ).rejects.toThrow(/schedules\[0\] \(oee 1\.1\.0\): scheduled_for: must be in the future/);
   await expect(bad({ instance_settings: [{ acp: { metrics: { interval: 0 } } }] })).rejects.toThrow(/instance_settings\[0\]: acp\.metrics\.interval: must be at least 1 second/);
 });

@@ -14,7 +14,6 @@ import { beyondDroppingAdopt, programOf } from "./helpers";
 const root = path.join(__dirname, "..", "..");
 const plant = path.join(root, "examples", "fixtures", "plant.yaml");
 
-
 async function platformState(baseUrl: string): Promise<Record<string, unknown>> {
   const res = await fetch(`${baseUrl}/emulator/state`);
   return (await res.json()) as Record<string, unknown>;
@@ -32,13 +31,30 @@ describe("generate: snapshot to program", () => {
 
   test("writes one file per area, references through outputs, every object adopted", () => {
     const files = generateProgram(require("yaml").parse(readFileSync(plant, "utf8")));
-    expect(Object.keys(files).sort()).toEqual(["Pulumi.yaml", "apps.ts", "assets.ts", "clusters.ts", "index.ts", "labels.ts", "package.json", "parameters.ts", "tsconfig.json", "workloads.ts"]);
+    expect(Object.keys(files).sort()).toEqual([
+      "Pulumi.yaml",
+      "apps.ts",
+      "assets.ts",
+      "clusters.ts",
+      "index.ts",
+      "labels.ts",
+      "package.json",
+      "parameters.ts",
+      "tsconfig.json",
+      "workloads.ts",
+    ]);
     expect(files["assets.ts"]).toContain(`export const line1Filler = new svc.Asset("line-1-filler", {`);
     expect(files["assets.ts"]).toMatch(/"line-1-filler", \{[^}]*assetTypeName: filler\.name,[^}]*parentName: line1\.name,/);
     expect(files["workloads.ts"]).toMatch(/"oee-lines", \{[^;]*appVersion: apps\.oeeMonitor110\.version,[^;]*clusterName: clusters\.bottlingEdge\.name,/);
     // Every resource of the package that takes `adopt` has it.
-    const declared = Object.values(files).join("\n").match(/new svc\.(\w+)\(/g) ?? [];
-    const adopted = Object.values(files).join("\n").match(/adopt: true(,| \})/g) ?? [];
+    const declared =
+      Object.values(files)
+        .join("\n")
+        .match(/new svc\.(\w+)\(/g) ?? [];
+    const adopted =
+      Object.values(files)
+        .join("\n")
+        .match(/adopt: true(,| \})/g) ?? [];
     const withoutAdopt = declared.filter((d) => d === "new svc.AppParameterValues(").length;
     expect(adopted.length).toBe(declared.length - withoutAdopt);
     expect(JSON.parse(files["tsconfig.json"]).compilerOptions).toMatchObject({ module: "commonjs", moduleResolution: "node", strict: true });
@@ -171,7 +187,9 @@ describe("svc-emulator generate and adopt-plan", () => {
       writeFileSync(assets, readFileSync(assets, "utf8").replace(`title: "Line 1 filler"`, `title: "Filler one"`));
       const config = ["svc:baseUrl=" + emulator.baseUrl, "svc:clientId=svc-admin", "svc:clientSecret=svc-admin-secret"].flatMap((c) => ["--config", c]);
       const run = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-        const child = require("node:child_process").execFile(process.execPath, [cli, "adopt-plan", "--program", out, ...config], (_e: unknown, stdout: string) => resolve({ code: child.exitCode, stdout }));
+        const child = require("node:child_process").execFile(process.execPath, [cli, "adopt-plan", "--program", out, ...config], (_e: unknown, stdout: string) =>
+          resolve({ code: child.exitCode, stdout }),
+        );
       });
       expect(run.stdout).toBe(`~ svc:Asset line-1-filler update\n    ~ title: "Line 1 filler" => "Filler one"\n\n1 to update, 83 unchanged\n`);
       expect(run.code).toBe(2);

@@ -67,7 +67,14 @@ export function generatePlant(options: PlantOptions): Doc {
         title: `${type} ${m}`,
         asset_type_name: type,
         asset_parent_name: hall,
-        ...(m % 3 === 0 ? { properties: [{ name: "rated_power_kw", title: "Rated power (kW)", value: int(1, 90) }, { name: "serial", title: "Serial number", value: `SN-${m}` }] } : {}),
+        ...(m % 3 === 0
+          ? {
+              properties: [
+                { name: "rated_power_kw", title: "Rated power (kW)", value: int(1, 90) },
+                { name: "serial", title: "Serial number", value: `SN-${m}` },
+              ],
+            }
+          : {}),
         ...(m % 4 === 0 ? { metadata: { commissioning: { year: 2000 + (m % 24), by: "ACME" } } } : {}),
         ...(m % 5 === 0 ? { location: { lat: 48 + rnd(), lon: 11 + rnd() } } : {}),
       });
@@ -93,7 +100,13 @@ export function generatePlant(options: PlantOptions): Doc {
   ];
   const acps = [
     { name: "north-1", title: "North node 1", cluster_name: "edge-north", node_name: "north-1", location: { lat: 48.1, lon: 11.5 }, metadata: { rack: { row: 1, slot: 4 } } },
-    { name: "north-2", cluster_name: "edge-north", node_name: "north-2", metrics_scrape_interval: 120, status: { state: "warning", message: "disk 85% full", warnings: ["disk usage above 80%"] } },
+    {
+      name: "north-2",
+      cluster_name: "edge-north",
+      node_name: "north-2",
+      metrics_scrape_interval: 120,
+      status: { state: "warning", message: "disk 85% full", warnings: ["disk usage above 80%"] },
+    },
     { name: "south-1", cluster_name: "edge-south", node_name: "south-1", edge_app_version: "3.9.0", metadata: { rack: { row: 2 }, owner: { team: "ot" } } },
     { name: "lab-1", cluster_name: "edge-lab", status: { state: "offline", message: "powered off", last_seen: null } },
   ];
@@ -114,9 +127,40 @@ export function generatePlant(options: PlantOptions): Doc {
     };
   });
   const data_types = [
-    { icd: { name: "plant.reading", class_name: "Reading", version: "1.0.0", fields: [{ name: "value", type: "float64" }, { name: "at", type: "timestamp" }] } },
-    { icd: { name: "plant.reading", class_name: "Reading", version: "1.1.0", description: "with unit", fields: [{ name: "value", type: "float64" }, { name: "unit", type: "string" }] } },
-    { icd: { name: "plant.batch", class_name: "Batch", fields: [{ name: "readings", type: "plant.reading:1.1.0", array: true }, { name: "latest", type: "plant.reading" }] }, source: "connect" },
+    {
+      icd: {
+        name: "plant.reading",
+        class_name: "Reading",
+        version: "1.0.0",
+        fields: [
+          { name: "value", type: "float64" },
+          { name: "at", type: "timestamp" },
+        ],
+      },
+    },
+    {
+      icd: {
+        name: "plant.reading",
+        class_name: "Reading",
+        version: "1.1.0",
+        description: "with unit",
+        fields: [
+          { name: "value", type: "float64" },
+          { name: "unit", type: "string" },
+        ],
+      },
+    },
+    {
+      icd: {
+        name: "plant.batch",
+        class_name: "Batch",
+        fields: [
+          { name: "readings", type: "plant.reading:1.1.0", array: true },
+          { name: "latest", type: "plant.reading" },
+        ],
+      },
+      source: "connect",
+    },
   ];
   const apps = [
     {
@@ -126,12 +170,24 @@ export function generatePlant(options: PlantOptions): Doc {
       type: "app",
       category: "analytics",
       versions: [
-        { version: "1.0.0", title: "OEE (first engine)", image: "registry.example.com/oee:1.0.0", parameters: [{ name: "cycle_ms", data_type: "number", default: 450 }, { name: "shift", default: "3x8" }] },
+        {
+          version: "1.0.0",
+          title: "OEE (first engine)",
+          image: "registry.example.com/oee:1.0.0",
+          parameters: [
+            { name: "cycle_ms", data_type: "number", default: 450 },
+            { name: "shift", default: "3x8" },
+          ],
+        },
         {
           version: "1.1.0",
           title: "OEE monitor (new engine)",
           image: "registry.example.com/oee:1.1.0",
-          parameters: [{ name: "cycle_ms", title: "Cycle time (ms)", data_type: "number", default: 420 }, { name: "shift", default: "3x8" }, { name: "rework_ok", data_type: "boolean", default: false }],
+          parameters: [
+            { name: "cycle_ms", title: "Cycle time (ms)", data_type: "number", default: 420 },
+            { name: "shift", default: "3x8" },
+            { name: "rework_ok", data_type: "boolean", default: false },
+          ],
           io: [{ name: "count", data_type: "number" }],
           defaults: { deployment: { max_resources: 10, target: { cluster: { name: "edge-north" } } }, app: { configuration: { window_s: 60 } } },
         },
@@ -142,9 +198,25 @@ export function generatePlant(options: PlantOptions): Doc {
       title: "Vibration watch",
       description: "Flags machines that vibrate too much",
       type: "app",
-      versions: [{ version: "2.0.0", category: "condition", parameters: [{ name: "limit", data_type: "number", default: 7.1 }, { name: "alarm", data_type: "boolean", default: true }] }],
+      versions: [
+        {
+          version: "2.0.0",
+          category: "condition",
+          parameters: [
+            { name: "limit", data_type: "number", default: 7.1 },
+            { name: "alarm", data_type: "boolean", default: true },
+          ],
+        },
+      ],
     },
-    { name: "opcua-bridge", title: "OPC UA bridge", description: "Reads OPC UA servers", type: "importer", version: "0.9.0", flags: { enable_runtime_update: { configuration: true } } },
+    {
+      name: "opcua-bridge",
+      title: "OPC UA bridge",
+      description: "Reads OPC UA servers",
+      type: "importer",
+      version: "0.9.0",
+      flags: { enable_runtime_update: { configuration: true } },
+    },
   ];
   const parameter_defaults = [{ app_name: "vibration", app_version: "2.0.0", parameters: [{ name: "limit", value: 6.5 }] }];
   const valueTargets = machines.slice(0, Math.max(4, Math.floor(machines.length / 3)));
@@ -158,10 +230,22 @@ export function generatePlant(options: PlantOptions): Doc {
       })),
     },
     { app_name: "oee", app_version: "1.0.0", resource_parameters: [{ resource: krn(machines[0]), parameters: [{ name: "cycle_ms", value: 500 }] }] },
-    { app_name: "vibration", app_version: "2.0.0", source: "krn:app:etl", resource_parameters: valueTargets.slice(0, 5).map((n) => ({ resource: krn(n), parameters: [{ name: "limit", value: 4.5 }] })) },
+    {
+      app_name: "vibration",
+      app_version: "2.0.0",
+      source: "krn:app:etl",
+      resource_parameters: valueTargets.slice(0, 5).map((n) => ({ resource: krn(n), parameters: [{ name: "limit", value: 4.5 }] })),
+    },
   ];
   const schedules = [
-    { app_name: "oee", app_version: "1.1.0", scheduled_for: "2031-01-01T22:00:00Z", resources: [krn(machines[1]), krn(machines[2])], parameters: { shift: "2x8" }, comment: "holiday" },
+    {
+      app_name: "oee",
+      app_version: "1.1.0",
+      scheduled_for: "2031-01-01T22:00:00Z",
+      resources: [krn(machines[1]), krn(machines[2])],
+      parameters: { shift: "2x8" },
+      comment: "holiday",
+    },
     {
       app_name: "vibration",
       app_version: "2.0.0",
@@ -172,14 +256,58 @@ export function generatePlant(options: PlantOptions): Doc {
     },
   ];
   const workloads = [
-    { name: "oee-north", title: "OEE north", app_name: "oee", app_version: "1.1.0", cluster_name: "edge-north", node_name: "north-1", runtime: { resources: valueTargets.slice(0, 6).map((n) => ({ resource: krn(n) })), configuration: { window_s: 30 } } },
-    { name: "oee-south", app_name: "oee", app_version: "1.0.0", cluster_name: "edge-south", stopped: true, runtime: { resources: [{ resource: krn(machines[machines.length - 1]), parameters: { cycle_ms: 480 } }] } },
+    {
+      name: "oee-north",
+      title: "OEE north",
+      app_name: "oee",
+      app_version: "1.1.0",
+      cluster_name: "edge-north",
+      node_name: "north-1",
+      runtime: { resources: valueTargets.slice(0, 6).map((n) => ({ resource: krn(n) })), configuration: { window_s: 30 } },
+    },
+    {
+      name: "oee-south",
+      app_name: "oee",
+      app_version: "1.0.0",
+      cluster_name: "edge-south",
+      stopped: true,
+      runtime: { resources: [{ resource: krn(machines[machines.length - 1]), parameters: { cycle_ms: 480 } }] },
+    },
     { name: "vibration-lab", app_name: "vibration", app_version: "2.0.0", cluster_name: "edge-lab", enabled: false },
-    { name: "vibration-north", app_name: "vibration", app_version: "2.0.0", cluster_name: "edge-north", deployment_type: "staged+instant-apply", system: { cpu: "500m" }, api_permissions: { read: ["assets"] } },
-    { name: "vibration-staged", app_name: "vibration", app_version: "2.0.0", cluster_name: "edge-south", deployment_type: "staged-only", runtime: { resources: [{ resource: krn(machines[4]) }], datastreams: [{ name: "rms", data_type_name: "plant.reading" }] } },
+    {
+      name: "vibration-north",
+      app_name: "vibration",
+      app_version: "2.0.0",
+      cluster_name: "edge-north",
+      deployment_type: "staged+instant-apply",
+      system: { cpu: "500m" },
+      api_permissions: { read: ["assets"] },
+    },
+    {
+      name: "vibration-staged",
+      app_name: "vibration",
+      app_version: "2.0.0",
+      cluster_name: "edge-south",
+      deployment_type: "staged-only",
+      runtime: { resources: [{ resource: krn(machines[4]) }], datastreams: [{ name: "rms", data_type_name: "plant.reading" }] },
+    },
   ];
   const bridges = [
-    { name: "opcua-north", cluster_name: "edge-north", app_name: "opcua-bridge", app_version: "0.9.0", title: "OPC UA north", protocol: "opcua", payload: { endpoint: "opc.tcp://plc-north:4840", metrics_map: [{ name: "vibration", asset_name: machines[0] }, { name: "temp", asset_name: machines[1], data_type: "number", access: "RW" }] } },
+    {
+      name: "opcua-north",
+      cluster_name: "edge-north",
+      app_name: "opcua-bridge",
+      app_version: "0.9.0",
+      title: "OPC UA north",
+      protocol: "opcua",
+      payload: {
+        endpoint: "opc.tcp://plc-north:4840",
+        metrics_map: [
+          { name: "vibration", asset_name: machines[0] },
+          { name: "temp", asset_name: machines[1], data_type: "number", access: "RW" },
+        ],
+      },
+    },
     { name: "opcua-lab", cluster_name: "edge-lab", app_name: "opcua-bridge", app_version: "0.9.0", payload: { endpoint: "opc.tcp://plc-lab:4840" } },
   ];
   const app_resources = [

@@ -60,19 +60,43 @@ test("against an unaltered emulator the report is empty, every get and list of t
 });
 
 test.each([
-  ["a renamed field", "clusters.get", /^\/api\/v4\/orchestration\/clusters\/[^/]+\/get$/, (b: Body) => { const { title, ...rest } = b; return { ...rest, label: title }; }, [
-    { field: "label", platform: "string", emulator: "absent" },
-    { field: "title", platform: "absent", emulator: "string" },
-  ]],
-  ["a removed field", "assets.list", /^\/api\/v4\/assets\/list$/, (b: Body) => ({ ...b, data: (b.data as Body[]).map(({ location: _l, ...a }) => a) }), [
-    { field: "data[].location", platform: "absent", emulator: "null|object" },
-  ]],
-  ["a retyped field", "workloads.get", /^\/api\/v4\/apps\/workloads\/[^/]+\/get$/, (b: Body) => ({ ...b, enabled: String(b.enabled) }), [
-    { field: "enabled", platform: "string", emulator: "boolean" },
-  ]],
-  ["a field present only sometimes", "apps.versionGet", /^\/api\/v4\/apps\/oee-monitor\/v\/1\.0\.0\/get$/, (b: Body) => { const { image: _i, ...rest } = b; return rest; }, [
-    { field: "image", platform: "present in 2 of 3", emulator: "present in every answer" },
-  ]],
+  [
+    "a renamed field",
+    "clusters.get",
+    /^\/api\/v4\/orchestration\/clusters\/[^/]+\/get$/,
+    (b: Body) => {
+      const { title, ...rest } = b;
+      return { ...rest, label: title };
+    },
+    [
+      { field: "label", platform: "string", emulator: "absent" },
+      { field: "title", platform: "absent", emulator: "string" },
+    ],
+  ],
+  [
+    "a removed field",
+    "assets.list",
+    /^\/api\/v4\/assets\/list$/,
+    (b: Body) => ({ ...b, data: (b.data as Body[]).map(({ location: _l, ...a }) => a) }),
+    [{ field: "data[].location", platform: "absent", emulator: "null|object" }],
+  ],
+  [
+    "a retyped field",
+    "workloads.get",
+    /^\/api\/v4\/apps\/workloads\/[^/]+\/get$/,
+    (b: Body) => ({ ...b, enabled: String(b.enabled) }),
+    [{ field: "enabled", platform: "string", emulator: "boolean" }],
+  ],
+  [
+    "a field present only sometimes",
+    "apps.versionGet",
+    /^\/api\/v4\/apps\/oee-monitor\/v\/1\.0\.0\/get$/,
+    (b: Body) => {
+      const { image: _i, ...rest } = b;
+      return rest;
+    },
+    [{ field: "image", platform: "present in 2 of 3", emulator: "present in every answer" }],
+  ],
 ] as const)("%s in one operation's answer is reported for exactly that operation and field", async (_what, operation, pattern, change, expected) => {
   const altered = await proxy(platform.baseUrl, (path, body) => (pattern.test(path) ? change(body) : body));
   try {
@@ -110,7 +134,16 @@ test("against an unaltered emulator seeded with every area (the generated plant)
     const report = await parity(credentials(other.baseUrl), { env: {} });
     expect(report.differing).toEqual([]);
     expect(report.operations.map((o) => o.operation)).toEqual(
-      expect.arrayContaining(["bridges.get", "datalabels.list", "datatypes.list", "schedules.list", "apps.resourcesList", "acps.metadataList", "assets.typeMetadataList", "legacyWorkloads.list"]),
+      expect.arrayContaining([
+        "bridges.get",
+        "datalabels.list",
+        "datatypes.list",
+        "schedules.list",
+        "apps.resourcesList",
+        "acps.metadataList",
+        "assets.typeMetadataList",
+        "legacyWorkloads.list",
+      ]),
     );
   } finally {
     await other.close();

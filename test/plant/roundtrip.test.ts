@@ -19,7 +19,6 @@ import { beyondDroppingAdopt, programOf, SERVICE, tables, take } from "./helpers
 const root = path.join(__dirname, "..", "..");
 const PLANT = path.join(root, "examples", "fixtures", "plant.yaml");
 
-
 /** Type-checks the program folder with its own tsconfig; the compiler's output on failure. */
 function typeCheck(dir: string): void {
   try {
@@ -61,11 +60,29 @@ describe.each([
     dir = mkdtempSync(path.join(os.tmpdir(), "svc-roundtrip-"));
     writeProgram(dir, files);
     symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"), "dir");
-    const kinds = new Set((Object.values(files).join("\n").match(/new svc\.(\w+)\(/g) ?? []).map((m) => m.slice(8, -1)));
+    const kinds = new Set(
+      (
+        Object.values(files)
+          .join("\n")
+          .match(/new svc\.(\w+)\(/g) ?? []
+      ).map((m) => m.slice(8, -1)),
+    );
     if (least >= 500) {
       // Every kind the package declares with a record in the plant is present in the program.
       // Every kind a snapshot's sections declare is in the program.
-      expect([...kinds].sort()).toEqual(["AppParameterValues", "AppVersion", "Asset", "AssetClass", "AssetType", "Bridge", "Cluster", "DataType", "InstanceSettings", "Label", "Workload"]);
+      expect([...kinds].sort()).toEqual([
+        "AppParameterValues",
+        "AppVersion",
+        "Asset",
+        "AssetClass",
+        "AssetType",
+        "Bridge",
+        "Cluster",
+        "DataType",
+        "InstanceSettings",
+        "Label",
+        "Workload",
+      ]);
     }
     typeCheck(dir);
 
@@ -103,10 +120,12 @@ describe("InstanceSettings taken over", () => {
   test("a create that declares the values the platform holds writes nothing; one that differs writes them", async () => {
     const emu = await startTestEmulator({ seed: { instance_settings: [{ acp: { metrics: { enabled: true, interval: 120 } } }] } as never });
     const config = { "svc:baseUrl": emu.baseUrl, "svc:clientId": SERVICE.clientId, "svc:clientSecret": SERVICE.clientSecret };
-    const declare = (interval: number): testing.Program => () => {
-      const svc = require("pulumi-svc");
-      new svc.InstanceSettings("settings", { acp: { metrics: { enabled: true, interval } } });
-    };
+    const declare =
+      (interval: number): testing.Program =>
+      () => {
+        const svc = require("pulumi-svc");
+        new svc.InstanceSettings("settings", { acp: { metrics: { enabled: true, interval } } });
+      };
     try {
       const same = await testing.stack(declare(120), { cwd: root, config, checkDestroy: false });
       try {

@@ -52,9 +52,30 @@ describe("The generated plant", () => {
     expect(Object.entries(t.counts).filter(([, n]) => n === 0)).toEqual([]);
     expect(t.counts.assets).toBe(600);
     const held = await tables(a);
-    for (const table of ["asset_classes", "asset_types", "asset_type_metadata", "assets", "asset_metadata", "asset_properties", "clusters", "acps",
-      "acp_metadata", "labels", "label_metadata", "data_labels", "data_types", "apps", "app_versions", "parameters", "parameter_values", "schedules",
-      "workloads", "bridges", "app_resources", "instance_settings"]) {
+    for (const table of [
+      "asset_classes",
+      "asset_types",
+      "asset_type_metadata",
+      "assets",
+      "asset_metadata",
+      "asset_properties",
+      "clusters",
+      "acps",
+      "acp_metadata",
+      "labels",
+      "label_metadata",
+      "data_labels",
+      "data_types",
+      "apps",
+      "app_versions",
+      "parameters",
+      "parameter_values",
+      "schedules",
+      "workloads",
+      "bridges",
+      "app_resources",
+      "instance_settings",
+    ]) {
       expect([table, held[table]?.length ?? 0]).toEqual([table, expect.any(Number)]);
       expect(held[table]?.length ?? 0).toBeGreaterThan(0);
     }
@@ -94,9 +115,7 @@ describe("The generated plant", () => {
     const t = await take(a);
     for (const secret of secrets) expect(t.text.includes(secret)).toBe(false);
     expect(t.text).not.toMatch(/eyJ[\w-]{10,}/);
-    expect(t.problems).toEqual([
-      { kind: "incomplete", section: "clusters", name: "edge-south", reason: expect.stringMatching(/api_credentials\.password is write-only/) },
-    ]);
+    expect(t.problems).toEqual([{ kind: "incomplete", section: "clusters", name: "edge-south", reason: expect.stringMatching(/api_credentials\.password is write-only/) }]);
     expect(parsed(t.text).clusters.find((c) => c.name === "edge-south")!.api_credentials).toEqual({ username: "edge-admin" });
   });
 
@@ -142,7 +161,9 @@ describe("The generated plant", () => {
       expect(wanted.length).toBeGreaterThan(10);
       expect(doc.assets.map((x) => x.name).sort()).toEqual(wanted.sort());
       expect(doc.assets.find((x) => x.name === "hall-0")!.asset_parent_name).toBeUndefined();
-      expect(t.problems).toEqual([{ kind: "incomplete", section: "assets", name: "hall-0", reason: "written without its parent 'north', which is outside --asset-path north/hall-0" }]);
+      expect(t.problems).toEqual([
+        { kind: "incomplete", section: "assets", name: "hall-0", reason: "written without its parent 'north', which is outside --asset-path north/hall-0" },
+      ]);
       const resources = doc.parameter_values.flatMap((v) => (v.resource_parameters as Array<{ resource: string }>).map((r) => r.resource.slice("krn:asset:".length)));
       expect(resources.length).toBeGreaterThan(0);
       expect(resources.filter((r) => !wanted.includes(r))).toEqual([]);
@@ -168,8 +189,16 @@ describe("Records a fixture cannot hold are reported by name, never dropped sile
     // Records an older platform holds whose names today's API refuses (written to the store: no operation makes them).
     const now = new Date().toISOString();
     const legacy = (name: string, parent: string | null) => ({
-      name, title: name, path: parent ? `Legacy Pump/${name}` : name, asset_type_name: "filler", asset_type_title: "Filler",
-      asset_parent_name: parent, location: null, status: { state: "unknown" }, created: now, updated: now,
+      name,
+      title: name,
+      path: parent ? `Legacy Pump/${name}` : name,
+      asset_type_name: "filler",
+      asset_type_title: "Filler",
+      asset_parent_name: parent,
+      location: null,
+      status: { state: "unknown" },
+      created: now,
+      updated: now,
     });
     a.store.transaction(() => {
       a.store.table("assets").put("Legacy Pump", legacy("Legacy Pump", null));
@@ -178,7 +207,10 @@ describe("Records a fixture cannot hold are reported by name, never dropped sile
     expect((await a.post("/appregistry/create", { payload: { name: "modbus-bridge", version: "1.2.0", type: "bridge" } })).status).toBe(201);
     const plcPassword = "plc-pa55-0042";
     const bridge = await a.post("/bridges/deploy", {
-      name: "opcua-1", cluster_name: "bottling-edge", app_name: "vibration-watch", app_version: "2.0.0",
+      name: "opcua-1",
+      cluster_name: "bottling-edge",
+      app_name: "vibration-watch",
+      app_version: "2.0.0",
       payload: { endpoint: "opc.tcp://plc:4840", auth: { user: "plc", password: plcPassword } },
     });
     expect(bridge.status).toBe(201);

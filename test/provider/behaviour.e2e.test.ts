@@ -14,11 +14,13 @@ testing.registerMatchers();
 
 const adminClient = (baseUrl: string) => new SvcClient({ baseUrl, clientId: "svc-admin", clientSecret: "svc-admin-secret" });
 
-const assetProgram = (title = "Pump 1", adopt?: boolean) => async () => {
-  const t = new svc.AssetType("type", { name: "pump", title: "Pump" });
-  const a = new svc.Asset("pump", { name: "pump-1", title, assetTypeName: t.name, adopt });
-  return { path: a.path };
-};
+const assetProgram =
+  (title = "Pump 1", adopt?: boolean) =>
+  async () => {
+    const t = new svc.AssetType("type", { name: "pump", title: "Pump" });
+    const a = new svc.Asset("pump", { name: "pump-1", title, assetTypeName: t.name, adopt });
+    return { path: a.path };
+  };
 
 describe("refresh", () => {
   test("reports drift made behind the program's back, the next up repairs it, then no drift", async () => {
@@ -107,30 +109,41 @@ describe("adoption (the import route)", () => {
       "AppParameterValues",
       "values",
       async () => {
-        const v = new svc.AppVersion("v1", { appName: "monitor", version: "1.0.0", type: "app", manifest: { parameters: [{ name: "threshold", data_type: "number", default: 1 }] } });
+        const v = new svc.AppVersion("v1", {
+          appName: "monitor",
+          version: "1.0.0",
+          type: "app",
+          manifest: { parameters: [{ name: "threshold", data_type: "number", default: 1 }] },
+        });
         new svc.AppParameterValues("values", { appName: v.appName, appVersion: v.version, resource: "pump-1", values: { threshold: 5 } });
       },
       [],
     ],
-  ] as Array<[string, string, () => Promise<unknown>, string[]]>)("reading an existing %s by its id gives the state a fresh create produced", async (_kind, name, program, defaults) => {
-    const stack = await testing.stack(program, { emulator: true, checkDestroy: false });
-    try {
-      await stack.up();
-      await testing.expectAdoptionMatchesCreate(stack, name, { ignore: ["adopt", ...defaults] });
-    } finally {
-      await stack.close();
-    }
-  });
+  ] as Array<[string, string, () => Promise<unknown>, string[]]>)(
+    "reading an existing %s by its id gives the state a fresh create produced",
+    async (_kind, name, program, defaults) => {
+      const stack = await testing.stack(program, { emulator: true, checkDestroy: false });
+      try {
+        await stack.up();
+        await testing.expectAdoptionMatchesCreate(stack, name, { ignore: ["adopt", ...defaults] });
+      } finally {
+        await stack.close();
+      }
+    },
+  );
 });
 
 describe("preview", () => {
   test("inputs not known yet (outputs of resources still to be created) pass check and diff", async () => {
-    const stack = await testing.stack(async () => {
-      const cls = new svc.AssetClass("class", { name: "pumps", title: "Pumps" });
-      // Every input of the type and the asset depends on outputs that do not exist during a first preview.
-      const t = new svc.AssetType("type", { name: cls.name.apply((n) => `${n}-type`), title: cls.created, assetClassName: cls.name });
-      new svc.Asset("asset", { name: t.name.apply((n) => `${n}-1`), title: t.created, assetTypeName: t.name, location: { lat: cls.created.apply(() => 1), lon: 2 } });
-    }, { emulator: true });
+    const stack = await testing.stack(
+      async () => {
+        const cls = new svc.AssetClass("class", { name: "pumps", title: "Pumps" });
+        // Every input of the type and the asset depends on outputs that do not exist during a first preview.
+        const t = new svc.AssetType("type", { name: cls.name.apply((n) => `${n}-type`), title: cls.created, assetClassName: cls.name });
+        new svc.Asset("asset", { name: t.name.apply((n) => `${n}-1`), title: t.created, assetTypeName: t.name, location: { lat: cls.created.apply(() => 1), lon: 2 } });
+      },
+      { emulator: true },
+    );
     try {
       const preview = await stack.preview();
       expect(preview).toHaveActions({ class: "create", type: "create", asset: "create" });
@@ -146,9 +159,12 @@ describe("preview", () => {
 
 describe("check and errors", () => {
   test("check failures name the property and stop before any call", async () => {
-    const stack = await testing.stack(async () => {
-      new svc.AssetClass("bad", { name: "Bad Name", title: "" });
-    }, { emulator: true });
+    const stack = await testing.stack(
+      async () => {
+        new svc.AssetClass("bad", { name: "Bad Name", title: "" });
+      },
+      { emulator: true },
+    );
     try {
       const err = await stack.up().catch((e: Error) => e);
       expect(String(err)).toMatch(/name: .*lowercase letters, digits/);
@@ -162,10 +178,13 @@ describe("check and errors", () => {
   });
 
   test("an API error reaches the user as one line naming the resource, the operation and the platform's message", async () => {
-    const stack = await testing.stack(async () => {
-      const v = new svc.AppVersion("v1", { appName: "monitor", version: "1.0.0", type: "app" });
-      new svc.Workload("workload", { name: "monitor-1", appName: v.appName, appVersion: v.version, clusterName: "no-such-cluster" });
-    }, { emulator: true, checkDestroy: false });
+    const stack = await testing.stack(
+      async () => {
+        const v = new svc.AppVersion("v1", { appName: "monitor", version: "1.0.0", type: "app" });
+        new svc.Workload("workload", { name: "monitor-1", appName: v.appName, appVersion: v.version, clusterName: "no-such-cluster" });
+      },
+      { emulator: true, checkDestroy: false },
+    );
     try {
       const err = (await stack.up().catch((e: Error) => e)) as testing.RunError;
       expect(err.providerMessage ?? err.message).toMatch(/Workload 'monitor-1': create failed: POST \/apps\/workloads\/create → 404: cluster 'no-such-cluster' not found/);

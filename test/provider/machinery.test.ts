@@ -36,21 +36,38 @@ describe("check validates inputs before any call", () => {
 
   test("a revert must cover exactly the schedule's resources × parameters and lie after it", () => {
     const base = { appName: "a", appVersion: "1.0.0", scheduledFor: "2030-02-01T00:00:00Z", resources: ["pump-1", "pump-2"], parameters: { speed: 5, mode: "eco" } };
-    const ok = { ...base, revert: { scheduledFor: "2030-02-02T00:00:00Z", resourceParameters: [
-      { resource: "pump-1", parameters: { speed: 1, mode: "std" } },
-      { resource: "krn:asset:pump-2", parameters: { speed: 1, mode: "std" } },
-    ] } };
+    const ok = {
+      ...base,
+      revert: {
+        scheduledFor: "2030-02-02T00:00:00Z",
+        resourceParameters: [
+          { resource: "pump-1", parameters: { speed: 1, mode: "std" } },
+          { resource: "krn:asset:pump-2", parameters: { speed: 1, mode: "std" } },
+        ],
+      },
+    };
     expect(check(schedule, undefined, ok, NOW).failures).toEqual([]);
     const missing = { ...base, revert: { scheduledFor: "2030-02-02T00:00:00Z", resourceParameters: [{ resource: "pump-1", parameters: { speed: 1 } }] } };
-    const reasons = check(schedule, undefined, missing, NOW).failures.map((f) => f.reason).join("\n");
+    const reasons = check(schedule, undefined, missing, NOW)
+      .failures.map((f) => f.reason)
+      .join("\n");
     expect(reasons).toMatch(/exactly the scheduled parameters \[mode, speed\]/);
     expect(reasons).toMatch(/no entry for krn:asset:pump-2/);
     const early = { ...ok, revert: { ...ok.revert, scheduledFor: "2030-01-15T00:00:00Z" } };
-    expect(check(schedule, undefined, early, NOW).failures.map((f) => f.reason).join()).toMatch(/must be after scheduledFor/);
+    expect(
+      check(schedule, undefined, early, NOW)
+        .failures.map((f) => f.reason)
+        .join(),
+    ).toMatch(/must be after scheduledFor/);
   });
 
   test("an app version manifest is validated with the API's schema and failures name the manifest field", () => {
-    const f = check(appVersion, undefined, { appName: "pump-app", version: "1.0.0", type: "app", manifest: { io: [{ name: "t", data_type: "number", way: "sideways" }] } }, NOW).failures;
+    const f = check(
+      appVersion,
+      undefined,
+      { appName: "pump-app", version: "1.0.0", type: "app", manifest: { io: [{ name: "t", data_type: "number", way: "sideways" }] } },
+      NOW,
+    ).failures;
     expect(f.map((x) => x.property)).toContain("manifest");
     expect(f.map((x) => x.reason).join()).toMatch(/^io\[0\]\.way: .*, got "sideways"$/);
   });
@@ -69,7 +86,12 @@ describe("check messages state the rule and the value, once, for every field at 
   });
 
   test("every field's failures come in one answer, all problems of a field in one entry", () => {
-    const f = check(dataLabel, undefined, { labelName: "Bad Label", startDate: "yesterday", endDate: "2030-05-01T13:00:00Z", confidence: 150.5, metrics: [{ assetName: "Pump 1", name: "" }] }, NOW).failures;
+    const f = check(
+      dataLabel,
+      undefined,
+      { labelName: "Bad Label", startDate: "yesterday", endDate: "2030-05-01T13:00:00Z", confidence: 150.5, metrics: [{ assetName: "Pump 1", name: "" }] },
+      NOW,
+    ).failures;
     expect(f.map((x) => x.property).sort()).toEqual(["confidence", "labelName", "metrics", "startDate"]);
     const metrics = f.find((x) => x.property === "metrics")!.reason;
     expect(metrics).toMatch(/^\[0\]\.assetName: may contain only .*, got "Pump 1"; \[0\]\.name: must not be empty$/);
@@ -111,16 +133,28 @@ describe("diff is exact", () => {
   });
 
   test("an immutable arg replaces; a new name needs no delete first", () => {
-    expect(diff(cluster, "plant-a", olds, { name: "plant-b", title: "Plant A", telemetryBufferSize: 5 })).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
+    expect(diff(cluster, "plant-a", olds, { name: "plant-b", title: "Plant A", telemetryBufferSize: 5 })).toEqual({
+      changes: true,
+      replaces: ["name"],
+      deleteBeforeReplace: false,
+    });
   });
 
   test("a replacement that keeps the platform identity deletes first", () => {
-    expect(diff(cluster, "plant-a", { ...olds, type: "k3s" }, { name: "plant-a", title: "Plant A", telemetryBufferSize: 5, type: "docker" })).toEqual({ changes: true, replaces: ["type"], deleteBeforeReplace: true });
+    expect(diff(cluster, "plant-a", { ...olds, type: "k3s" }, { name: "plant-a", title: "Plant A", telemetryBufferSize: 5, type: "docker" })).toEqual({
+      changes: true,
+      replaces: ["type"],
+      deleteBeforeReplace: true,
+    });
   });
 
   test("an unknown input is a change, never a failure", () => {
     expect(diff(cluster, "plant-a", olds, { name: "plant-a", title: UNKNOWN, telemetryBufferSize: 5 })).toMatchObject({ changes: true, replaces: [] });
-    expect(diff(cluster, "plant-a", olds, { name: UNKNOWN, title: "Plant A", telemetryBufferSize: 5 })).toMatchObject({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
+    expect(diff(cluster, "plant-a", olds, { name: UNKNOWN, title: "Plant A", telemetryBufferSize: 5 })).toMatchObject({
+      changes: true,
+      replaces: ["name"],
+      deleteBeforeReplace: false,
+    });
   });
 
   test("every change of a schedule replaces it", () => {
@@ -129,7 +163,11 @@ describe("diff is exact", () => {
   });
 
   test("toggling adopt is an update that never replaces, so that the state's outputs (what refresh reads) carry it", () => {
-    expect(diff(cluster, "plant-a", olds, { name: "plant-a", title: "Plant A", telemetryBufferSize: 5, adopt: true })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(diff(cluster, "plant-a", olds, { name: "plant-a", title: "Plant A", telemetryBufferSize: 5, adopt: true })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     // Even for kinds that replace on every change of their platform args.
     const b = { name: "br", clusterName: "c", appName: "a", payload: {} };
     expect(diff(kinds.Bridge, "br", b, { ...b, adopt: true })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });

@@ -47,7 +47,10 @@ describe("a manifest file that cannot be used fails the resource's check", () =>
     const stack = await testing.stack(versionWith(relative), { emulator: true });
     try {
       for (const run of [() => stack.preview(), () => stack.up()]) {
-        const err = (await run().then(() => undefined, (e: unknown) => e)) as testing.RunError;
+        const err = (await run().then(
+          () => undefined,
+          (e: unknown) => e,
+        )) as testing.RunError;
         expect(err).toBeInstanceOf(testing.RunError);
         expect(err.failures).toHaveLength(1);
         expect(err.resource?.name).toBe("monitor-1.0.0");

@@ -36,20 +36,71 @@ const ARGS: Record<string, object> = {
 interface DeclaredBefore {
   App: { name: pulumi.Output<string>; type: pulumi.Output<string>; createdAt: pulumi.Output<string>; createdBy: pulumi.Output<string> };
   AppParameterValues: { values: pulumi.Output<Record<string, string | number | boolean>> };
-  AppVersion: { appName: pulumi.Output<string>; version: pulumi.Output<string>; type: pulumi.Output<string>; createdAt: pulumi.Output<string>; createdBy: pulumi.Output<string>; updatedAt: pulumi.Output<string>; updatedBy: pulumi.Output<string>; parameterNames: pulumi.Output<string[]>; flags: pulumi.Output<Record<string, unknown>> };
-  Asset: { name: pulumi.Output<string>; title: pulumi.Output<string>; assetTypeName: pulumi.Output<string>; path: pulumi.Output<string>; assetTypeTitle: pulumi.Output<string>; state: pulumi.Output<string>; lastSeen: pulumi.Output<string | undefined>; created: pulumi.Output<string>; updated: pulumi.Output<string> };
+  AppVersion: {
+    appName: pulumi.Output<string>;
+    version: pulumi.Output<string>;
+    type: pulumi.Output<string>;
+    createdAt: pulumi.Output<string>;
+    createdBy: pulumi.Output<string>;
+    updatedAt: pulumi.Output<string>;
+    updatedBy: pulumi.Output<string>;
+    parameterNames: pulumi.Output<string[]>;
+    flags: pulumi.Output<Record<string, unknown>>;
+  };
+  Asset: {
+    name: pulumi.Output<string>;
+    title: pulumi.Output<string>;
+    assetTypeName: pulumi.Output<string>;
+    path: pulumi.Output<string>;
+    assetTypeTitle: pulumi.Output<string>;
+    state: pulumi.Output<string>;
+    lastSeen: pulumi.Output<string | undefined>;
+    created: pulumi.Output<string>;
+    updated: pulumi.Output<string>;
+  };
   AssetMetadata: { created: pulumi.Output<string>; updated: pulumi.Output<string> };
   AssetProperty: { storedValue: pulumi.Output<string>; storedTitle: pulumi.Output<string>; created: pulumi.Output<string> };
   AssetClass: { name: pulumi.Output<string>; title: pulumi.Output<string>; created: pulumi.Output<string>; updated: pulumi.Output<string> };
   AssetType: { name: pulumi.Output<string>; title: pulumi.Output<string>; created: pulumi.Output<string>; updated: pulumi.Output<string> };
   Bridge: { name: pulumi.Output<string>; workloadName: pulumi.Output<string>; state: pulumi.Output<string>; created: pulumi.Output<string> };
-  Cluster: { name: pulumi.Output<string>; title: pulumi.Output<string | undefined>; status: pulumi.Output<string>; lastSeen: pulumi.Output<string | undefined>; podCidr: pulumi.Output<string>; serviceCidr: pulumi.Output<string>; k8sVersion: pulumi.Output<string>; svcVersion: pulumi.Output<string>; created: pulumi.Output<string>; updated: pulumi.Output<string> };
+  Cluster: {
+    name: pulumi.Output<string>;
+    title: pulumi.Output<string | undefined>;
+    status: pulumi.Output<string>;
+    lastSeen: pulumi.Output<string | undefined>;
+    podCidr: pulumi.Output<string>;
+    serviceCidr: pulumi.Output<string>;
+    k8sVersion: pulumi.Output<string>;
+    svcVersion: pulumi.Output<string>;
+    created: pulumi.Output<string>;
+    updated: pulumi.Output<string>;
+  };
   DataType: { type: pulumi.Output<string>; connect: pulumi.Output<boolean>; jsonSchema: pulumi.Output<Record<string, unknown>>; created: pulumi.Output<string> };
-  InstanceSettings: { effective: pulumi.Output<{ acp: Record<string, { enabled?: boolean; interval?: number }>; }> };
+  InstanceSettings: { effective: pulumi.Output<{ acp: Record<string, { enabled?: boolean; interval?: number }> }> };
   DataLabel: { labelId: pulumi.Output<number>; created: pulumi.Output<string> };
   Label: { name: pulumi.Output<string>; created: pulumi.Output<string> };
-  ParameterSchedule: { state: pulumi.Output<string>; originalResourceParameters: pulumi.Output<{ resource: string; parameters: Record<string, string | number | boolean>; }[]>; appliedAt: pulumi.Output<string | undefined>; revertedAt: pulumi.Output<string | undefined>; createdAt: pulumi.Output<string> };
-  Workload: { name: pulumi.Output<string>; appName: pulumi.Output<string>; appVersion: pulumi.Output<string>; clusterName: pulumi.Output<string>; state: pulumi.Output<string>; statusMessage: pulumi.Output<string | undefined>; lastSeen: pulumi.Output<string | undefined>; downloadStatus: pulumi.Output<string>; staged: pulumi.Output<boolean>; stagedAppVersion: pulumi.Output<string | undefined>; appType: pulumi.Output<string>; createdAt: pulumi.Output<string>; updatedAt: pulumi.Output<string> };
+  ParameterSchedule: {
+    state: pulumi.Output<string>;
+    originalResourceParameters: pulumi.Output<{ resource: string; parameters: Record<string, string | number | boolean> }[]>;
+    appliedAt: pulumi.Output<string | undefined>;
+    revertedAt: pulumi.Output<string | undefined>;
+    createdAt: pulumi.Output<string>;
+  };
+  Workload: {
+    name: pulumi.Output<string>;
+    appName: pulumi.Output<string>;
+    appVersion: pulumi.Output<string>;
+    clusterName: pulumi.Output<string>;
+    state: pulumi.Output<string>;
+    statusMessage: pulumi.Output<string | undefined>;
+    lastSeen: pulumi.Output<string | undefined>;
+    downloadStatus: pulumi.Output<string>;
+    staged: pulumi.Output<boolean>;
+    stagedAppVersion: pulumi.Output<string | undefined>;
+    appType: pulumi.Output<string>;
+    createdAt: pulumi.Output<string>;
+    updatedAt: pulumi.Output<string>;
+  };
 }
 export const sourceCompatible: { [K in keyof DeclaredBefore]: (r: InstanceType<(typeof svc)[K]>) => DeclaredBefore[K] } = {
   App: (r) => r,

@@ -23,12 +23,26 @@ interface Case {
 const cluster = () => new svc.Cluster("cluster", { name: "plant-e2e" });
 const pumpType = () => new svc.AssetType("type", { name: "pump", title: "Pump" });
 const pumpAsset = () => new svc.Asset("asset", { name: "pump-1", title: "Pump 1", assetTypeName: pumpType().name });
-const manifest = { parameters: [{ name: "threshold", data_type: "number" as const, default: 80 }, { name: "mode", data_type: "string" as const, default: "std" }] };
+const manifest = {
+  parameters: [
+    { name: "threshold", data_type: "number" as const, default: 80 },
+    { name: "mode", data_type: "string" as const, default: "std" },
+  ],
+};
 const appVersion = (version = "1.0.0") => new svc.AppVersion(`app-${version}`, { appName: "monitor", version, type: "app", manifest });
 
 const cases: Case[] = [
-  { kind: "Cluster", retained: true, actions: ["update", "replace"], program: (v) => void new svc.Cluster("subject", { name: v === 2 ? "c-2" : "c-1", title: v === 0 ? "One" : "Uno" }) },
-  { kind: "AssetClass", actions: ["update", "replace"], program: (v) => void new svc.AssetClass("subject", { name: v === 2 ? "valves" : "pumps", title: v === 0 ? "Pumps" : "All pumps" }) },
+  {
+    kind: "Cluster",
+    retained: true,
+    actions: ["update", "replace"],
+    program: (v) => void new svc.Cluster("subject", { name: v === 2 ? "c-2" : "c-1", title: v === 0 ? "One" : "Uno" }),
+  },
+  {
+    kind: "AssetClass",
+    actions: ["update", "replace"],
+    program: (v) => void new svc.AssetClass("subject", { name: v === 2 ? "valves" : "pumps", title: v === 0 ? "Pumps" : "All pumps" }),
+  },
   {
     kind: "AssetType",
     actions: ["update", "replace"],
@@ -50,7 +64,12 @@ const cases: Case[] = [
     actions: ["update", "replace"],
     program: (v) => {
       const a = pumpAsset();
-      new svc.AssetProperty("subject", { assetName: a.name, name: v === 2 ? "rated_flow" : "rated_power", title: v === 2 ? "Rated flow" : "Rated power", value: v === 0 ? 7.5 : 9 });
+      new svc.AssetProperty("subject", {
+        assetName: a.name,
+        name: v === 2 ? "rated_flow" : "rated_power",
+        title: v === 2 ? "Rated flow" : "Rated power",
+        value: v === 0 ? 7.5 : 9,
+      });
     },
   },
   {
@@ -61,7 +80,11 @@ const cases: Case[] = [
       new svc.AssetMetadata("subject", { assetName: a.name, name: v === 2 ? "service" : "vendor", payload: { make: v === 0 ? "ACME" : "Globex", nested: { keep: [1, 2] } } });
     },
   },
-  { kind: "Label", actions: ["update", "replace"], program: (v) => void new svc.Label("subject", { name: v === 2 ? "normal" : "anomaly", title: v === 0 ? "Anomaly" : "Anomalous" }) },
+  {
+    kind: "Label",
+    actions: ["update", "replace"],
+    program: (v) => void new svc.Label("subject", { name: v === 2 ? "normal" : "anomaly", title: v === 0 ? "Anomaly" : "Anomalous" }),
+  },
   {
     kind: "DataLabel",
     actions: ["update", "update"],
@@ -128,7 +151,12 @@ const cases: Case[] = [
     program: (v) => {
       const ver = appVersion();
       pumpAsset();
-      new svc.AppParameterValues("subject", { appName: ver.appName, appVersion: ver.version, resource: v === 2 ? "pump-9" : "pump-1", values: v === 0 ? { threshold: 70 } : { threshold: 75, mode: "eco" } });
+      new svc.AppParameterValues("subject", {
+        appName: ver.appName,
+        appVersion: ver.version,
+        resource: v === 2 ? "pump-9" : "pump-1",
+        values: v === 0 ? { threshold: 70 } : { threshold: 75, mode: "eco" },
+      });
     },
   },
   {
@@ -154,10 +182,22 @@ const cases: Case[] = [
     program: (v) => {
       const c = cluster();
       const ver = appVersion();
-      new svc.Bridge("subject", { name: "opcua-1", clusterName: c.name, appName: ver.appName, appVersion: ver.version, protocol: "opcua", payload: { endpoint: v === 0 ? "opc.tcp://plc:4840" : "opc.tcp://plc2:4840", Retries: v === 2 ? 5 : 3 } });
+      new svc.Bridge("subject", {
+        name: "opcua-1",
+        clusterName: c.name,
+        appName: ver.appName,
+        appVersion: ver.version,
+        protocol: "opcua",
+        payload: { endpoint: v === 0 ? "opc.tcp://plc:4840" : "opc.tcp://plc2:4840", Retries: v === 2 ? 5 : 3 },
+      });
     },
   },
-  { kind: "InstanceSettings", retained: true, actions: ["update", "update"], program: (v) => void new svc.InstanceSettings("subject", { acp: { metrics: { enabled: true, interval: v === 0 ? 30 : v === 1 ? 45 : 60 } } }) },
+  {
+    kind: "InstanceSettings",
+    retained: true,
+    actions: ["update", "update"],
+    program: (v) => void new svc.InstanceSettings("subject", { acp: { metrics: { enabled: true, interval: v === 0 ? 30 : v === 1 ? 45 : 60 } } }),
+  },
 ];
 
 const program = (c: Case, v: Variant) => async () => {

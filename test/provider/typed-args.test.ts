@@ -27,8 +27,7 @@ function compile(source: string): Array<{ line: number; message: string }> {
   const read = host.readFile.bind(host);
   host.readFile = (file) => (path.resolve(file) === FIXTURE ? source : read(file));
   const getSource = host.getSourceFile.bind(host);
-  host.getSourceFile = (file, language, onError) =>
-    path.resolve(file) === FIXTURE ? ts.createSourceFile(file, source, language) : getSource(file, language, onError);
+  host.getSourceFile = (file, language, onError) => (path.resolve(file) === FIXTURE ? ts.createSourceFile(file, source, language) : getSource(file, language, onError));
   const program = ts.createProgram([FIXTURE], options, host);
   return ts.getPreEmitDiagnostics(program).map((d) => ({
     line: d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0,

@@ -12,7 +12,12 @@ import { conformed, wireOf } from "../../src/provider/wire-types";
 
 const runtime: WorkloadRuntime = {
   resources: [
-    { resource: "krn:asset:pump-1", parameters: { alarmThreshold: 4 }, datastreams: { inletPressure: { way: "input", configuration: { sampleRate: 1 } } }, asset: { name: "pump-1", type: { title: "Pump" } } },
+    {
+      resource: "krn:asset:pump-1",
+      parameters: { alarmThreshold: 4 },
+      datastreams: { inletPressure: { way: "input", configuration: { sampleRate: 1 } } },
+      asset: { name: "pump-1", type: { title: "Pump" } },
+    },
   ],
   configuration: { sampleRateHz: 10, nestedKey: { innerKey: 1 } },
   datastreams: [{ name: "rms", dataTypeName: "plant.reading", semanticTypeName: "vibration", unitName: "mm/s" }],
@@ -23,7 +28,12 @@ describe("wireOf: a nested arg as the wire carries it", () => {
     const wire = wireOf(deploymentRuntime, runtime, RUNTIME_FREE);
     expect(wire).toEqual({
       resources: [
-        { resource: "krn:asset:pump-1", parameters: { alarmThreshold: 4 }, datastreams: { inletPressure: { way: "input", configuration: { sampleRate: 1 } } }, asset: { name: "pump-1", type: { title: "Pump" } } },
+        {
+          resource: "krn:asset:pump-1",
+          parameters: { alarmThreshold: 4 },
+          datastreams: { inletPressure: { way: "input", configuration: { sampleRate: 1 } } },
+          asset: { name: "pump-1", type: { title: "Pump" } },
+        },
       ],
       configuration: { sampleRateHz: 10, nestedKey: { innerKey: 1 } },
       datastreams: [{ name: "rms", data_type_name: "plant.reading", semantic_type_name: "vibration", unit_name: "mm/s" }],
@@ -33,7 +43,12 @@ describe("wireOf: a nested arg as the wire carries it", () => {
   });
 
   test("defaults: camelCase keys converted, app.configuration, system and apiPermissions untouched", () => {
-    const defaults: AppVersionDefaults = { deployment: { maxResources: 3, deploymentType: "staged-only" }, app: { configuration: { keepMe: 1 }, ioDatastreamMapping: [{ io: "a", datastream: "b" }] }, system: { cpuLimit: "1" }, apiPermissions: { readAll: true } };
+    const defaults: AppVersionDefaults = {
+      deployment: { maxResources: 3, deploymentType: "staged-only" },
+      app: { configuration: { keepMe: 1 }, ioDatastreamMapping: [{ io: "a", datastream: "b" }] },
+      system: { cpuLimit: "1" },
+      apiPermissions: { readAll: true },
+    };
     expect(wireOf(appDefaults, defaults, DEFAULTS_FREE)).toEqual({
       deployment: { max_resources: 3, deployment_type: "staged-only" },
       app: { configuration: { keepMe: 1 }, io_datastream_mapping: [{ io: "a", datastream: "b" }] },

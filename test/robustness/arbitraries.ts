@@ -111,14 +111,12 @@ export const hostileKey: fc.Arbitrary<string> = fc.oneof(
 // Plausible values from a JSON Schema
 
 const VERSIONS = [SEEDED.version, "0.0.1", "1.1.0", "2.0.0-beta.1"];
-const DATE = fc
-  .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true })
-  .map((d) => d.toISOString());
+const DATE = fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString());
 
 function resolveRef(ref: string, root: Schema): Schema {
   if (ref === "#") return root;
   const name = ref.replace(/^#\/\$defs\//, "");
-  return ((root.$defs as Record<string, Schema> | undefined)?.[name] ?? {});
+  return (root.$defs as Record<string, Schema> | undefined)?.[name] ?? {};
 }
 
 /** fc.stringMatching is costly to build, and the schemas share a few patterns: built once per pattern. */
@@ -188,7 +186,8 @@ export function plausible(schema: Schema, root: Schema, knownNames: string[], ke
       if (extra === false) return fc.constant({});
       const keySchema = (schema.propertyNames ?? {}) as Schema;
       const keys = keySchema.type === "string" ? stringFor(keySchema, "", knownNames).filter((k) => k.length > 0) : fc.constantFrom(SEEDED.name, "k", "rate");
-      const values = extra && typeof extra === "object" && Object.keys(extra).length > 0 ? plausible(extra as Schema, root, knownNames, "", depth + 1) : fc.jsonValue({ maxDepth: 2 });
+      const values =
+        extra && typeof extra === "object" && Object.keys(extra).length > 0 ? plausible(extra as Schema, root, knownNames, "", depth + 1) : fc.jsonValue({ maxDepth: 2 });
       return fc.dictionary(keys, values, { maxKeys: depth > 3 ? 0 : 3 });
     }
     case "array": {
@@ -337,14 +336,22 @@ function bodyArbitrary(ep: AnyEndpoint, knownNames: string[]): fc.Arbitrary<Body
       return fc.oneof(
         { weight: 5, arbitrary: value.map((v) => ({ body: formEncode(v), contentType: "application/x-www-form-urlencoded" })) },
         { weight: 2, arbitrary: json },
-        { weight: 1, arbitrary: fc.constantFrom<BodyChoice>({ body: "a=%ZZ&&=&grant_type", contentType: "application/x-www-form-urlencoded" }, { body: "__proto__[polluted]=yes&constructor[prototype][polluted]=yes", contentType: "application/x-www-form-urlencoded" }) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom<BodyChoice>(
+            { body: "a=%ZZ&&=&grant_type", contentType: "application/x-www-form-urlencoded" },
+            { body: "__proto__[polluted]=yes&constructor[prototype][polluted]=yes", contentType: "application/x-www-form-urlencoded" },
+          ),
+        },
       );
     case "multipart":
       return fc.oneof(
-        fc.tuple(fc.constantFrom("file", "package", "__proto__"), fc.string({ unit: "binary", maxLength: 200 }), fc.constantFrom("app.zip", "", "../../x", "😀.tgz")).map(([name, data, filename]) => ({
-          body: multipart([{ name, filename, data }]),
-          contentType: `multipart/form-data; boundary=${BOUNDARY}`,
-        })),
+        fc
+          .tuple(fc.constantFrom("file", "package", "__proto__"), fc.string({ unit: "binary", maxLength: 200 }), fc.constantFrom("app.zip", "", "../../x", "😀.tgz"))
+          .map(([name, data, filename]) => ({
+            body: multipart([{ name, filename, data }]),
+            contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+          })),
         fc.constantFrom<BodyChoice>(
           { body: multipart([{ name: "file", filename: "a.zip", data: "PK" }], false), contentType: `multipart/form-data; boundary=${BOUNDARY}` },
           { body: multipart([{ name: "file", data: "no filename" }]), contentType: `multipart/form-data; boundary=${BOUNDARY}` },
@@ -441,12 +448,10 @@ function queryArbitrary(ep: AnyEndpoint, knownNames: string[]): fc.Arbitrary<str
 
 /** Random requests to one endpoint (the token in `authorization` is added by the caller). */
 export function requestArbitrary(ep: AnyEndpoint, knownNames: string[]): fc.Arbitrary<RawRequest> {
-  return fc.tuple(pathArbitrary(ep, knownNames), queryArbitrary(ep, knownNames), bodyArbitrary(ep, knownNames)).map(
-    ([path, query, b]): RawRequest => ({
-      method: ep.method,
-      path: path + query,
-      headers: b.contentType ? { "content-type": b.contentType } : {},
-      body: b.body,
-    }),
-  );
+  return fc.tuple(pathArbitrary(ep, knownNames), queryArbitrary(ep, knownNames), bodyArbitrary(ep, knownNames)).map(([path, query, b]): RawRequest => ({
+    method: ep.method,
+    path: path + query,
+    headers: b.contentType ? { "content-type": b.contentType } : {},
+    body: b.body,
+  }));
 }

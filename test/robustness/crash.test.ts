@@ -40,7 +40,9 @@ interface Child {
 }
 
 function serve(state: string): Promise<Child> {
-  const proc = spawn(process.execPath, [CLI, "serve", "--port", "0", "--state", state, "--compact-every", "20", "--lock-timeout-ms", "5000"], { stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, [CLI, "serve", "--port", "0", "--state", state, "--compact-every", "20", "--lock-timeout-ms", "5000"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(proc);
   let out = "";
   let err = "";

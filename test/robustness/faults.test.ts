@@ -173,7 +173,15 @@ describe("A program of all 16 kinds under injected faults ends as it does withou
   });
 
   test("every create and deploy loses its answer: each resource adopts the object its create made, including those the platform names (the schedule, the data label)", async () => {
-    const run = await lifecycle({ ...FAULTS, seed: 1, rate: 1, mode: "after_apply", after_apply_action: "reset", methods: ["POST"], paths: ["/api/v4/*create", "/api/v4/*deploy"] });
+    const run = await lifecycle({
+      ...FAULTS,
+      seed: 1,
+      rate: 1,
+      mode: "after_apply",
+      after_apply_action: "reset",
+      methods: ["POST"],
+      paths: ["/api/v4/*create", "/api/v4/*deploy"],
+    });
     // One lost answer per object the program's creates make: the cluster, the class, two types, three
     // assets, the property, the metadata, two versions, the workload, the schedule, the label, the data
     // label, the data type and the bridge.

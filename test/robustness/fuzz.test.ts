@@ -142,7 +142,7 @@ describe("Reads of the seeded records answer what their success schemas describe
 
 describe("Prototype pollution", () => {
   test("after the fuzz, plain objects have no `polluted` property and Object.prototype has no new keys", () => {
-    const polluted = (({}) as Record<string, unknown>).polluted !== undefined || prototypeKeys().join() !== prototypeBefore.join();
+    const polluted = ({} as Record<string, unknown>).polluted !== undefined || prototypeKeys().join() !== prototypeBefore.join();
     if (polluted) figures.pollutedPrototypes++;
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(prototypeKeys()).toEqual(prototypeBefore);

@@ -109,7 +109,8 @@ export function errorBodyProblem(a: RawAnswer): string | undefined {
     if (!Number.isInteger(e.error_code)) return `error_code is not an integer: ${a.text.slice(0, 200)}`;
     if (e.http_status_code !== a.status) return `http_status_code ${String(e.http_status_code)} is not the status ${a.status}`;
     const m = e.message;
-    if (!Array.isArray(m) || m.length === 0 || !m.every((x) => typeof x === "string" && x.length > 0)) return `message is not a non-empty array of strings: ${a.text.slice(0, 200)}`;
+    if (!Array.isArray(m) || m.length === 0 || !m.every((x) => typeof x === "string" && x.length > 0))
+      return `message is not a non-empty array of strings: ${a.text.slice(0, 200)}`;
   }
   return undefined;
 }

@@ -82,23 +82,22 @@ const CASES: Case[] = [
     what: "a multipart upload cut short (no closing boundary)",
     req: (ep, p) => post(ep, p, '--b42\r\ncontent-disposition: form-data; name="file"; filename="a.zip"\r\n\r\nPK\x03\x04', "multipart/form-data; boundary=b42"),
   },
-  ...["__proto__", "constructor", "prototype", "..", "%2e%2e"].map(
-    (word): Case => ({
-      what: `'${word}' as every path value`,
-      req: (ep) => ({ method: ep.method, path: pathOf(ep, Object.fromEntries(paramNames(ep).map((k) => [k, word])), false) }),
-    }),
-  ),
+  ...["__proto__", "constructor", "prototype", "..", "%2e%2e"].map((word): Case => ({
+    what: `'${word}' as every path value`,
+    req: (ep) => ({ method: ep.method, path: pathOf(ep, Object.fromEntries(paramNames(ep).map((k) => [k, word])), false) }),
+  })),
   {
     what: "`__proto__` and `constructor` as query keys are 400 (unknown parameters)",
     req: (ep, p) => ({ method: ep.method, path: `${p}?__proto__=1&constructor=1&__proto__[polluted]=yes` }),
     expect: () => [400],
   },
   { what: "an invalid percent-encoding in the query", req: (ep, p) => ({ method: ep.method, path: `${p}?a=%E0%A4%A&%=%` }) },
-  ...["PUT", "DELETE", "PATCH", "OPTIONS"].map(
-    (method): Case => ({ what: `${method} is 405 naming the allowed method`, req: (_, p) => ({ method, path: p }), expect: () => [405] }),
-  ),
+  ...["PUT", "DELETE", "PATCH", "OPTIONS"].map((method): Case => ({
+    what: `${method} is 405 naming the allowed method`,
+    req: (_, p) => ({ method, path: p }),
+    expect: () => [405],
+  })),
 ];
-
 
 describe("Hostile inputs on every endpoint: 2xx or 4xx with the spec's error body, never a hang, and a rejected request changes nothing", () => {
   // Each endpoint starts from the seeded state (restored directly: faster than reseeding over HTTP).
@@ -122,7 +121,11 @@ describe("Hostile inputs on every endpoint: 2xx or 4xx with the spec's error bod
 
 describe("HTTP-level abuse", () => {
   test("a request line past Node's 16 KiB header limit is 431 with the spec's error body", async () => {
-    const { answer, problems } = await probe(emu, figures, { method: "GET", path: `/api/v4/assets/list?search=${"x".repeat(20_000)}`, headers: { authorization: `Bearer ${token}` } });
+    const { answer, problems } = await probe(emu, figures, {
+      method: "GET",
+      path: `/api/v4/assets/list?search=${"x".repeat(20_000)}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(problems).toEqual([]);
     expect(answer!.status).toBe(431);
     expect((answer!.json as { errors: Array<{ message: string[] }> }).errors[0].message[0]).toMatch(/larger than the limit/);
@@ -163,7 +166,12 @@ describe("Validation messages let a person act", () => {
   });
 
   test("a missing field is 'is required'; deep nesting names the limit", async () => {
-    const missing = await probe(emu, figures, { method: "POST", path: "/api/v4/assets/types/create", headers: { authorization: `Bearer ${token}`, "content-type": json }, body: '{"name":"t"}' });
+    const missing = await probe(emu, figures, {
+      method: "POST",
+      path: "/api/v4/assets/types/create",
+      headers: { authorization: `Bearer ${token}`, "content-type": json },
+      body: '{"name":"t"}',
+    });
     expect(missing.answer!.text).toMatch(/body\.title: is required/);
     const nested = await probe(emu, figures, {
       method: "POST",
@@ -205,7 +213,12 @@ describe("`__proto__`, `constructor` and `prototype`: data, never prototypes", (
   async function writeProtoRecords(e: TestEmulator): Promise<Array<() => Promise<unknown>>> {
     const created = [
       await call(e, "POST", "/assets/fuzz-a/metadata/create", `{"name":"proto","payload":${PROTO_JSON}}`),
-      await call(e, "POST", "/apps/workloads/create", `{"name":"proto-w","app_name":"fuzz-a","app_version":"1.0.0","cluster_name":"fuzz-a","runtime":{"configuration":${PROTO_JSON}}}`),
+      await call(
+        e,
+        "POST",
+        "/apps/workloads/create",
+        `{"name":"proto-w","app_name":"fuzz-a","app_version":"1.0.0","cluster_name":"fuzz-a","runtime":{"configuration":${PROTO_JSON}}}`,
+      ),
       await call(e, "POST", "/datalabels/labels/fuzz-a/metadata/create", `{"name":"proto","payload":${PROTO_JSON}}`),
     ];
     figures.requests += created.length;
@@ -270,7 +283,9 @@ describe("`__proto__`, `constructor` and `prototype`: data, never prototypes", (
       expect((await emu.get(`/orchestration/clusters/${n}/get`)).body.name).toBe(n);
       figures.requests += 2;
     }
-    expect(((await emu.get("/assets/list", { page_size: 100 })).body.data as Array<{ name: string }>).map((a) => a.name)).toEqual(expect.arrayContaining(["constructor", "prototype"]));
+    expect(((await emu.get("/assets/list", { page_size: 100 })).body.data as Array<{ name: string }>).map((a) => a.name)).toEqual(
+      expect.arrayContaining(["constructor", "prototype"]),
+    );
     const refused: Array<[string, string, RegExp]> = [
       ["/orchestration/clusters/create", '{"name":"__proto__"}', /body\.name: '__proto__' is reserved/],
       ["/assets/create", '{"name":"x1","title":"X","asset_type_name":"fuzz-a","metadata":{"__proto__":{"k":1}}}', /body\.metadata\.__proto__: '__proto__' is reserved/],

@@ -92,7 +92,11 @@ const label = (ep: AnyEndpoint) => `${ep.method} ${ep.path} (${ep.permission ?? 
 
 describe("Which operations are open", () => {
   test("only the two token endpoints and /instance/status/get take no token", () => {
-    expect(ENDPOINTS.filter((ep) => ep.permission === null).map((ep) => ep.id).sort()).toEqual([...OPEN_ENDPOINTS].sort());
+    expect(
+      ENDPOINTS.filter((ep) => ep.permission === null)
+        .map((ep) => ep.id)
+        .sort(),
+    ).toEqual([...OPEN_ENDPOINTS].sort());
   });
 
   test.each(ENDPOINTS.filter((ep) => ep.permission === null).map((ep) => [label(ep), ep] as const))("%s answers without a token (no 401/403)", async (_, ep) => {
@@ -128,7 +132,8 @@ describe("The viewer (only *.read permissions) is refused with 403 exactly where
     if (ep.permission!.endsWith(".read")) expectStatus(answer?.status, (s) => s !== 401 && s !== 403, "viewer on a .read operation", failures);
     else {
       expectStatus(answer?.status, (s) => s === 403, "viewer on a write operation", failures);
-      if (answer?.status === 403 && !answer.text.includes(`svc.permission.${ep.permission}`)) failures.push(`the 403 does not name svc.permission.${ep.permission}: ${answer.text}`);
+      if (answer?.status === 403 && !answer.text.includes(`svc.permission.${ep.permission}`))
+        failures.push(`the 403 does not name svc.permission.${ep.permission}: ${answer.text}`);
     }
     expect(failures).toEqual([]);
   });
@@ -138,24 +143,27 @@ describe("Authentication and permission come before the body is read or validate
   const withBody = guarded.filter((ep) => ep.method === "POST" && ep.bodyKind !== "none");
   const oversized = Buffer.alloc(1024 * 1024 + 10, "a");
 
-  test.each(withBody.map((ep) => [label(ep), ep] as const))("%s: no token with a malformed, an invalid or an oversized body is 401; the viewer on a write is 403", async (_, ep) => {
-    const failures: string[] = [];
-    for (const [what, body] of [
-      ["malformed JSON", '{"name": '],
-      ["a wrong-typed body", "[1,2,3]"],
-      ["an oversized body", oversized],
-    ] as const) {
-      const { answer, problems } = await probe(emu, figures, requestTo(ep, undefined, body), { store: emu.store });
-      failures.push(...problems);
-      expectStatus(answer?.status, (s) => s === 401, `no token, ${what}`, failures);
-      if (!ep.permission!.endsWith(".read")) {
-        const viewerAnswer = await probe(emu, figures, requestTo(ep, `Bearer ${viewer}`, body), { store: emu.store });
-        failures.push(...viewerAnswer.problems);
-        expectStatus(viewerAnswer.answer?.status, (s) => s === 403, `viewer, ${what}`, failures);
+  test.each(withBody.map((ep) => [label(ep), ep] as const))(
+    "%s: no token with a malformed, an invalid or an oversized body is 401; the viewer on a write is 403",
+    async (_, ep) => {
+      const failures: string[] = [];
+      for (const [what, body] of [
+        ["malformed JSON", '{"name": '],
+        ["a wrong-typed body", "[1,2,3]"],
+        ["an oversized body", oversized],
+      ] as const) {
+        const { answer, problems } = await probe(emu, figures, requestTo(ep, undefined, body), { store: emu.store });
+        failures.push(...problems);
+        expectStatus(answer?.status, (s) => s === 401, `no token, ${what}`, failures);
+        if (!ep.permission!.endsWith(".read")) {
+          const viewerAnswer = await probe(emu, figures, requestTo(ep, `Bearer ${viewer}`, body), { store: emu.store });
+          failures.push(...viewerAnswer.problems);
+          expectStatus(viewerAnswer.answer?.status, (s) => s === 403, `viewer, ${what}`, failures);
+        }
       }
-    }
-    expect(failures).toEqual([]);
-  });
+      expect(failures).toEqual([]);
+    },
+  );
 });
 
 describe("Token lifetimes (an emulator issuing 1 s access and 2 s refresh tokens)", () => {

@@ -112,7 +112,9 @@ export function report(testFile: string, mode: string, figures: Figures): void {
 
 function readEntries(): Entry[] {
   const out: Entry[] = [];
-  for (const name of readdirSync(FIGURES_DIR).filter((n) => n.endsWith(".json")).sort()) {
+  for (const name of readdirSync(FIGURES_DIR)
+    .filter((n) => n.endsWith(".json"))
+    .sort()) {
     try {
       out.push(JSON.parse(readFileSync(join(FIGURES_DIR, name), "utf8")) as Entry);
     } catch {

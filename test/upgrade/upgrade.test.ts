@@ -70,7 +70,12 @@ describe("a stack written by release 0.1.0", () => {
       expect(await stack.up()).toHaveNoChanges();
       await stack.expectNoDrift();
       // The recorded objects are the ones the state names: nothing was made anew.
-      expect(stack.resources().map((r) => [r.name, r.id]).sort()).toEqual(recorded.map((r) => [r.name, r.id]).sort());
+      expect(
+        stack
+          .resources()
+          .map((r) => [r.name, r.id])
+          .sort(),
+      ).toEqual(recorded.map((r) => [r.name, r.id]).sort());
 
       await stack.destroy();
       expect(await stack.up()).toHaveActions(Object.fromEntries(recorded.map((r) => [r.name, "create"])));

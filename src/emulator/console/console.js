@@ -328,7 +328,12 @@ const LISTS = {
 
 /** Records by kind: the get operation, its parameters from the route's parts, and related lists. */
 const RECORDS = {
-  assets: { title: "Asset", op: "assets.get", params: ([name]) => ({ asset_name: name }), links: (r) => [r.asset_parent_name && ["Parent", route("assets", r.asset_parent_name)], ["Type", route("asset-types", r.asset_type_name)]] },
+  assets: {
+    title: "Asset",
+    op: "assets.get",
+    params: ([name]) => ({ asset_name: name }),
+    links: (r) => [r.asset_parent_name && ["Parent", route("assets", r.asset_parent_name)], ["Type", route("asset-types", r.asset_type_name)]],
+  },
   "asset-classes": { title: "Asset class", op: "assets.classGet", params: ([name]) => ({ asset_class_name: name }) },
   "asset-types": {
     title: "Asset type",
@@ -341,15 +346,29 @@ const RECORDS = {
     op: "apps.get",
     params: ([name]) => ({ app_name: name }),
     related: (r) => [
-      { title: "Versions", rows: (r.versions ?? []).map((v) => [link(v.version, route("app-versions", r.name, v.version)), v.created_at, v.created_by]), head: ["Version", "Created", "By"] },
-      { title: "Parameters", load: () => call("parameters.list", { query: { pagination_type: "cursor", page_size: 200 }, body: { app_names: [r.name] } }), head: ["Name", "Title", "Type"], row: (p) => [p.name, p.title, p.data_type] },
+      {
+        title: "Versions",
+        rows: (r.versions ?? []).map((v) => [link(v.version, route("app-versions", r.name, v.version)), v.created_at, v.created_by]),
+        head: ["Version", "Created", "By"],
+      },
+      {
+        title: "Parameters",
+        load: () => call("parameters.list", { query: { pagination_type: "cursor", page_size: 200 }, body: { app_names: [r.name] } }),
+        head: ["Name", "Title", "Type"],
+        row: (p) => [p.name, p.title, p.data_type],
+      },
       {
         title: "Parameter values",
         load: () => call("parameters.valuesList", { query: { pagination_type: "cursor", page_size: 200 }, body: { apps: [{ name: r.name }] } }),
         head: ["Version", "Resource", "Parameter", "Value"],
         row: (v) => [v.app_version, v.resource, v.name, text(v.value)],
       },
-      { title: "Workloads", load: () => call("workloads.list", { query: { pagination_type: "cursor", page_size: 200, app_names: [r.name] } }), head: ["Name", "Version", "State", "Cluster"], row: workloadRow },
+      {
+        title: "Workloads",
+        load: () => call("workloads.list", { query: { pagination_type: "cursor", page_size: 200, app_names: [r.name] } }),
+        head: ["Name", "Version", "State", "Cluster"],
+        row: workloadRow,
+      },
     ],
   },
   "app-versions": {
@@ -357,7 +376,9 @@ const RECORDS = {
     op: "apps.versionGet",
     params: ([app, version]) => ({ app_name: app, app_version: version }),
     links: (r) => [["App", route("apps", r.name)]],
-    related: (r) => [{ title: "Parameters", rows: (r.parameters ?? []).map((p) => [p.name, p.title ?? "", p.data_type, text(p.default)]), head: ["Name", "Title", "Type", "Default"] }],
+    related: (r) => [
+      { title: "Parameters", rows: (r.parameters ?? []).map((p) => [p.name, p.title ?? "", p.data_type, text(p.default)]), head: ["Name", "Title", "Type", "Default"] },
+    ],
   },
   workloads: {
     title: "Workload",
@@ -372,7 +393,12 @@ const RECORDS = {
     params: ([name]) => ({ cluster_name: name }),
     state: (r) => r.status,
     related: (r) => [
-      { title: "Workloads on this cluster", load: () => call("workloads.list", { query: { pagination_type: "cursor", page_size: 200, cluster_names: [r.name] } }), head: ["Name", "Version", "State", "Cluster"], row: workloadRow },
+      {
+        title: "Workloads on this cluster",
+        load: () => call("workloads.list", { query: { pagination_type: "cursor", page_size: 200, cluster_names: [r.name] } }),
+        head: ["Name", "Version", "State", "Cluster"],
+        row: workloadRow,
+      },
     ],
   },
   labels: { title: "Label", op: "datalabels.labelGet", params: ([name]) => ({ label_name: name }) },
@@ -471,14 +497,29 @@ function listView(name, cfg, term = "") {
       pagination = answer.pagination ?? {};
       const rows = (answer.data ?? []).map(redact);
       table.replaceChildren(
-        h("thead", {}, h("tr", {}, cfg.columns.map((c) => h("th", { text: c.label })))),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            cfg.columns.map((c) => h("th", { text: c.label })),
+          ),
+        ),
         h(
           "tbody",
           {},
-          rows.map((r) => h("tr", { dataset: { key: cfg.key(r) } }, cfg.columns.map((c) => h("td", { dataset: { col: c.col ?? c.label.toLowerCase() } }, c.value(r) ?? "")))),
+          rows.map((r) =>
+            h(
+              "tr",
+              { dataset: { key: cfg.key(r) } },
+              cfg.columns.map((c) => h("td", { dataset: { col: c.col ?? c.label.toLowerCase() } }, c.value(r) ?? "")),
+            ),
+          ),
         ),
       );
-      if (rows.length === 0) table.append(h("tbody", {}, h("tr", {}, h("td", { class: "empty", colspan: cfg.columns.length, text: state.term ? `nothing matches '${state.term}'` : "none yet" }))));
+      if (rows.length === 0)
+        table.append(h("tbody", {}, h("tr", {}, h("td", { class: "empty", colspan: cfg.columns.length, text: state.term ? `nothing matches '${state.term}'` : "none yet" }))));
       prev.disabled = !pagination.previous_page;
       next.disabled = !pagination.next_page;
       status.textContent = `${rows.length} shown${pagination.next_page ? ", more on the next page" : ""}`;
@@ -534,12 +575,25 @@ function assetsView(params) {
     const kids = node.children ?? [];
     const open = isOpen(node.name);
     const toggle = kids.length
-      ? h("button", { type: "button", class: "toggle", "aria-expanded": String(open), "aria-label": `${open ? "Close" : "Open"} ${node.name}`, onclick: () => flip(node.name) }, open ? "▾" : "▸")
+      ? h(
+          "button",
+          { type: "button", class: "toggle", "aria-expanded": String(open), "aria-label": `${open ? "Close" : "Open"} ${node.name}`, onclick: () => flip(node.name) },
+          open ? "▾" : "▸",
+        )
       : h("span", { class: "toggle leaf" }, "·");
     const li = h(
       "li",
       { role: "treeitem", dataset: { asset: node.name, state: get(node, "status.state") ?? "" } },
-      h("div", { class: "node" }, toggle, link(node.name, route("assets", node.name), { class: "name" }), h("span", { class: "title", text: node.title }), h("span", { class: "type", text: node.asset_type_name }), badge(get(node, "status.state")), kids.length ? h("span", { class: "kids", text: `${kids.length}` }) : ""),
+      h(
+        "div",
+        { class: "node" },
+        toggle,
+        link(node.name, route("assets", node.name), { class: "name" }),
+        h("span", { class: "title", text: node.title }),
+        h("span", { class: "type", text: node.asset_type_name }),
+        badge(get(node, "status.state")),
+        kids.length ? h("span", { class: "kids", text: `${kids.length}` }) : "",
+      ),
     );
     if (open && kids.length) li.append(childrenEl(node.name, kids));
     return li;
@@ -623,7 +677,32 @@ function recordView(kind, parts) {
               "div",
               { class: "related", dataset: { related: s.title } },
               h("h3", { text: s.title }),
-              rows.length ? h("table", { class: "list" }, h("thead", {}, h("tr", {}, s.head.map((x) => h("th", { text: x })))), h("tbody", {}, rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, c)))))) : h("p", { class: "empty", text: "none" }),
+              rows.length
+                ? h(
+                    "table",
+                    { class: "list" },
+                    h(
+                      "thead",
+                      {},
+                      h(
+                        "tr",
+                        {},
+                        s.head.map((x) => h("th", { text: x })),
+                      ),
+                    ),
+                    h(
+                      "tbody",
+                      {},
+                      rows.map((r) =>
+                        h(
+                          "tr",
+                          {},
+                          r.map((c) => h("td", {}, c)),
+                        ),
+                      ),
+                    ),
+                  )
+                : h("p", { class: "empty", text: "none" }),
             );
           } catch (err) {
             return h("div", { class: "related" }, h("h3", { text: s.title }), errorBox(err));
@@ -632,7 +711,14 @@ function recordView(kind, parts) {
       );
       if (mine !== seq) return;
       el.replaceChildren(
-        h("div", { class: "toolbar" }, h("h2", {}, `${cfg.title} `, h("span", { class: "key", text: parts.join(" ") })), badge(state), ...links.map(([label, href]) => link(label, href, { class: "rel" })), link("audit entries", route("audit") + "?identifier=" + encodeURIComponent(parts[0]), { class: "rel" })),
+        h(
+          "div",
+          { class: "toolbar" },
+          h("h2", {}, `${cfg.title} `, h("span", { class: "key", text: parts.join(" ") })),
+          badge(state),
+          ...links.map(([label, href]) => link(label, href, { class: "rel" })),
+          link("audit entries", route("audit") + "?identifier=" + encodeURIComponent(parts[0]), { class: "rel" }),
+        ),
         h("div", { class: "record-body" }, h("div", { class: "related-lists" }, sections), json(record)),
       );
       el.dataset.state = "ready";
@@ -682,7 +768,13 @@ function changeEl(change) {
   return h(
     "div",
     { class: `change ${kind}`, dataset: { table: change.table, key: change.key } },
-    h("div", { class: "change-head" }, h("span", { class: `verb ${kind}`, text: kind }), recordKind && kind !== "deleted" ? link(label, route(recordKind, ...keyParts)) : h("span", { text: label }), h("span", { class: "count", text: `${rows.length} field${rows.length === 1 ? "" : "s"}` })),
+    h(
+      "div",
+      { class: "change-head" },
+      h("span", { class: `verb ${kind}`, text: kind }),
+      recordKind && kind !== "deleted" ? link(label, route(recordKind, ...keyParts)) : h("span", { text: label }),
+      h("span", { class: "count", text: `${rows.length} field${rows.length === 1 ? "" : "s"}` }),
+    ),
     // What changed is shown; a whole record created or deleted opens on demand.
     h(
       "details",
@@ -692,7 +784,19 @@ function changeEl(change) {
         "table",
         { class: "diff" },
         h("thead", {}, h("tr", {}, h("th", { text: "field" }), h("th", { text: "before" }), h("th", { text: "after" }))),
-        h("tbody", {}, rows.map((r) => h("tr", { class: `diff ${r.kind}`, dataset: { path: r.path } }, h("td", { class: "path", text: r.path }), h("td", { class: "before", text: r.before ?? "" }), h("td", { class: "after", text: r.after ?? "" })))),
+        h(
+          "tbody",
+          {},
+          rows.map((r) =>
+            h(
+              "tr",
+              { class: `diff ${r.kind}`, dataset: { path: r.path } },
+              h("td", { class: "path", text: r.path }),
+              h("td", { class: "before", text: r.before ?? "" }),
+              h("td", { class: "after", text: r.after ?? "" }),
+            ),
+          ),
+        ),
       ),
     ),
   );
@@ -714,7 +818,12 @@ function entryEl(e) {
       h("span", { class: "uri", text: e.request_uri }),
       link(`request ${String(e.request_id).slice(0, 8)}`, `${route("audit")}?request_id=${encodeURIComponent(e.request_id)}`, { class: "rid", title: e.request_id }),
     ),
-    h("details", { open: true }, h("summary", { text: `${changes.length} change${changes.length === 1 ? "" : "s"}${e.meta?.more_changes ? ` (and ${e.meta.more_changes} more not recorded)` : ""}` }), changes.map(changeEl)),
+    h(
+      "details",
+      { open: true },
+      h("summary", { text: `${changes.length} change${changes.length === 1 ? "" : "s"}${e.meta?.more_changes ? ` (and ${e.meta.more_changes} more not recorded)` : ""}` }),
+      changes.map(changeEl),
+    ),
   );
 }
 
@@ -816,7 +925,10 @@ function emulatorView() {
         const values = (name) => [...faultForm.querySelectorAll(`input[name=${name}]:checked`)].map((i) => i.value);
         const config = { rate: Number(f.rate.value), statuses: values("statuses").map(Number) };
         if (values("methods").length) config.methods = values("methods");
-        const paths = f.paths.value.split(",").map((s) => s.trim()).filter(Boolean);
+        const paths = f.paths.value
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
         if (paths.length) config.paths = paths;
         if (f.latency_ms.value) config.latency_ms = Number(f.latency_ms.value);
         if (f.mode.value !== "before") config.mode = f.mode.value;
@@ -824,12 +936,32 @@ function emulatorView() {
       },
     },
     h("label", {}, "Rate (0–1) ", h("input", { name: "rate", type: "number", min: 0, max: 1, step: "0.05", value: "1" })),
-    h("fieldset", {}, h("legend", { text: "Statuses" }), FAULT_STATUSES.map((s) => checkbox("statuses", s, s === 503))),
-    h("fieldset", {}, h("legend", { text: "Methods (none: all)" }), ["GET", "POST"].map((m) => checkbox("methods", m, false))),
+    h(
+      "fieldset",
+      {},
+      h("legend", { text: "Statuses" }),
+      FAULT_STATUSES.map((s) => checkbox("statuses", s, s === 503)),
+    ),
+    h(
+      "fieldset",
+      {},
+      h("legend", { text: "Methods (none: all)" }),
+      ["GET", "POST"].map((m) => checkbox("methods", m, false)),
+    ),
     h("label", {}, "Paths (comma-separated, * matches anything; none: all) ", h("input", { name: "paths", type: "text", placeholder: "/api/v4/assets/*" })),
     h("label", {}, "Latency (ms) ", h("input", { name: "latency_ms", type: "number", min: 0, max: 60000, step: 1, placeholder: "0" })),
-    h("label", {}, "Mode ", h("select", { name: "mode" }, h("option", { value: "before" }, "before (no effect)"), h("option", { value: "after_apply" }, "after_apply (applied, answer lost)"))),
-    h("div", { class: "buttons" }, h("button", { type: "submit", class: "faults-on" }, "Turn faults on"), h("button", { type: "button", class: "faults-off", onclick: () => setFaults({}) }, "Turn faults off")),
+    h(
+      "label",
+      {},
+      "Mode ",
+      h("select", { name: "mode" }, h("option", { value: "before" }, "before (no effect)"), h("option", { value: "after_apply" }, "after_apply (applied, answer lost)")),
+    ),
+    h(
+      "div",
+      { class: "buttons" },
+      h("button", { type: "submit", class: "faults-on" }, "Turn faults on"),
+      h("button", { type: "button", class: "faults-off", onclick: () => setFaults({}) }, "Turn faults off"),
+    ),
   );
 
   async function setFaults(config) {
@@ -887,8 +1019,15 @@ function emulatorView() {
         try {
           const res = await admin("seed", { method: "POST", body: await file.text(), type: "application/yaml" });
           const out = await res.json();
-          const counts = Object.entries(out.counts ?? {}).map(([k, n]) => `${k} ${n}`).join(", ");
-          seedResult.replaceChildren(h("p", { class: "ok", text: out.skipped ? `already loaded (${out.skipped.source}, ${out.skipped.seeded_at}); nothing loaded` : `loaded ${file.name}: ${counts || "no entries"}` }));
+          const counts = Object.entries(out.counts ?? {})
+            .map(([k, n]) => `${k} ${n}`)
+            .join(", ");
+          seedResult.replaceChildren(
+            h("p", {
+              class: "ok",
+              text: out.skipped ? `already loaded (${out.skipped.source}, ${out.skipped.seeded_at}); nothing loaded` : `loaded ${file.name}: ${counts || "no entries"}`,
+            }),
+          );
           live.poke();
         } catch (err) {
           seedResult.replaceChildren(errorBox(err));
@@ -910,8 +1049,18 @@ function emulatorView() {
           const url = URL.createObjectURL(new Blob([yamlText], { type: "application/yaml" }));
           const name = `emulator-snapshot-${new Date().toISOString().replace(/[:.]/g, "-")}.yaml`;
           const lines = yamlText.split("\n");
-          const summary = lines.slice(Math.max(0, lines.findIndex((l) => l.startsWith("# Summary")))).join("\n");
-          snapshotResult.replaceChildren(h("p", {}, link(`Download ${name}`, url, { download: name, class: "download" }), ` (${yamlText.length.toLocaleString("en")} bytes; Load fixture takes it back)`), h("pre", { class: "json", text: summary }));
+          const summary = lines
+            .slice(
+              Math.max(
+                0,
+                lines.findIndex((l) => l.startsWith("# Summary")),
+              ),
+            )
+            .join("\n");
+          snapshotResult.replaceChildren(
+            h("p", {}, link(`Download ${name}`, url, { download: name, class: "download" }), ` (${yamlText.length.toLocaleString("en")} bytes; Load fixture takes it back)`),
+            h("pre", { class: "json", text: summary }),
+          );
         } catch (err) {
           snapshotResult.replaceChildren(errorBox(err));
         }
@@ -920,7 +1069,13 @@ function emulatorView() {
     "Take a snapshot",
   );
 
-  const who = h("select", { name: "who" }, h("option", { value: "viewer@example.com" }, "viewer@example.com (read only)"), h("option", { value: "admin@example.com" }, "admin@example.com"), h("option", { value: "" }, "another user…"));
+  const who = h(
+    "select",
+    { name: "who" },
+    h("option", { value: "viewer@example.com" }, "viewer@example.com (read only)"),
+    h("option", { value: "admin@example.com" }, "admin@example.com"),
+    h("option", { value: "" }, "another user…"),
+  );
   who.value = ["viewer@example.com", "admin@example.com"].includes(session.name) ? session.name : "";
   const signInForm = h(
     "form",
@@ -951,10 +1106,38 @@ function emulatorView() {
     "section",
     { class: "view emulator" },
     h("h2", { text: "Emulator" }),
-    h("div", { class: "panel" }, h("h3", { text: "Fault injection" }), h("p", { class: "hint", text: "Applies to /api/v4 (and the token endpoints only with include_auth); the console's own reads fail too while it is on." }), faultForm, faultStatus),
-    h("div", { class: "panel" }, h("h3", { text: "Reset" }), h("p", { class: "hint", text: "Empties every record, the audit log and the id sequences; issued tokens keep working." }), resetButton),
-    h("div", { class: "panel" }, h("h3", { text: "Load a fixture" }), h("p", { class: "hint", text: "A fixture document (the sections --seed takes) into the empty emulator; reset first if it holds records." }), fileInput, seedButton, seedResult),
-    h("div", { class: "panel" }, h("h3", { text: "Take a snapshot" }), h("p", { class: "hint", text: "The inventory as a fixture document, as svc-emulator snapshot writes it (no secrets)." }), snapshotButton, snapshotResult),
+    h(
+      "div",
+      { class: "panel" },
+      h("h3", { text: "Fault injection" }),
+      h("p", { class: "hint", text: "Applies to /api/v4 (and the token endpoints only with include_auth); the console's own reads fail too while it is on." }),
+      faultForm,
+      faultStatus,
+    ),
+    h(
+      "div",
+      { class: "panel" },
+      h("h3", { text: "Reset" }),
+      h("p", { class: "hint", text: "Empties every record, the audit log and the id sequences; issued tokens keep working." }),
+      resetButton,
+    ),
+    h(
+      "div",
+      { class: "panel" },
+      h("h3", { text: "Load a fixture" }),
+      h("p", { class: "hint", text: "A fixture document (the sections --seed takes) into the empty emulator; reset first if it holds records." }),
+      fileInput,
+      seedButton,
+      seedResult,
+    ),
+    h(
+      "div",
+      { class: "panel" },
+      h("h3", { text: "Take a snapshot" }),
+      h("p", { class: "hint", text: "The inventory as a fixture document, as svc-emulator snapshot writes it (no secrets)." }),
+      snapshotButton,
+      snapshotResult,
+    ),
     h("div", { class: "panel" }, h("h3", { text: "Identity" }), h("p", { class: "hint", text: "The console reads the API as a built-in identity, like any client." }), signInForm),
   );
   /** The form shows the configuration in force when the view opens. */

@@ -57,8 +57,7 @@ export interface ParameterDefinition {
 /** What writing needs from a request (a ticker builds the same from its clock). */
 export type WriteContext = Pick<HandlerContext, "store" | "now" | "actor">;
 
-export const valueKey = (app: string, version: string, resource: string, name: string): string =>
-  `${app}\u0000${version}\u0000${resource}\u0000${name}`;
+export const valueKey = (app: string, version: string, resource: string, name: string): string => `${app}\u0000${version}\u0000${resource}\u0000${name}`;
 const definitionKey = (app: string, name: string): string => `${app}\u0000${name}`;
 
 export const valuesTable = (store: Store) => store.table<ParameterValue>(TABLES.parameterValues);

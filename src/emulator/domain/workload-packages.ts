@@ -53,7 +53,11 @@ export function downloadPackage(ctx: HandlerContext, stored: StoredWorkload, req
       table.put(w.name, { ...w, download_status: "processing", download_error: null, build_started_ms: ctx.nowMs });
     }
     const retry = Math.max(1, Math.ceil(BUILD_MS / 1000));
-    return { status: 202, headers: { "retry-after": String(retry) }, body: { download_status: "processing", message: `the package of workload '${w.name}' is being built; ask again in ${retry} s` } };
+    return {
+      status: 202,
+      headers: { "retry-after": String(retry) },
+      body: { download_status: "processing", message: `the package of workload '${w.name}' is being built; ask again in ${retry} s` },
+    };
   }
   if (w !== stored) table.put(w.name, w);
   if (req.address) {

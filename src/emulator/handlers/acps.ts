@@ -19,13 +19,7 @@
  */
 import { createHash } from "node:crypto";
 import semver from "semver";
-import {
-  ACP_SETTING_DEFAULTS,
-  AcpRegistration,
-  REACHABLE_STATES,
-  acps as ep,
-  type Acp,
-} from "../../api/acps";
+import { ACP_SETTING_DEFAULTS, AcpRegistration, REACHABLE_STATES, acps as ep, type Acp } from "../../api/acps";
 import { conflict, errors, notFound } from "../../api/errors";
 import { attempt, failure, multiStatus, type MultiStatusOptions } from "../bulk";
 import { route, type AreaModule, type HandlerContext } from "../handler";
@@ -278,9 +272,7 @@ export const area: AreaModule = {
 
     route(ep.metadataBulkCreate, (ctx) =>
       multiStatus(
-        ctx.body.map((item) =>
-          attempt(`${item.acp_name}/${item.name}`, BULK_CREATE.okStatus, () => createMetadata(ctx, item.acp_name, item.name, item.payload)),
-        ),
+        ctx.body.map((item) => attempt(`${item.acp_name}/${item.name}`, BULK_CREATE.okStatus, () => createMetadata(ctx, item.acp_name, item.name, item.payload))),
         BULK_CREATE,
       ),
     ),

@@ -47,8 +47,7 @@ interface WorkloadView extends WorkloadRef {
 
 const resourceKey = (app: string, resource: string): string => `${app}\u0000${resource}`;
 export const resourcesTable = (store: Store) => store.table<StoredAppResource>(TABLES.appResources);
-export const workloadsOf = (store: Store, app: string): WorkloadView[] =>
-  store.table<WorkloadView>(TABLES.workloads).filter((w) => w.app_name === app);
+export const workloadsOf = (store: Store, app: string): WorkloadView[] => store.table<WorkloadView>(TABLES.workloads).filter((w) => w.app_name === app);
 
 const resourcesOfWorkload = (w: WorkloadView): string[] => (w.runtime?.resources ?? []).map((r) => r.resource);
 const uniqueSorted = (xs: string[], cmp?: (a: string, b: string) => number): string[] => [...new Set(xs)].sort(cmp);
@@ -59,13 +58,20 @@ export function appResourceRows(store: Store, app: string): AppResource[] {
   for (const w of workloadsOf(store, app)) {
     for (const r of resourcesOfWorkload(w)) served.set(r, [...(served.get(r) ?? []), w]);
   }
-  const stored = new Map(resourcesTable(store).filter((r) => r.app_name === app).map((r) => [r.resource, r]));
+  const stored = new Map(
+    resourcesTable(store)
+      .filter((r) => r.app_name === app)
+      .map((r) => [r.resource, r]),
+  );
   const rows: AppResource[] = [];
   for (const resource of new Set([...stored.keys(), ...served.keys()])) {
     const workloads = served.get(resource) ?? [];
     rows.push({
       ...(stored.get(resource) ?? auditFromWorkloads(resource, app, workloads)),
-      app_versions: uniqueSorted(workloads.map((w) => w.app_version), semver.compare),
+      app_versions: uniqueSorted(
+        workloads.map((w) => w.app_version),
+        semver.compare,
+      ),
       workload_names: uniqueSorted(workloads.map((w) => w.name)),
     });
   }
@@ -87,7 +93,11 @@ function auditFromWorkloads(resource: string, app: string, workloads: WorkloadVi
 
 /** Counts for the app record: all resources, and those served by a running workload. */
 export function resourceCount(store: Store, app: string): { total: number; running: number } {
-  const running = new Set(workloadsOf(store, app).filter((w) => w.status?.state === "running").flatMap(resourcesOfWorkload));
+  const running = new Set(
+    workloadsOf(store, app)
+      .filter((w) => w.status?.state === "running")
+      .flatMap(resourcesOfWorkload),
+  );
   const rows = appResourceRows(store, app);
   return { total: rows.length, running: rows.filter((r) => running.has(r.resource)).length };
 }
@@ -132,9 +142,7 @@ function unbind(ctx: HandlerContext<{ app_name: string }, unknown, { resources: 
   if (missing.length > 0) throw notFound(`resource(s) of app '${app}'`, missing.join("', '"));
   const served = wanted.filter((r) => rows.get(r)!.workload_names.length > 0);
   if (served.length > 0) {
-    throw badRequest(
-      ...served.map((r) => `body.resources: '${r}' is still served by workload(s) ${rows.get(r)!.workload_names.join(", ")}; remove it from them first`),
-    );
+    throw badRequest(...served.map((r) => `body.resources: '${r}' is still served by workload(s) ${rows.get(r)!.workload_names.join(", ")}; remove it from them first`));
   }
   const gone = new Set(wanted);
   for (const r of wanted) resourcesTable(ctx.store).delete(resourceKey(app, r));

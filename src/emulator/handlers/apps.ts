@@ -22,14 +22,7 @@
  * - A parameter defined twice in one manifest, or whose default does not match its data_type, is 400.
  */
 import semver from "semver";
-import {
-  apps as ep,
-  type App,
-  type AppListItem,
-  type AppVersion,
-  type AppVersionCreate,
-  type AppVersionPatch,
-} from "../../api/apps";
+import { apps as ep, type App, type AppListItem, type AppVersion, type AppVersionCreate, type AppVersionPatch } from "../../api/apps";
 import { badRequest, conflict, notFound } from "../../api/errors";
 import { inFilter, matchesSearch, part1List } from "../list";
 import { route, type AreaModule, type HandlerContext } from "../handler";
@@ -249,8 +242,7 @@ export const area: AreaModule = {
 
     route(ep.list, (ctx) => {
       const q = ctx.query;
-      const hasResource = (app: string) =>
-        !q.resources || q.resources.length === 0 || appResourceRows(ctx.store, app).some((r) => q.resources!.includes(r.resource));
+      const hasResource = (app: string) => !q.resources || q.resources.length === 0 || appResourceRows(ctx.store, app).some((r) => q.resources!.includes(r.resource));
       const rows = appsTable(ctx.store).filter(
         (a) => inFilter(q.app_names, a.name) && inFilter(q.app_types, a.type) && matchesSearch(q.search, a.name, a.title) && hasResource(a.name),
       );

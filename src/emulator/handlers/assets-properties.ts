@@ -75,9 +75,7 @@ export function planProperties(
     const title = catalog.resolve(input.name, input.title, `${where}.title`);
     const value = renderValue(input.value);
     const current = propertyTable(store).get(ownedKey(assetName, input.name));
-    return current
-      ? { ...current, value, updated: now }
-      : { asset_name: assetName, name: input.name, title, value, created: now, updated: now };
+    return current ? { ...current, value, updated: now } : { asset_name: assetName, name: input.name, title, value, created: now, updated: now };
   });
 }
 

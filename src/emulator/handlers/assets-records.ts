@@ -2,15 +2,7 @@
  * Assets themselves: create, read, list, update, delete (singly and in bulk), the hierarchy tree, the
  * status counts, and each asset's metadata records.
  */
-import {
-  assets as ep,
-  MAX_HIERARCHY_DEPTH,
-  type Asset,
-  type AssetCreate,
-  type AssetHierarchyInputNode,
-  type AssetHierarchyNode,
-  type AssetState,
-} from "../../api/assets";
+import { assets as ep, MAX_HIERARCHY_DEPTH, type Asset, type AssetCreate, type AssetHierarchyInputNode, type AssetHierarchyNode, type AssetState } from "../../api/assets";
 import type { InventoryListQuery } from "../../api/common";
 import { badRequest, conflict, errors, invalidField, notFound } from "../../api/errors";
 import { attempt, failure, multiStatus, type ItemOutcome, type MultiStatusOptions } from "../bulk";
@@ -49,7 +41,9 @@ function assetViewer(store: Store): (a: StoredAsset) => Asset {
     location: a.location,
     metadata: assetMetadata.object(assetMetadata.of(store, a.name)),
     status: a.status,
-    properties: propertiesOf(store, a.name).sort(byName).map((p) => ({ name: p.name, title: p.title, value: p.value })),
+    properties: propertiesOf(store, a.name)
+      .sort(byName)
+      .map((p) => ({ name: p.name, title: p.title, value: p.value })),
     created: a.created,
     updated: a.updated,
   });
@@ -109,7 +103,10 @@ function parentsFromTree(nodes: AssetHierarchyInputNode[]): Map<string, string |
   const walk = (list: AssetHierarchyInputNode[], parent: string | null, ancestors: string[]): void => {
     for (const n of list) {
       if (ancestors.includes(n.name)) {
-        throw invalidField("body.data", `asset '${n.name}' appears inside its own subtree (${[...ancestors.slice(ancestors.indexOf(n.name)), n.name].join(" / ")}): a hierarchy cannot have cycles`);
+        throw invalidField(
+          "body.data",
+          `asset '${n.name}' appears inside its own subtree (${[...ancestors.slice(ancestors.indexOf(n.name)), n.name].join(" / ")}): a hierarchy cannot have cycles`,
+        );
       }
       if (parents.has(n.name)) throw invalidField("body.data", `asset '${n.name}' appears twice in the tree; an asset has one parent`);
       parents.set(n.name, parent);
@@ -169,8 +166,7 @@ function removeAsset(store: Store, assetName: string): void {
   assetTable(store).delete(assetName);
 }
 
-const parentConflict = (assetName: string, children: string[]) =>
-  conflict(`asset '${assetName}' is the parent of ${nameList(children)}; delete or re-parent them first`);
+const parentConflict = (assetName: string, children: string[]) => conflict(`asset '${assetName}' is the parent of ${nameList(children)}; delete or re-parent them first`);
 
 /** Bulk create answers a result per asset even when all succeed; bulk delete only when some fail. */
 const BULK_CREATE: MultiStatusOptions = { okStatus: 201, allFailed: "report", resultsOnSuccess: true };
@@ -190,7 +186,10 @@ function createBatch(store: Store, items: AssetCreate[], now: string): ItemOutco
     // One item per round when names repeat, so that the first of two equal names is created first.
     const batch = ready.filter((p, k) => ready.findIndex((q) => q.body.name === p.body.name) === k);
     for (const { body, i } of batch) {
-      results.set(i, attempt(body.name, BULK_CREATE.okStatus, () => createAsset(store, body, now, `body.assets[${i}]`)));
+      results.set(
+        i,
+        attempt(body.name, BULK_CREATE.okStatus, () => createAsset(store, body, now, `body.assets[${i}]`)),
+      );
     }
     const done = new Set(batch.map((p) => p.i));
     pending = pending.filter((p) => !done.has(p.i));
@@ -211,7 +210,7 @@ function deleteBatch(store: Store, names: string[]): ItemOutcome[] {
   const existing = new Set(unique.filter((n) => assetTable(store).has(n)));
   const deletable = new Set(existing);
   const blockers = (n: string) => (children.get(n) ?? []).map((c) => c.name).filter((c) => !deletable.has(c));
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const n of deletable) {
       if (blockers(n).length > 0) {
@@ -241,10 +240,7 @@ interface AssetFilters {
 /** Every sort value is a stored field, so the list walks an index of the table (see list.ts). */
 function listAssets(store: Store, f: AssetFilters, q: InventoryListQuery) {
   const accepts = (a: StoredAsset) =>
-    matchesSearch(f.search, a.name, a.title) &&
-    inFilter(f.names, a.name) &&
-    inFilter(f.asset_type_name, a.asset_type_name) &&
-    inFilter(f.status_state, a.status.state);
+    matchesSearch(f.search, a.name, a.title) && inFilter(f.names, a.name) && inFilter(f.asset_type_name, a.asset_type_name) && inFilter(f.status_state, a.status.state);
   const rows = indexedRows(assetTable(store), "assets", (a) => (accepts(a) ? a : undefined), { only: { "asset.name": f.names } });
   return inventoryList(rows, q, {
     key: (a) => a.name,

@@ -73,25 +73,25 @@ export const ownedKey = (owner: string, name: string): string => `${owner}\u0000
 export const assetTable = (store: Store) => store.table<StoredAsset>(TABLES.assets);
 export const propertyTable = (store: Store) => store.table<StoredProperty>(TABLES.assetProperties);
 /** The asset's properties, by name; looked up in an index of the table, not by a scan of it. */
-export const propertiesOf = (store: Store, assetName: string): StoredProperty[] =>
-  propertyTable(store).lookup("asset_name", (p) => [p.asset_name], [assetName]);
+export const propertiesOf = (store: Store, assetName: string): StoredProperty[] => propertyTable(store).lookup("asset_name", (p) => [p.asset_name], [assetName]);
 export const classTable = (store: Store) => store.table<StoredClass>(TABLES.assetClasses);
 export const typeTable = (store: Store) => store.table<StoredType>(TABLES.assetTypes);
 
 /** Names a few records in a message, so that a person knows what stands in the way. */
 export function nameList(names: string[], max = 10): string {
   const sorted = [...names].sort();
-  const shown = sorted.slice(0, max).map((n) => `'${n}'`).join(", ");
+  const shown = sorted
+    .slice(0, max)
+    .map((n) => `'${n}'`)
+    .join(", ");
   return sorted.length > max ? `${shown} and ${sorted.length - max} more` : shown;
 }
 
 /** A record that belongs to another one (a property of an asset, a metadata record of a type). */
-export const notFoundOf = (kind: string, name: string, ownerKind: string, owner: string) =>
-  errors.NOT_FOUND(`${kind} '${name}' of ${ownerKind} '${owner}' not found`);
+export const notFoundOf = (kind: string, name: string, ownerKind: string, owner: string) => errors.NOT_FOUND(`${kind} '${name}' of ${ownerKind} '${owner}' not found`);
 
 /** A body field that names a record which does not exist. */
-export const missingRef = (field: string, kind: string, id: string, hint: string) =>
-  errors.NOT_FOUND(`${field}: ${kind} '${id}' not found; ${hint}`);
+export const missingRef = (field: string, kind: string, id: string, hint: string) => errors.NOT_FOUND(`${field}: ${kind} '${id}' not found; ${hint}`);
 
 export function requireAsset(store: Store, assetName: string): StoredAsset {
   const a = assetTable(store).get(assetName);

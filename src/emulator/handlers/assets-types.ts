@@ -7,19 +7,7 @@ import { route, type Route } from "../handler";
 import { operationName } from "../paths";
 import { inFilter, inventoryList, matchesMetadataFilter, matchesSearch } from "../list";
 import type { Store } from "../store/store";
-import {
-  assetTable,
-  classTable,
-  groupBy,
-  missingRef,
-  nameList,
-  requireClass,
-  requireType,
-  typeMetadata,
-  typeTable,
-  type StoredMetadata,
-  type StoredType,
-} from "./assets-shared";
+import { assetTable, classTable, groupBy, missingRef, nameList, requireClass, requireType, typeMetadata, typeTable, type StoredMetadata, type StoredType } from "./assets-shared";
 
 function requireClassOf(store: Store, className: string, field: string): string {
   if (!classTable(store).has(className)) throw missingRef(field, "asset class", className, `create it with ${operationName(ep.classCreate)}`);
@@ -47,8 +35,7 @@ const usersOfType = (store: Store, typeName: string): string[] =>
     .filter((a) => a.asset_type_name === typeName)
     .map((a) => a.name);
 
-const typeInUse = (typeName: string, users: string[]) =>
-  conflict(`asset type '${typeName}' is used by the asset(s) ${nameList(users)}; delete them or change their type first`);
+const typeInUse = (typeName: string, users: string[]) => conflict(`asset type '${typeName}' is used by the asset(s) ${nameList(users)}; delete them or change their type first`);
 
 function removeType(store: Store, typeName: string): void {
   typeMetadata.deleteAllOf(store, typeName);

@@ -20,7 +20,8 @@ export const area: AreaModule = {
       if (b.grant_type === "password") {
         const user = Object.prototype.hasOwnProperty.call(BUILTIN_USERS, b.username) ? BUILTIN_USERS[b.username] : undefined;
         if (!user || user.password !== b.password) throw oidcError(errors.INVALID_GRANT, "invalid_grant", "invalid user credentials");
-        if (user.clientId && user.clientId !== b.client_id) throw oidcError(errors.INVALID_GRANT, "unauthorized_client", `client '${b.client_id}' may not log in users; use client_id '${user.clientId}'`);
+        if (user.clientId && user.clientId !== b.client_id)
+          throw oidcError(errors.INVALID_GRANT, "unauthorized_client", `client '${b.client_id}' may not log in users; use client_id '${user.clientId}'`);
         return ctx.auth.issue(user.identity, b.client_id);
       }
       if (b.grant_type === "client_credentials") {

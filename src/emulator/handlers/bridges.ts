@@ -191,9 +191,7 @@ export const area: AreaModule = {
 
     route(ep.dataStreamsList, (ctx) => {
       const q = ctx.query;
-      const rows = dataStreams(requireBridge(ctx.store, ctx.params.bridge_name)).filter(
-        (d) => inFilter(q.asset_name, d.asset_name) && inFilter(q.metric_name, d.name),
-      );
+      const rows = dataStreams(requireBridge(ctx.store, ctx.params.bridge_name)).filter((d) => inFilter(q.asset_name, d.asset_name) && inFilter(q.metric_name, d.name));
       return inventoryList(rows, q, {
         key: (d) => `${d.asset_name}\u0000${d.name}`,
         sort: {

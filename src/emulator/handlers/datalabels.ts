@@ -212,7 +212,9 @@ export const area: AreaModule = {
     }),
 
     route(ep.rangeGet, (ctx) => {
-      const rows = dataLabels(ctx.store).filter((dl) => matchesDataLabelFilter(dl, ctx.body)).sort(byStart);
+      const rows = dataLabels(ctx.store)
+        .filter((dl) => matchesDataLabelFilter(dl, ctx.body))
+        .sort(byStart);
       return {
         status: 200,
         headers: { "content-type": "application/x-json-stream" },
@@ -261,7 +263,9 @@ export const area: AreaModule = {
 
     route(ep.labelDelete, (ctx) => {
       const label = requireLabel(ctx.store, ctx.params.label_name);
-      const users = dataLabels(ctx.store).filter((dl) => dl.label_name === label.name).map((dl) => dl.id);
+      const users = dataLabels(ctx.store)
+        .filter((dl) => dl.label_name === label.name)
+        .map((dl) => dl.id);
       if (users.length > 0) {
         const shown = users.slice(0, 20).join(", ") + (users.length > 20 ? `, and ${users.length - 20} more` : "");
         throw conflict(`label '${label.name}' is used by data labels ${shown}; delete or relabel them first`);

@@ -18,14 +18,7 @@
  *   type under `$defs` keyed `name:version`. ICD fields carry no optionality, so none is required.
  */
 import semver from "semver";
-import {
-  datatypes as ep,
-  dataTypeReference,
-  PRIMITIVE_FIELD_TYPES,
-  type DataType,
-  type DataTypeReference,
-  type Icd,
-} from "../../api/datatypes";
+import { datatypes as ep, dataTypeReference, PRIMITIVE_FIELD_TYPES, type DataType, type DataTypeReference, type Icd } from "../../api/datatypes";
 import { conflict, notFound } from "../../api/errors";
 import { inventoryList, matchesSearch } from "../list";
 import { route, type AreaModule } from "../handler";
@@ -121,8 +114,7 @@ function defKey(store: Store, type: string): string | undefined {
 }
 
 /** A JSON Pointer to a `$defs` entry, as a URI fragment (`:` may stay as it is in a fragment). */
-const defPointer = (key: string) =>
-  `#/$defs/${encodeURIComponent(key.replace(/~/g, "~0").replace(/\//g, "~1")).replace(/%3A/g, ":")}`;
+const defPointer = (key: string) => `#/$defs/${encodeURIComponent(key.replace(/~/g, "~0").replace(/\//g, "~1")).replace(/%3A/g, ":")}`;
 
 function objectSchema(store: Store, icd: Icd): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
@@ -174,9 +166,7 @@ export const area: AreaModule = {
     route(ep.list, (ctx) => {
       const q = ctx.query;
       const latest = q.all ? undefined : latestVersions(ctx.store);
-      const rows = table(ctx.store).filter(
-        (t) => matchesSearch(q.search, t.name) && (!q.connect || t.connect) && (!latest || latest.has(t)),
-      );
+      const rows = table(ctx.store).filter((t) => matchesSearch(q.search, t.name) && (!q.connect || t.connect) && (!latest || latest.has(t)));
       return inventoryList(rows, q, {
         key: (t) => dataTypeKey(t.name, versionSortKey(t.version)),
         sort: { "data_type.name": (t) => t.name, "data_type.version": (t) => versionSortKey(t.version) },

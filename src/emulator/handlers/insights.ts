@@ -111,8 +111,7 @@ const COLUMNS: Record<ColumnName, ColumnBuilder> = {
     }
     return Object.fromEntries(Object.entries(out).map(([app, ps]) => [app, Object.fromEntries(Object.entries(ps).map(([n, x]) => [n, x.value]))]));
   },
-  asset_properties: (a, spec, idx) =>
-    Object.fromEntries((idx.properties.get(a.name) ?? []).filter((p) => inFilter(spec.names, p.name)).map((p) => [p.name, p.value])),
+  asset_properties: (a, spec, idx) => Object.fromEntries((idx.properties.get(a.name) ?? []).filter((p) => inFilter(spec.names, p.name)).map((p) => [p.name, p.value])),
   parameters_schedule: (a, spec, idx) =>
     (idx.schedules.get(assetKrnOf(a.name)) ?? [])
       .filter((s) => inFilter(spec.app_names, s.app_name))

@@ -137,9 +137,7 @@ function requireConfigurable(w: StoredWorkload): void {
 
 /** Applies the named workloads (or every one waiting for apply), all or none: 406 naming why not. */
 function applyAll(ctx: HandlerContext, names: string[] | undefined): string[] {
-  const targets = names
-    ? [...new Set(names)].map((n) => load(ctx, n))
-    : allWorkloads(ctx.store, ctx.nowMs).filter((w) => w.staged && !w.staged.instantly_apply);
+  const targets = names ? [...new Set(names)].map((n) => load(ctx, n)) : allWorkloads(ctx.store, ctx.nowMs).filter((w) => w.staged && !w.staged.instantly_apply);
   const problems = targets.map(applyProblem).filter((p): p is string => p !== null);
   if (problems.length > 0) throw notAcceptable(...problems);
   return targets.map((w) => applyStaged(ctx, w).name);

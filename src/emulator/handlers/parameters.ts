@@ -154,16 +154,18 @@ function uniqueValues(store: Store, body: UniqueBody) {
   const out: Record<string, Record<string, Scalar[]>> = {};
   for (const entry of body?.app_parameters ?? everyAppWithValues()) {
     requireApp(store, entry.app_name);
-    const typeOf = new Map(definitionsTable(store).filter((d) => d.app_name === entry.app_name).map((d) => [d.name, d.data_type]));
+    const typeOf = new Map(
+      definitionsTable(store)
+        .filter((d) => d.app_name === entry.app_name)
+        .map((d) => [d.name, d.data_type]),
+    );
     const perParam: Record<string, Set<Scalar>> = {};
     for (const v of valuesTable(store).values()) {
       if (v.app_name !== entry.app_name || !inFilter(entry.parameters, v.name)) continue;
       if (!inFilter(body?.data_types, typeOf.get(v.name) ?? typeof v.value)) continue;
       (perParam[v.name] ??= new Set()).add(v.value);
     }
-    out[entry.app_name] = Object.fromEntries(
-      Object.entries(perParam).map(([n, set]) => [n, [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))]),
-    );
+    out[entry.app_name] = Object.fromEntries(Object.entries(perParam).map(([n, set]) => [n, [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))]));
   }
   return { app_parameter_values: out };
 }
@@ -229,7 +231,10 @@ export const area: AreaModule = {
       }
       return part1List(rows, ctx.query, {
         key: (h) => h.seq,
-        sort: valueSort({ invalidated_at: (h: ParameterHistoryEntry & { seq: string }) => h.invalidated_at, invalidated_by: (h: ParameterHistoryEntry & { seq: string }) => h.invalidated_by }),
+        sort: valueSort({
+          invalidated_at: (h: ParameterHistoryEntry & { seq: string }) => h.invalidated_at,
+          invalidated_by: (h: ParameterHistoryEntry & { seq: string }) => h.invalidated_by,
+        }),
         item: ({ seq: _seq, ...h }) => h,
       });
     }),

@@ -29,14 +29,7 @@ import { inFilter, part1List } from "../list";
 import { route, type AreaModule, type HandlerContext, type Ticker } from "../handler";
 import type { Store } from "../store/store";
 import { TABLES } from "../store/tables";
-import {
-  currentParameterValues,
-  requireAppVersion,
-  validateParameterValues,
-  writeParameterValues,
-  type ParameterValues,
-  type WriteContext,
-} from "../domain/parameters";
+import { currentParameterValues, requireAppVersion, validateParameterValues, writeParameterValues, type ParameterValues, type WriteContext } from "../domain/parameters";
 
 const table = (store: Store) => store.table<ParameterSchedule>(TABLES.schedules);
 
@@ -105,9 +98,7 @@ function checkRevert(ctx: HandlerContext<unknown, unknown, CreateBody>): void {
     if (surplus.length) problems.push(`${where}: parameter(s) ${quoted(surplus)} are not in the schedule's parameters`);
   });
   if (problems.length) throw badRequest(...problems);
-  revert.resource_parameters.forEach((rp, i) =>
-    validateParameterValues(ctx.store, b.app_name, b.app_version, rp.parameters, `body.revert.resource_parameters[${i}].parameters`),
-  );
+  revert.resource_parameters.forEach((rp, i) => validateParameterValues(ctx.store, b.app_name, b.app_version, rp.parameters, `body.revert.resource_parameters[${i}].parameters`));
 }
 
 const isPending = (s: ParameterSchedule) => s.state === "scheduled" || s.state === "scheduled-revert";
@@ -148,9 +139,7 @@ function createSchedule(ctx: HandlerContext<unknown, unknown, CreateBody>): Para
     resources: b.resources,
     parameters: b.parameters,
     comment: b.comment ?? null,
-    revert: b.revert
-      ? { scheduled_for: formatTimestamp(Date.parse(b.revert.scheduled_for)), resource_parameters: b.revert.resource_parameters }
-      : null,
+    revert: b.revert ? { scheduled_for: formatTimestamp(Date.parse(b.revert.scheduled_for)), resource_parameters: b.revert.resource_parameters } : null,
     state: "scheduled",
     original_resource_parameters: original,
     error_msg: null,

@@ -178,7 +178,10 @@ export const area: AreaModule = {
       if (b.app_type && b.app_type !== type) {
         throw invalidField("body.app_type", `is '${b.app_type}' but app '${b.app_name}' is of type '${type}'; leave it out or send '${type}'`);
       }
-      requireUnique((b.runtime?.resources ?? []).map((r) => r.resource), "body.runtime.resources");
+      requireUnique(
+        (b.runtime?.resources ?? []).map((r) => r.resource),
+        "body.runtime.resources",
+      );
       const { app_type: _t, ...input } = b;
       return view(insertWorkload(ctx, { ...input, stopped: ctx.query.stopped }));
     }),
@@ -187,7 +190,11 @@ export const area: AreaModule = {
 
     route(ep.patch, (ctx) => {
       const { deployment_type, ...changes } = ctx.body;
-      if (changes.runtime?.resources) requireUnique(changes.runtime.resources.map((r) => r.resource), "body.runtime.resources");
+      if (changes.runtime?.resources)
+        requireUnique(
+          changes.runtime.resources.map((r) => r.resource),
+          "body.runtime.resources",
+        );
       return view(updateWorkload(ctx, load(ctx, ctx.params.workload_name), changes, deployment_type));
     }),
 
@@ -233,7 +240,10 @@ export const area: AreaModule = {
 
     route(ep.resourcesAdd, (ctx) => {
       const w = load(ctx, ctx.params.workload_name);
-      requireUnique(ctx.body.resources.map((r) => r.resource), "body.resources");
+      requireUnique(
+        ctx.body.resources.map((r) => r.resource),
+        "body.resources",
+      );
       const present = new Set(resourceKrns(w));
       const already = ctx.body.resources.filter((r) => present.has(r.resource)).map((r) => r.resource);
       if (already.length > 0) throw conflict(`workload '${w.name}' already serves ${already.map((k) => `'${k}'`).join(", ")}; remove it first or update the workload`);
@@ -265,7 +275,11 @@ export const area: AreaModule = {
       } else {
         throw invalidField("body", "name the workloads to update (workload_names) or an app whose workloads to update (app_name)");
       }
-      if (changes.runtime?.resources) requireUnique(changes.runtime.resources.map((r) => r.resource), "body.runtime.resources");
+      if (changes.runtime?.resources)
+        requireUnique(
+          changes.runtime.resources.map((r) => r.resource),
+          "body.runtime.resources",
+        );
       for (const w of targets) updateWorkload(ctx, w, changes, deployment_type);
     }),
 
@@ -274,7 +288,10 @@ export const area: AreaModule = {
       const plan = deployPlan(ctx, app, version);
       const runtime = ctx.body.runtime ?? {};
       const given = runtime.resources ?? [];
-      requireUnique(given.map((r) => r.resource), "body.runtime.resources");
+      requireUnique(
+        given.map((r) => r.resource),
+        "body.runtime.resources",
+      );
       const resources = given.map((r, i) => resolveParameters(ctx, app, version, r, `body.runtime.resources[${i}].parameters`));
       const workload_names = chunks(resources, plan.maxResources).map(
         (group) =>

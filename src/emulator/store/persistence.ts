@@ -95,7 +95,6 @@ interface Pending {
   reject: (err: Error) => void;
 }
 
-
 const SNAPSHOT_CHUNK = 1 << 20;
 /** Opening flags of the log: append, each write synced before it returns (O_DSYNC) where available. */
 const O_DSYNC = (fsConstants as { O_DSYNC?: number }).O_DSYNC;
@@ -190,8 +189,7 @@ async function acquireLock(file: string, options: PersistenceOptions): Promise<(
         realpath: false,
         lockfilePath: lockPath,
         stale: Math.max(options.lockStaleMs ?? 10_000, 2_000),
-        onCompromised: (err) =>
-          options.log?.(`svc-emulator: the lock on ${file} was lost (${err.message}); another process may be writing the same state`),
+        onCompromised: (err) => options.log?.(`svc-emulator: the lock on ${file} was lost (${err.message}); another process may be writing the same state`),
       });
       writeFileSync(ownerPath, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }));
       return async () => {
@@ -360,7 +358,10 @@ async function readLog(logFile: string): Promise<{ records: LogRecord[]; validBy
       records.push(record);
       validBytes = end + 1;
     } else if (record) {
-      throw new StateFileError(logFile, `state log ${logFile} is damaged (bad record at byte ${badAt} followed by good ones); restore it from a backup, or move it and the state file away to start empty`);
+      throw new StateFileError(
+        logFile,
+        `state log ${logFile} is damaged (bad record at byte ${badAt} followed by good ones); restore it from a backup, or move it and the state file away to start empty`,
+      );
     } else {
       badAt ??= offset;
     }

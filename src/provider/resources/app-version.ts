@@ -69,7 +69,7 @@ proves<Same<Exclude<Resolved<AppVersionArgs["manifest"]>, string | undefined>, A
 
 /** The create body before validation: the manifest, overridden by the explicit args. */
 function createBody(i: Inputs): Json {
-  const manifest = (i.manifest ?? {});
+  const manifest = i.manifest ?? {};
   return scrubUndefined({
     ...manifest,
     name: i.appName,
@@ -143,8 +143,8 @@ export const appVersionKind = defineKind<Inputs>({
     }
     return failures;
   },
-  create: async ({ client }, i) => (await client.call(apps.create, { body: conformed(AppVersionCreate, createBody(i)) })),
-  read: async ({ client }, id) => (await client.call(apps.versionGet, { params: params(id) })),
+  create: async ({ client }, i) => await client.call(apps.create, { body: conformed(AppVersionCreate, createBody(i)) }),
+  read: async ({ client }, id) => await client.call(apps.versionGet, { params: params(id) }),
   async update({ client }, id, news, olds, changed) {
     // Adoption sends every patchable key; an update only the changed ones. A removed key is sent empty.
     const keys = olds === undefined ? ["image", "defaults", "schemas"] : changed.filter((c) => ["image", "defaults", "schemas"].includes(c));
@@ -154,8 +154,8 @@ export const appVersionKind = defineKind<Inputs>({
       if (body[k] !== undefined) patch[k] = body[k];
       else if (olds !== undefined) patch[k] = k === "image" ? "" : {};
     }
-    if (Object.keys(patch).length === 0) return (await client.call(apps.versionGet, { params: params(id) }));
-    return (await client.call(apps.versionPatch, { params: params(id), body: conformed(AppVersionPatch, patch) }));
+    if (Object.keys(patch).length === 0) return await client.call(apps.versionGet, { params: params(id) });
+    return await client.call(apps.versionPatch, { params: params(id), body: conformed(AppVersionPatch, patch) });
   },
   async delete({ client }, id) {
     await client.call(apps.versionDelete, { params: params(id) });

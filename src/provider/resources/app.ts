@@ -41,8 +41,8 @@ const patchBody = (i: Inputs) => ({ title: i.title, description: i.description, 
 
 async function patch(client: SvcClient, i: Inputs): Promise<WireRecord> {
   const body = patchBody(i);
-  if (Object.values(body).every((v) => v === undefined)) return (await client.call(apps.get, { params: { app_name: i.name } }));
-  return (await client.call(apps.patch, { params: { app_name: i.name }, body }));
+  if (Object.values(body).every((v) => v === undefined)) return await client.call(apps.get, { params: { app_name: i.name } });
+  return await client.call(apps.patch, { params: { app_name: i.name }, body });
 }
 
 const POLL_MS = 500;
@@ -72,7 +72,7 @@ export const appKind = defineKind<Inputs>({
   schema: AppPatch.extend({ name: nameSchema(64) }),
   // The app exists once a version created it: creating this resource takes its fields over.
   create: ({ client }, i) => patch(client, i),
-  read: async ({ client }, id) => (await client.call(apps.get, { params: { app_name: id } })),
+  read: async ({ client }, id) => await client.call(apps.get, { params: { app_name: id } }),
   update: ({ client }, _id, news) => patch(client, news),
   async delete({ client, settings }, id) {
     // The platform refuses to delete an app that still runs as workloads. Workloads of the same stack

@@ -80,15 +80,14 @@ export const assetPropertyKind = defineKind<PropInputs>({
   // A property's title belongs to one property name platform-wide: a replacement under a new name that
   // keeps the title would be refused while the old property holds it, so the old one goes first.
   deleteBeforeReplace: true,
-  create: async ({ client }, i) =>
-    (await client.call(assets.propertyCreate, { params: { asset_name: i.assetName }, body: { name: i.name, title: i.title, value: i.value } })),
+  create: async ({ client }, i) => await client.call(assets.propertyCreate, { params: { asset_name: i.assetName }, body: { name: i.name, title: i.title, value: i.value } }),
   read: async ({ client }, id) => {
     const { asset_name, name } = split(id);
-    return (await client.call(assets.propertyGet, { params: { asset_name, asset_property_name: name } }));
+    return await client.call(assets.propertyGet, { params: { asset_name, asset_property_name: name } });
   },
   update: async ({ client }, id, i) => {
     const { asset_name, name } = split(id);
-    return (await client.call(assets.propertyUpdate, { params: { asset_name, asset_property_name: name }, body: { title: i.title, value: i.value } }));
+    return await client.call(assets.propertyUpdate, { params: { asset_name, asset_property_name: name }, body: { title: i.title, value: i.value } });
   },
   async delete({ client }, id) {
     const { asset_name, name } = split(id);
@@ -105,14 +104,14 @@ export const assetMetadataKind = defineKind<MetaInputs>({
   required: ["assetName", "name", "payload"],
   id: (i) => `${i.assetName}/${i.name}`,
   schema: MetadataCreate.extend({ asset_name: nameSchema(64) }),
-  create: async ({ client }, i) => (await client.call(assets.metadataCreate, { params: { asset_name: i.assetName }, body: { name: i.name, payload: i.payload } })),
+  create: async ({ client }, i) => await client.call(assets.metadataCreate, { params: { asset_name: i.assetName }, body: { name: i.name, payload: i.payload } }),
   read: async ({ client }, id) => {
     const { asset_name, name } = split(id);
-    return (await client.call(assets.metadataGet, { params: { asset_name, asset_metadata_name: name } }));
+    return await client.call(assets.metadataGet, { params: { asset_name, asset_metadata_name: name } });
   },
   update: async ({ client }, id, i) => {
     const { asset_name, name } = split(id);
-    return (await client.call(assets.metadataUpdate, { params: { asset_name, asset_metadata_name: name }, body: { payload: i.payload } }));
+    return await client.call(assets.metadataUpdate, { params: { asset_name, asset_metadata_name: name }, body: { payload: i.payload } });
   },
   async delete({ client }, id) {
     const { asset_name, name } = split(id);

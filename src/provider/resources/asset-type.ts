@@ -44,9 +44,9 @@ export const assetTypeKind = defineKind<TypeInputs>({
   required: ["name", "title"],
   id: (i) => i.name,
   schema: AssetTypeCreate,
-  create: async ({ client }, i) => (await client.call(assets.typeCreate, { body: { name: i.name, title: i.title, asset_class_name: i.assetClassName } })),
-  read: async ({ client }, id) => (await client.call(assets.typeGet, { params: { asset_type_name: id } })),
-  update: async ({ client }, id, i) => (await client.call(assets.typeUpdate, { params: { asset_type_name: id }, body: { title: i.title, asset_class_name: i.assetClassName } })),
+  create: async ({ client }, i) => await client.call(assets.typeCreate, { body: { name: i.name, title: i.title, asset_class_name: i.assetClassName } }),
+  read: async ({ client }, id) => await client.call(assets.typeGet, { params: { asset_type_name: id } }),
+  update: async ({ client }, id, i) => await client.call(assets.typeUpdate, { params: { asset_type_name: id }, body: { title: i.title, asset_class_name: i.assetClassName } }),
   async delete({ client }, id) {
     await client.call(assets.typeDelete, { params: { asset_type_name: id } });
   },
@@ -60,9 +60,9 @@ export const assetClassKind = defineKind<ClassInputs>({
   required: ["name", "title"],
   id: (i) => i.name,
   schema: AssetClassCreate,
-  create: async ({ client }, i) => (await client.call(assets.classCreate, { body: { name: i.name, title: i.title } })),
-  read: async ({ client }, id) => (await client.call(assets.classGet, { params: { asset_class_name: id } })),
-  update: async ({ client }, id, i) => (await client.call(assets.classUpdate, { params: { asset_class_name: id }, body: { title: i.title } })),
+  create: async ({ client }, i) => await client.call(assets.classCreate, { body: { name: i.name, title: i.title } }),
+  read: async ({ client }, id) => await client.call(assets.classGet, { params: { asset_class_name: id } }),
+  update: async ({ client }, id, i) => await client.call(assets.classUpdate, { params: { asset_class_name: id }, body: { title: i.title } }),
   async delete({ client }, id) {
     await client.call(assets.classDelete, { params: { asset_class_name: id } });
   },

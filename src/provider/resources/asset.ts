@@ -67,9 +67,9 @@ export const assetKind = defineKind<Inputs>({
   required: ["name", "title", "assetTypeName"],
   id: (i) => i.name,
   schema: AssetCreate,
-  create: async ({ client }, i) => (await client.call(assets.create, { body: { name: i.name, ...fields(i) } })),
+  create: async ({ client }, i) => await client.call(assets.create, { body: { name: i.name, ...fields(i) } }),
   read: async ({ client }, id) => await readAsset(client, id),
-  update: async ({ client }, id, i) => (await client.call(assets.update, { params: { asset_name: id }, body: fields(i) })),
+  update: async ({ client }, id, i) => await client.call(assets.update, { params: { asset_name: id }, body: fields(i) }),
   async delete({ client }, id) {
     await client.call(assets.delete, { params: { asset_name: id } });
   },

@@ -70,10 +70,19 @@ export const bridgeKind = defineKind<Inputs>({
   schema: BridgeDeploy,
   replaceWhen: () => true,
   create: async ({ client }, i) =>
-    (await client.call(bridges.deploy, {
-      body: { name: i.name, cluster_name: i.clusterName, app_name: i.appName, app_version: i.appVersion, node_name: i.nodeName, title: i.title, protocol: i.protocol, payload: i.payload },
-    })),
-  read: async ({ client }, id) => (await client.call(bridges.get, { params: { bridge_name: id } })),
+    await client.call(bridges.deploy, {
+      body: {
+        name: i.name,
+        cluster_name: i.clusterName,
+        app_name: i.appName,
+        app_version: i.appVersion,
+        node_name: i.nodeName,
+        title: i.title,
+        protocol: i.protocol,
+        payload: i.payload,
+      },
+    }),
+  read: async ({ client }, id) => await client.call(bridges.get, { params: { bridge_name: id } }),
   async delete({ client }, id) {
     await client.call(bridges.delete, { params: { bridge_name: id } });
   },

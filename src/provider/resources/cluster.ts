@@ -153,15 +153,18 @@ export const clusterKind = defineKind<Inputs>({
     let record = (await client.call(clusters.create, { body: { name: i.name, title: i.title, type: i.type } })) as WireRecord;
     const settings = updateBody(i, [...SETTINGS, "edgeOptions"]);
     if (sendsAny(settings)) {
-      record = (await client.call(clusters.update, { params: { cluster_name: i.name }, body: settings }));
+      record = await client.call(clusters.update, { params: { cluster_name: i.name }, body: settings });
     }
     return record;
   },
-  read: async ({ client }, id) => (await client.call(clusters.get, { params: { cluster_name: id } })),
+  read: async ({ client }, id) => await client.call(clusters.get, { params: { cluster_name: id } }),
   async update({ client }, id, news, _olds, changed) {
-    const body = updateBody(news, changed.filter((c) => c !== "name" && c !== "type"));
-    if (!sendsAny(body)) return (await client.call(clusters.get, { params: { cluster_name: id } }));
-    return (await client.call(clusters.update, { params: { cluster_name: id }, body }));
+    const body = updateBody(
+      news,
+      changed.filter((c) => c !== "name" && c !== "type"),
+    );
+    if (!sendsAny(body)) return await client.call(clusters.get, { params: { cluster_name: id } });
+    return await client.call(clusters.update, { params: { cluster_name: id }, body });
   },
   outputs: clusterOutputs,
 });

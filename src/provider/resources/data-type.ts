@@ -85,12 +85,12 @@ export const dataTypeKind = defineKind<Inputs>({
     return [];
   },
   create: async ({ client }, i) =>
-    (await client.call(datatypes.create, {
+    await client.call(datatypes.create, {
       body: { icd: { name: i.icd.name, class_name: i.icd.className, description: i.icd.description ?? "", version: i.icd.version, fields: i.icd.fields }, source: i.source },
-    })),
+    }),
   read: async ({ client }, id) => {
     const at = id.lastIndexOf(":");
-    return (await client.call(datatypes.get, { params: { data_type_name: id.slice(0, at), data_type_version: id.slice(at + 1) } }));
+    return await client.call(datatypes.get, { params: { data_type_name: id.slice(0, at), data_type_version: id.slice(at + 1) } });
   },
   outputs: dataTypeOutputs,
 });

@@ -64,7 +64,7 @@ export const instanceSettingsKind = defineKind<Inputs>({
   // The settings always exist: create applies the declared values, destroy restores the defaults.
   onDestroy: "reset",
   create: ({ client }, i) => takeOver(client, i),
-  read: async ({ client }) => (await client.call(instance.settingsGet, {})),
+  read: async ({ client }) => await client.call(instance.settingsGet, {}),
   update: ({ client }, _id, i) => apply(client, i),
   async delete({ client }) {
     await client.call(instance.settingsUpdate, { body: INSTANCE_SETTINGS_DEFAULTS });

@@ -82,9 +82,9 @@ export const labelKind = defineKind<LabelInputs>({
   required: ["name", "title"],
   id: (i) => i.name,
   schema: LabelCreate,
-  create: async ({ client }, i) => (await client.call(datalabels.labelCreate, { body: { name: i.name, title: i.title } })),
-  read: async ({ client }, id) => (await client.call(datalabels.labelGet, { params: { label_name: id } })),
-  update: async ({ client }, id, i) => (await client.call(datalabels.labelUpdate, { params: { label_name: id }, body: { title: i.title } })),
+  create: async ({ client }, i) => await client.call(datalabels.labelCreate, { body: { name: i.name, title: i.title } }),
+  read: async ({ client }, id) => await client.call(datalabels.labelGet, { params: { label_name: id } }),
+  update: async ({ client }, id, i) => await client.call(datalabels.labelUpdate, { params: { label_name: id }, body: { title: i.title } }),
   async delete({ client }, id) {
     await client.call(datalabels.labelDelete, { params: { label_name: id } });
   },
@@ -128,7 +128,8 @@ const dataLabelBody = (i: DataLabelInputs): BodyOf<typeof datalabels.create> => 
 const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
 /** Dates compare as instants: the platform may render them in another (equivalent) form. */
-const sameInstant = (a: unknown, b: unknown) => typeof a === "string" && typeof b === "string" && a.replace(/(\.\d*?)0*Z$/, "$1Z").replace(/\.Z$/, "Z") === b.replace(/(\.\d*?)0*Z$/, "$1Z").replace(/\.Z$/, "Z");
+const sameInstant = (a: unknown, b: unknown) =>
+  typeof a === "string" && typeof b === "string" && a.replace(/(\.\d*?)0*Z$/, "$1Z").replace(/\.Z$/, "Z") === b.replace(/(\.\d*?)0*Z$/, "$1Z").replace(/\.Z$/, "Z");
 
 export const dataLabelKind = defineKind<DataLabelInputs>({
   name: "DataLabel",
@@ -136,11 +137,11 @@ export const dataLabelKind = defineKind<DataLabelInputs>({
   args: dataLabelArgs,
   required: ["labelName", "startDate", "endDate"],
   schema: DataLabelCreate.safeExtend({ confidence: confidence.nullish() }),
-  create: async ({ client }, i) => (await client.call(datalabels.create, { body: dataLabelBody(i) })),
+  create: async ({ client }, i) => await client.call(datalabels.create, { body: dataLabelBody(i) }),
   // The platform numbers data labels: a create whose answer was lost finds the label it made.
   findCreated: findCreatedDataLabel,
-  read: async ({ client }, id) => (await client.call(datalabels.get, { params: { datalabel_id: id } })),
-  update: async ({ client }, id, i) => (await client.call(datalabels.update, { params: { datalabel_id: id }, body: dataLabelBody(i) })),
+  read: async ({ client }, id) => await client.call(datalabels.get, { params: { datalabel_id: id } }),
+  update: async ({ client }, id, i) => await client.call(datalabels.update, { params: { datalabel_id: id }, body: dataLabelBody(i) }),
   async delete({ client }, id) {
     await client.call(datalabels.delete, { params: { datalabel_id: id } });
   },

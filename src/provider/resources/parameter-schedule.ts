@@ -119,7 +119,8 @@ function revertFailures(i: Inputs): CheckFailure[] {
     if (seen.has(krn)) failures.push({ property: "revert", reason: `revert.resourceParameters names ${rp.resource} twice` });
     seen.add(krn);
     const got = Object.keys(rp.parameters).sort();
-    if (!deepEqual(got, names)) failures.push({ property: "revert", reason: `revert for ${rp.resource} sets [${got.join(", ")}]; it must set exactly the scheduled parameters [${names.join(", ")}]` });
+    if (!deepEqual(got, names))
+      failures.push({ property: "revert", reason: `revert for ${rp.resource} sets [${got.join(", ")}]; it must set exactly the scheduled parameters [${names.join(", ")}]` });
   }
   for (const krn of wanted) if (!seen.has(krn)) failures.push({ property: "revert", reason: `revert.resourceParameters has no entry for ${krn}` });
   return failures;
@@ -159,13 +160,16 @@ export const parameterScheduleKind = defineKind<Inputs>({
     if (Object.keys(i.parameters).length === 0) failures.push({ property: "parameters", reason: "parameters must set at least one parameter" });
     return [...failures, ...revertFailures(i)];
   },
-  create: async ({ client }, i) => (await client.call(schedules.create, { body: body(i) })),
+  create: async ({ client }, i) => await client.call(schedules.create, { body: body(i) }),
   async findCreated({ client }, i, sinceMs) {
     // A schedule has no name: the one a lost create made is the newest schedule of the app version,
     // created since the create was sent (a minute of clock skew allowed), that matches every input.
     const wanted = body(i);
     const krns = [...wanted.resources].sort();
-    for await (const s of client.paginate(schedules.list, { query: { sort_by: ["created_at"], direction: "desc", page_size: 100 }, body: { apps: [{ name: i.appName, version: i.appVersion }], states: ["scheduled"] } })) {
+    for await (const s of client.paginate(schedules.list, {
+      query: { sort_by: ["created_at"], direction: "desc", page_size: 100 },
+      body: { apps: [{ name: i.appName, version: i.appVersion }], states: ["scheduled"] },
+    })) {
       const r = s as WireRecord;
       if (Date.parse(r.created_at as string) < sinceMs - CLOCK_SKEW_MS) break;
       const same =
@@ -178,7 +182,7 @@ export const parameterScheduleKind = defineKind<Inputs>({
     }
     return undefined;
   },
-  read: async ({ client }, id) => (await client.call(schedules.get, { params: { schedule_id: id } })),
+  read: async ({ client }, id) => await client.call(schedules.get, { params: { schedule_id: id } }),
   async delete({ client }, id) {
     await client.call(schedules.delete, { params: { schedule_id: id } });
   },

@@ -54,7 +54,10 @@ async function step<T>(name: string, fn: () => Promise<T>, show: (v: T) => unkno
 const run = (r: testing.RunResult) => ({
   totals: r.totals,
   changes: r.changes,
-  ops: r.operations.filter((o) => o.op !== "same" && o.op !== "read").map((o) => `${o.op} ${o.name}${o.diffs?.length ? ` (${o.diffs.join(", ")})` : ""}`).sort(),
+  ops: r.operations
+    .filter((o) => o.op !== "same" && o.op !== "read")
+    .map((o) => `${o.op} ${o.name}${o.diffs?.length ? ` (${o.diffs.join(", ")})` : ""}`)
+    .sort(),
   outputs: r.outputs,
 });
 
@@ -128,8 +131,16 @@ const scenarios: Record<string, () => Promise<void>> = {
   import: () =>
     withEmulator(plant, async (stack, client) => {
       await step("up", () => stack.up(), run);
-      await step("create outside the program", () => client.datalabels.labelCreate({ body: { name: "legacy", title: "Legacy" } }), (l) => l.name);
-      await step("importResource", () => stack.importResource({ name: "legacy", id: "legacy", like: "anomaly" }), (v) => ({ id: v.id, type: v.type, title: v.outputs.title }));
+      await step(
+        "create outside the program",
+        () => client.datalabels.labelCreate({ body: { name: "legacy", title: "Legacy" } }),
+        (l) => l.name,
+      );
+      await step(
+        "importResource",
+        () => stack.importResource({ name: "legacy", id: "legacy", like: "anomaly" }),
+        (v) => ({ id: v.id, type: v.type, title: v.outputs.title }),
+      );
       const declaring = () => {
         const out = plant();
         new svc.Label("legacy", { name: "legacy", title: "Legacy" });
