@@ -138,7 +138,7 @@ export class Deployment {
   }
 
   /** Waits for every step started so far. */
-  async settle(): Promise<void> {
+  async drain(): Promise<void> {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
 

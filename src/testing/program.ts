@@ -216,7 +216,7 @@ export function runProgram(program: Program, deployment: Deployment, s: ProgramS
         deployment.failed.then(() => ({ ok: true as const })),
       ]);
       deployment.close();
-      await deployment.settle();
+      await deployment.drain();
       if (!outcome.ok && !deployment.failure && !(outcome.error instanceof CancelledError)) {
         const error = outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
         throw Object.assign(new Error(`the program failed: ${error.message}`), { cause: error });

@@ -103,6 +103,9 @@ class Ledger {
   }
 }
 
+// Each kill restarts a child emulator and replays its writes: about 2 s a kill on a loaded 2-core machine.
+jest.setTimeout(Math.max(60_000, CRASHES * 10_000));
+
 describe("Crash safety: SIGKILL during bursts of writes, restart on the same state file", () => {
   test(`${CRASHES} kills: the file loads each time and no acknowledged write is lost`, async () => {
     const state = join(dir, "state.json");

@@ -563,12 +563,12 @@ export class StatePersistence {
   /** A write ended: its commits are answered, and the writer goes on with what came meanwhile. */
   private written(batch: Pending[], bytes: number, error?: unknown): void {
     this.writing = false;
-    this.settle(batch, bytes, error);
+    this.answerCommits(batch, bytes, error);
     this.flush();
   }
 
   /** Answers the commits of a write that ended. */
-  private settle(batch: Pending[], bytes: number, error: unknown): void {
+  private answerCommits(batch: Pending[], bytes: number, error: unknown): void {
     if (error !== undefined) {
       // The disk refused a write: later commits cannot be made durable either.
       this.failure ??= new Error(`writing the state log ${this.logFile} failed: ${errText(error)}; the emulator no longer accepts changes`);
