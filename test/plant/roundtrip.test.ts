@@ -113,7 +113,7 @@ describe.each([
     } finally {
       await stack.close();
     }
-  }, 180_000);
+  }, 420_000);
 });
 
 describe("InstanceSettings taken over", () => {
