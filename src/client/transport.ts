@@ -151,7 +151,7 @@ export class Transport {
             method: req.method,
             path: req.path,
             headers: req.headers,
-            body: req.body as Dispatcher.DispatchOptions["body"],
+            body: req.body,
             // Our own timer bounds the whole exchange; undici's would only cover parts of it.
             headersTimeout: timeoutMs + 1000,
             bodyTimeout: timeoutMs + 1000,
