@@ -151,3 +151,12 @@ export const readAsset = batchedReader({
   nameOf: (a) => a.name,
   noun: "asset",
 });
+
+/** An asset type as `GET /assets/types/{asset_type_name}/get` answers it, read together with the other types read in the same turn (`POST /assets/types/list` with `names`). */
+export const readAssetType = batchedReader({
+  get: assets.typeGet,
+  getInput: (name) => ({ params: { asset_type_name: name } }),
+  list: assets.typeFilter,
+  nameOf: (t) => t.name,
+  noun: "asset type",
+});

@@ -72,7 +72,7 @@ function loginHint(kind: Credentials["kind"], n: ResolvedConfig["names"]): strin
   }
 }
 
-// The typed `client.<area>.<operation>` methods are set in the constructor from the table.
+// The typed `client.<area>.<operation>` methods: getters on the prototype (see the end of this file).
 export interface SvcClient extends SvcAreas {}
 
 export class SvcClient {
@@ -108,7 +108,6 @@ export class SvcClient {
             (secret) => this.secrets.add(secret),
             (message, extra) => this.log("token", message, extra),
           );
-    this.attachAreas();
   }
 
   /** Options from `env` (default process.env), with `overrides` taking precedence. */
@@ -124,7 +123,6 @@ export class SvcClient {
   withDefaults(defaults: CallOptions): SvcClient {
     const view = Object.create(this) as SvcClient;
     Object.defineProperty(view, "defaults", { value: Object.freeze({ ...this.defaults, ...defaults }) });
-    view.attachAreas();
     return view;
   }
 
@@ -167,19 +165,6 @@ export class SvcClient {
   }
 
   // ---------------------------------------------------------------------------------------------
-
-  private attachAreas(): void {
-    for (const [areaName, area] of Object.entries(areas)) {
-      const methods: Record<string, unknown> = {};
-      for (const [op, ep] of Object.entries(area as Record<string, AnyEndpoint>)) {
-        const method = (input?: RawInput, options?: CallOptions) => this.call(ep, input as never, options);
-        // A real name keeps the method recognisable in stack traces.
-        Object.defineProperty(method, "name", { value: `${areaName}.${op}` });
-        methods[op] = method;
-      }
-      Object.defineProperty(this, areaName, { value: Object.freeze(methods), enumerable: true });
-    }
-  }
 
   private prepare(ep: AnyEndpoint, input: RawInput): Prepared {
     const shownPath = fillPath(ep, input.params);
@@ -412,5 +397,43 @@ function maybeApplied(error: SvcApiError, why: string): SvcApiError {
     retryable: false,
     detail: `${error.detail}; the create may or may not have been applied (${why}); read the resource before repeating the create`,
     endpointId: error.endpointId,
+  });
+}
+
+/**
+ * The typed methods of one area for one client or view, made at the first use of the area and kept
+ * with that object: a view (`withDefaults`, made for every create of the provider) costs nothing
+ * until its areas are used, and never rebuilds the methods of areas it does not use.
+ */
+const areaMethods = new WeakMap<SvcClient, Map<string, Readonly<Record<string, unknown>>>>();
+
+function areaOf(client: SvcClient, areaName: string): Readonly<Record<string, unknown>> {
+  let built = areaMethods.get(client);
+  if (!built) {
+    built = new Map();
+    areaMethods.set(client, built);
+  }
+  let methods = built.get(areaName);
+  if (!methods) {
+    const made: Record<string, unknown> = {};
+    for (const [op, ep] of Object.entries((areas as Record<string, Record<string, AnyEndpoint>>)[areaName])) {
+      const method = (input?: RawInput, options?: CallOptions) => client.call(ep, input as never, options);
+      // A real name keeps the method recognisable in stack traces.
+      Object.defineProperty(method, "name", { value: `${areaName}.${op}` });
+      made[op] = method;
+    }
+    methods = Object.freeze(made);
+    built.set(areaName, methods);
+  }
+  return methods;
+}
+
+for (const areaName of Object.keys(areas)) {
+  Object.defineProperty(SvcClient.prototype, areaName, {
+    get(this: SvcClient) {
+      return areaOf(this, areaName);
+    },
+    enumerable: true,
+    configurable: false,
   });
 }

@@ -2,12 +2,12 @@
  * Coalesced reads (src/client/batch.ts): the asset gets asked for in one turn of the event loop reach
  * the platform as one `POST /assets/list` with their names; each caller gets its own record, a missing
  * name the get's not-found error, and a failed list call fails every read it covered. Requests are
- * counted where the emulator receives them.
+ * counted where the emulator receives them. Asset types are read the same way (`POST /assets/types/list`).
  */
 import http from "node:http";
 import { areas } from "../../src/api/endpoints";
 import { SvcApiError, SvcClient } from "../../src/client";
-import { MAX_NAMES_PER_CALL, readAsset } from "../../src/client/batch";
+import { MAX_NAMES_PER_CALL, readAsset, readAssetType } from "../../src/client/batch";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 let emu: TestEmulator;
@@ -131,5 +131,41 @@ describe("what fails", () => {
     expect(withoutRequestId(refused)).toBe(withoutRequestId(byGet as SvcApiError));
     expect(gets()).toEqual(["GET /api/v4/assets/Not%20A%20Name/get", "GET /api/v4/assets/Not%20A%20Name/get"]);
     expect(lists()).toHaveLength(1);
+  });
+});
+
+describe("asset types", () => {
+  const typeName = (i: number) => `batch-type-${pad(i)}`;
+  const typeGets = () => received.filter((r) => /^GET \/api\/v4\/assets\/types\/[^/]+\/get$/.test(r));
+  const typeLists = () => received.filter((r) => r === "POST /api/v4/assets/types/list");
+
+  beforeAll(async () => {
+    for (let i = 0; i < 30; i++) await client.call(areas.assets.typeCreate, { body: { name: typeName(i), title: `Type ${i}` } });
+  });
+
+  test("read together: one `POST /assets/types/list` with their names; each caller gets the record its get answers", async () => {
+    const wanted = [12, 0, 29, 7, 12, 3].map(typeName);
+    const records = await Promise.all(wanted.map((n) => readAssetType(client, n)));
+    expect(typeLists()).toHaveLength(1);
+    expect(typeGets()).toHaveLength(0);
+    expect(records.map((r) => r.name)).toEqual(wanted);
+    received = [];
+    for (const n of new Set(wanted)) expect(records[wanted.indexOf(n)]).toEqual(await client.call(areas.assets.typeGet, { params: { asset_type_name: n } }));
+    expect(typeGets()).toHaveLength(new Set(wanted).size);
+  });
+
+  test("a type the list does not return gets the get's not-found error; a read alone is the get itself", async () => {
+    const out = await settle([typeName(1), "no-such-type"].map((n) => readAssetType(client, n)));
+    expect(typeLists()).toHaveLength(1);
+    expect(out[0].status).toBe("fulfilled");
+    const missing = (out[1] as PromiseRejectedResult).reason as SvcApiError;
+    const byGet = (await client.call(areas.assets.typeGet, { params: { asset_type_name: "no-such-type" } }).catch((e: unknown) => e)) as SvcApiError;
+    expect(byGet).toBeInstanceOf(SvcApiError);
+    expect(missing).toBeInstanceOf(SvcApiError);
+    for (const key of ["status", "method", "path", "endpointId", "retryable"] as const) expect(missing[key]).toEqual(byGet[key]);
+    expect(missing.message).toMatch(/^GET \/assets\/types\/no-such-type\/get → 404: asset type 'no-such-type' not found/);
+    received = [];
+    expect((await readAssetType(client, typeName(2))).name).toBe(typeName(2));
+    expect(received).toEqual([`GET /api/v4/assets/types/${typeName(2)}/get`]);
   });
 });

@@ -618,6 +618,18 @@ describe("Creates that fail ambiguously are not blindly repeated", () => {
     expect(view.stats).toBe(c.stats);
   });
 
+  test("withDefaults makes no methods: a view's typed methods are made at the first use of their area, once, and call through the view", async () => {
+    const c = client();
+    const view = c.withDefaults({ ambiguityCheck: async () => "checked" });
+    // Nothing of the table is copied onto the view (the provider makes one for every create).
+    expect(Object.getOwnPropertyNames(view)).toEqual(["defaults"]);
+    expect(view.clusters).toBe(view.clusters);
+    expect(view.clusters).not.toBe(c.clusters);
+    expect(view.clusters.create.name).toBe("clusters.create");
+    front.script = (s) => (s.path.endsWith("/create") ? { forwardThen: () => "reset" } : undefined);
+    expect(await view.clusters.create({ body: { name: "plant-v" } })).toBe("checked");
+  });
+
   test("a timeout on a create is ambiguous too", async () => {
     const c = client({ timeoutMs: 300 });
     let n = 0;

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { parse as parseYaml } from "yaml";
+import type * as Yaml from "yaml";
 import { AppVersionCreate, AppVersionPatch, apps } from "../../api/apps";
 import { renderPath } from "../../api/common";
 import { defineKind, defineOutputs, type CheckFailure, type Outputs } from "../kind";
@@ -10,6 +10,14 @@ import { SvcResource } from "../shim";
 import { camel, containedIn, convertKeys, describeIssue, snake } from "../values";
 import { conformed, type DeepInput, type Resolved, type Same, proves } from "../wire-types";
 import { DEFAULTS_FREE, MANIFEST_ARGS_ONLY, SCHEMAS_FREE, type AppManifest, type AppVersionDefaults, type AppVersionSchemas } from "./contract-types";
+
+/** The YAML parser, loaded at the first manifest file: the provider host loads this module with every kind, and most programs have none. */
+let yaml: typeof Yaml | undefined;
+function parseYaml(text: string): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  yaml ??= require("yaml") as typeof Yaml;
+  return yaml.parse(text);
+}
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,7 @@
 /** AssetType and AssetClass: the types of assets and the classes that group them. */
 import type * as pulumi from "@pulumi/pulumi";
 import { AssetClassCreate, AssetTypeCreate, assets } from "../../api/assets";
+import { readAssetType } from "../../client/batch";
 import { defineKind, defineOutputs, type Outputs } from "../kind";
 import { SvcResource } from "../shim";
 import type { Resolved } from "../wire-types";
@@ -45,7 +46,7 @@ export const assetTypeKind = defineKind<TypeInputs>({
   id: (i) => i.name,
   schema: AssetTypeCreate,
   create: async ({ client }, i) => await client.call(assets.typeCreate, { body: { name: i.name, title: i.title, asset_class_name: i.assetClassName } }),
-  read: async ({ client }, id) => await client.call(assets.typeGet, { params: { asset_type_name: id } }),
+  read: async ({ client }, id) => await readAssetType(client, id),
   update: async ({ client }, id, i) => await client.call(assets.typeUpdate, { params: { asset_type_name: id }, body: { title: i.title, asset_class_name: i.assetClassName } }),
   async delete({ client }, id) {
     await client.call(assets.typeDelete, { params: { asset_type_name: id } });
