@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { showValue } from "../../api/common";
 import { DataLabelCreate, LabelCreate, datalabels } from "../../api/datalabels";
-import { defineKind, defineOutputs, type Outputs } from "../kind";
+import { declareKind, defineKind, defineOutputs, type Outputs } from "../kind";
 import { SvcResource } from "../shim";
 import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
 import { findCreatedDataLabel } from "./data-label-created";
@@ -75,18 +75,19 @@ export const dataLabelOutputs = defineOutputs({
   updated: (r) => r.updated as string,
 });
 
-export const labelKind = defineKind<LabelInputs>({
+export const labelKind = declareKind<LabelInputs>()({
   name: "Label",
   noun: "label",
   args: { name: { replaces: true }, title: {}, adopt: { local: true } },
   required: ["name", "title"],
   id: (i) => i.name,
   schema: LabelCreate,
-  create: async ({ client }, i) => await client.call(datalabels.labelCreate, { body: { name: i.name, title: i.title } }),
-  read: async ({ client }, id) => await client.call(datalabels.labelGet, { params: { label_name: id } }),
-  update: async ({ client }, id, i) => await client.call(datalabels.labelUpdate, { params: { label_name: id }, body: { title: i.title } }),
-  async delete({ client }, id) {
-    await client.call(datalabels.labelDelete, { params: { label_name: id } });
+  endpoints: {
+    create: datalabels.labelCreate,
+    read: datalabels.labelGet,
+    update: datalabels.labelUpdate,
+    delete: datalabels.labelDelete,
+    params: (id) => ({ label_name: id }),
   },
   outputs: labelOutputs,
 });
