@@ -321,19 +321,17 @@ type ParamNames<E> = E extends { params?: infer P } ? (P extends z.ZodType ? key
 type Builds<I, A, E, Op extends "create" | "update"> = [E] extends [never]
   ? unknown
   : E extends { body?: z.ZodType }
-    ? [BodyProblems<I, A, E, Op>] extends [never]
+    ? [FieldProblems<I, A, BodyOf<E>> | UnsentProblems<A, E, Op>] extends [never]
       ? unknown
-      : { "the args cannot build this endpoint's body": BodyProblems<I, A, E, Op> }
+      : { "the args cannot build this endpoint's body": FieldProblems<I, A, BodyOf<E>> | UnsentProblems<A, E, Op> }
     : unknown;
 
-/** Every problem of the body of `E` (see `Builds`). */
-type BodyProblems<I, A, E extends { body?: z.ZodType }, Op> =
-  | FieldProblems<I, A, BodyOf<E>>
-  | (Op extends "create"
-      ? Exclude<SentWireNames<A>, keyof BodyOf<E> | ParamNames<E>> extends infer W extends string
-        ? `the arg mapped to '${W}' reaches neither the body nor the path`
-        : never
-      : never);
+/** For a create: the args the platform receives that reach neither the body nor the path, one text each. */
+type UnsentProblems<A, E extends { body?: z.ZodType }, Op> = Op extends "create"
+  ? Exclude<SentWireNames<A>, keyof BodyOf<E> | ParamNames<E>> extends infer W extends string
+    ? `the arg mapped to '${W}' reaches neither the body nor the path`
+    : never
+  : never;
 
 /**
  * A kind's calls named by their endpoints: the machinery builds the create and update bodies from the
