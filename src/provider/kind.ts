@@ -4,8 +4,11 @@
  * into check/diff/create/read/update/delete, so every kind behaves the same way.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
-import type { SvcClient } from "../client";
+import { z } from "zod";
+import { pathParamNames, type AnyEndpoint } from "../api/endpoint";
+import type { CallInput, SvcClient } from "../client";
+import { convertKeys, snake } from "./values";
+import type { BodyOf, CamelCasedDeep, SnakeCase } from "./wire-types";
 
 /**
  * The type token prefix of every resource: `pulumi-nodejs:dynamic/svc:<Kind>`, the token
@@ -176,6 +179,8 @@ interface KindBase {
   outputNames: readonly string[];
   argsFromRecord?(record: WireRecord, olds: Props): Props;
   skipAdoptUpdate?: boolean;
+  /** The endpoints the kind's declaration names for its calls (kinds declared with `declareKind`); the others are written by hand. */
+  endpoints?: NamedEndpoints;
 }
 
 interface DeletingKind extends KindBase {
@@ -260,4 +265,194 @@ export function defineKind<I extends object>(declaration: KindDeclaration<I>): K
   if (d.onDestroy === "release") return { ...base, onDestroy: "release" };
   const remove = d.delete;
   return { ...base, onDestroy: d.onDestroy, delete: async (ctx, id, props) => remove(ctx, id, inputs(props, "delete")) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kinds that name their endpoints
+
+/** The calls of a kind, by the endpoints of the table that make them. */
+export interface NamedEndpoints {
+  create?: AnyEndpoint;
+  read?: AnyEndpoint;
+  update?: AnyEndpoint;
+  delete?: AnyEndpoint;
+}
+
+/** Every arg of `I`, and only those, with how it maps to the wire. */
+export type ArgSpecs<I> = { readonly [K in keyof I]-?: ArgSpec };
+
+/** The wire name of an arg: its spec's `wire`, else the arg's name in snake_case (as `wireArgs` maps it). */
+type WireNameOf<K, S> = S extends { wire: infer W extends string } ? W : K extends string ? SnakeCase<K> : never;
+/** The args (non-local) that the shared mapping puts under the wire name `W`. */
+type ArgAt<A, W> = { [K in keyof A]: A[K] extends { local: true } ? never : WireNameOf<K, A[K]> extends W ? K : never }[keyof A];
+/** The wire names of the args the platform receives. */
+type SentWireNames<A> = { [K in keyof A]: A[K] extends { local: true } ? never : WireNameOf<K, A[K]> }[keyof A];
+type FreeFormOf<S> = S extends { freeForm: ReadonlyArray<infer F extends string> } ? F : never;
+/** Whether an arg's value `V` is, once mapped (nested keys snake_cased), a value of the body's field `B`. */
+type Carries<V, S, B> = S extends { nested: true } ? ([V] extends [CamelCasedDeep<B, FreeFormOf<S>>] ? true : false) : [V] extends [B] ? true : false;
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+type Optional<T, K extends keyof T> = {} extends Pick<T, K> ? true : false;
+
+/** Why the shared mapping of the args `A` (inputs `I`) cannot build the body `B`, one text per field; `never` when it can. */
+type FieldProblems<I, A, B> = {
+  [W in keyof B & string]-?: [ArgAt<A, W>] extends [never]
+    ? Optional<B, W> extends true
+      ? never
+      : `no arg maps to the body's required field '${W}'`
+    : ArgAt<A, W> extends infer K extends keyof I & keyof A & string
+      ? Carries<NonNullable<I[K]>, A[K], NonNullable<B[W]>> extends true
+        ? Optional<B, W> extends true
+          ? never
+          : Optional<I, K> extends true
+            ? `the body's field '${W}' is required, but the arg '${K}' is optional`
+            : never
+        : `the arg '${K}' does not fit the body's field '${W}'`
+      : never;
+}[keyof B & string];
+
+/** The path parameter names of an endpoint, as its params schema types them. */
+type ParamNames<E> = E extends { params?: infer P } ? (P extends z.ZodType ? keyof z.input<P> & string : never) : never;
+
+/**
+ * Compile-time proof that the shared mapping builds the body of `E` from the args: `unknown` when it
+ * does; else a type no endpoint has, naming the problems. A create must also carry every arg the
+ * platform receives, in its body or its path.
+ */
+type Builds<I, A, E, Op extends "create" | "update"> = [E] extends [never]
+  ? unknown
+  : E extends { body?: z.ZodType }
+    ? [FieldProblems<I, A, BodyOf<E>> | UnsentProblems<A, E, Op>] extends [never]
+      ? unknown
+      : { "the args cannot build this endpoint's body": FieldProblems<I, A, BodyOf<E>> | UnsentProblems<A, E, Op> }
+    : unknown;
+
+/** For a create: the args the platform receives that reach neither the body nor the path, one text each. */
+type UnsentProblems<A, E extends { body?: z.ZodType }, Op> = Op extends "create"
+  ? Exclude<SentWireNames<A>, keyof BodyOf<E> | ParamNames<E>> extends infer W extends string
+    ? `the arg mapped to '${W}' reaches neither the body nor the path`
+    : never
+  : never;
+
+/**
+ * A kind's calls named by their endpoints: the machinery builds the create and update bodies from the
+ * args through the shared mapping (`wireArgs`: wire names, nested keys snake_cased), keeping the body
+ * fields the endpoint's schema declares, and fills each path from `params`.
+ */
+export interface KindEndpoints<I, A, C, U> {
+  create?: C & Builds<I, A, C, "create">;
+  read?: AnyEndpoint;
+  update?: U & Builds<I, A, U, "update">;
+  delete?: AnyEndpoint;
+  /**
+   * The object's path values from its id (on create, the id its inputs give) and its inputs (empty on
+   * an import); each call takes the ones its endpoint's path names.
+   */
+  params?(id: string, inputs: Partial<I>): Record<string, string>;
+}
+
+/**
+ * A kind declared with the endpoints of its calls. An operation with special behaviour keeps a
+ * hand-written function (`create`, `read`, `update`, `delete`), which takes the place of the endpoint.
+ */
+export type EndpointDeclaration<I extends object, A extends ArgSpecs<I>, C, U> = Omit<DeclarationBase<I>, "args" | "create" | "read"> & {
+  args: A & Record<Exclude<keyof A, keyof I>, never>;
+  endpoints: KindEndpoints<I, A, C, U>;
+  create?: DeclarationBase<I>["create"];
+  read?: DeclarationBase<I>["read"];
+  onDestroy?: DestroyEffect;
+  delete?(ctx: KindContext, id: string, inputs: I): Promise<void>;
+};
+
+/** The non-local args under their wire names, nested keys converted (the body mapping every kind shares). */
+export function wireArgs(specs: Readonly<Record<string, ArgSpec>>, args: Props): WireRecord {
+  const body: WireRecord = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const v = args[name];
+    if (v === undefined || spec.local) continue;
+    body[spec.wire ?? snake(name)] = spec.nested ? convertKeys(v, snake, spec.freeForm ?? []) : v;
+  }
+  return body;
+}
+
+/** The body fields an endpoint's schema declares (its object shape). */
+function bodyFields(kind: string, ep: AnyEndpoint): readonly string[] {
+  if (ep.body instanceof z.ZodObject) return Object.keys(ep.body.shape);
+  throw new Error(`${kind}: the endpoint ${ep.id} declares no object body, so the args cannot build it; write this call by hand`);
+}
+
+const isRecord = (v: unknown): v is WireRecord => typeof v === "object" && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
+
+/**
+ * The machinery's kind from a declaration that names its endpoints: `declareKind<Inputs>()({ … })`.
+ * (Curried so that the args' wire names and the endpoints are inferred while the inputs are given.)
+ */
+export function declareKind<I extends object>() {
+  return <const A extends ArgSpecs<I>, C extends AnyEndpoint = never, U extends AnyEndpoint = never>(declaration: EndpointDeclaration<I, A, C, U>): Kind => {
+    const d = declaration;
+    // The declaration's own members, without the calls this function resolves.
+    const { endpoints: eps, create: _create, read: _read, update: _update, delete: _delete, onDestroy: _onDestroy, ...rest } = d;
+    const specs: Readonly<Record<string, ArgSpec>> = d.args;
+    const named: NamedEndpoints = {};
+    /** The input of one call of `ep`: its path values, and for create/update the body the args map to. */
+    const input = (ep: AnyEndpoint, id: string, inputs: Partial<I>, body?: readonly string[]): CallInput<AnyEndpoint> => {
+      const names = pathParamNames(ep.path);
+      const out: CallInput<AnyEndpoint> = {};
+      if (names.length > 0) {
+        if (!eps.params) throw new Error(`${d.name}: the endpoint ${ep.id} needs path values (${names.join(", ")}), and the declaration gives no params`);
+        const all = eps.params(id, inputs);
+        out.params = Object.fromEntries(names.map((n) => [n, all[n]]));
+      }
+      if (body) {
+        const wire = wireArgs(specs, inputs);
+        out.body = Object.fromEntries(body.filter((f) => f in wire).map((f) => [f, wire[f]]));
+      }
+      return out;
+    };
+    const record = (ep: AnyEndpoint, answer: unknown): WireRecord => {
+      if (isRecord(answer)) return answer;
+      throw new Error(`${d.name}: ${ep.id} answered no record (${typeof answer})`);
+    };
+    const idOf = (inputs: I): string => (d.id ? d.id(inputs) : "");
+
+    let create = d.create;
+    if (!create && eps.create) {
+      const ep: AnyEndpoint = eps.create;
+      const fields = bodyFields(d.name, ep);
+      if (pathParamNames(ep.path).length > 0 && !d.id) throw new Error(`${d.name}: ${ep.id} has path values, which need the kind's id`);
+      create = async ({ client }, i) => record(ep, await client.call(ep, input(ep, idOf(i), i, fields)));
+      named.create = ep;
+    }
+    let read = d.read;
+    if (!read && eps.read) {
+      const ep: AnyEndpoint = eps.read;
+      read = async ({ client }, id, i) => record(ep, await client.call(ep, input(ep, id, i)));
+      named.read = ep;
+    }
+    let update = d.update;
+    if (!update && eps.update) {
+      const ep: AnyEndpoint = eps.update;
+      const fields = bodyFields(d.name, ep);
+      update = async ({ client }, id, i) => record(ep, await client.call(ep, input(ep, id, i, fields)));
+      named.update = ep;
+    }
+    let remove = d.delete;
+    if (!remove && eps.delete) {
+      const ep: AnyEndpoint = eps.delete;
+      remove = async ({ client }, id, i) => {
+        await client.call(ep, input(ep, id, i));
+      };
+      named.delete = ep;
+    }
+    if (!create || !read) throw new Error(`${d.name}: the declaration needs a create and a read, each an endpoint or a function`);
+    const base = { ...rest, args: d.args, create, read, update };
+    let kind: Kind;
+    if (d.onDestroy === "release") {
+      if (remove) throw new Error(`${d.name}: a kind whose destroy releases the object has no delete`);
+      kind = defineKind<I>({ ...base, onDestroy: "release" });
+    } else {
+      if (!remove) throw new Error(`${d.name}: the declaration needs a delete, an endpoint or a function (or onDestroy "release")`);
+      kind = defineKind<I>({ ...base, onDestroy: d.onDestroy, delete: remove });
+    }
+    return { ...kind, endpoints: named };
+  };
 }

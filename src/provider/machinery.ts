@@ -3,7 +3,7 @@
  * calls), so a preview costs nothing; create, read, update and delete go through the client.
  */
 import { SvcApiError } from "../client";
-import { destroyEffectOf, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
+import { destroyEffectOf, wireArgs, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
 import { camel, containedIn, containsUnknown, convertKeys, deepEqual, describeIssue, scrub, snake } from "./values";
 import { renderPath } from "../api/common";
 import { endpoints } from "../api/endpoints";
@@ -21,13 +21,7 @@ const wireName = (kind: Kind, arg: string) => kind.args[arg].wire ?? snake(arg);
 
 /** The wire body for the platform: non-local args under their wire names, nested keys converted. */
 export function toWire(kind: Kind, args: Props): WireRecord {
-  const body: WireRecord = {};
-  for (const [name, spec] of Object.entries(kind.args)) {
-    const v = args[name];
-    if (v === undefined || spec.local) continue;
-    body[wireName(kind, name)] = spec.nested ? convertKeys(v, snake, spec.freeForm ?? []) : v;
-  }
-  return body;
+  return wireArgs(kind.args, args);
 }
 
 /** An arg's value as the platform's record states it, in the user's naming. */

@@ -21,6 +21,9 @@ type Primitive = string | number | boolean | bigint | symbol | null | undefined;
 /** `app_version` → `appVersion`: the type-level twin of `camel` (values.ts). */
 export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
 
+/** `assetTypeName` → `asset_type_name`: the type-level twin of `snake` (values.ts) for camelCase names. */
+export type SnakeCase<S extends string> = S extends `${infer C}${infer Rest}` ? `${C extends Lowercase<C> ? C : `_${Lowercase<C>}`}${SnakeCase<Rest>}` : S;
+
 /** A dotted wire path, `*` standing for any array item (the notation of `ArgSpec.freeForm`). */
 type Join<P extends string, K extends string> = P extends "" ? K : `${P}.${K}`;
 

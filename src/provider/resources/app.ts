@@ -4,7 +4,7 @@ import { AppPatch, apps } from "../../api/apps";
 import { workloads } from "../../api/workloads";
 import type { SvcClient } from "../../client";
 import { name as nameSchema } from "../../api/common";
-import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import type { Resolved } from "../wire-types";
 
@@ -63,7 +63,7 @@ async function waitUntilUndeployed(client: SvcClient, app: string, timeoutMs: nu
   }
 }
 
-export const appKind = defineKind<Inputs>({
+export const appKind = declareKind<Inputs>()({
   name: "App",
   noun: "app",
   args: { name: { replaces: true }, title: {}, description: {}, category: {} },
@@ -72,7 +72,7 @@ export const appKind = defineKind<Inputs>({
   schema: AppPatch.extend({ name: nameSchema(64) }),
   // The app exists once a version created it: creating this resource takes its fields over.
   create: ({ client }, i) => patch(client, i),
-  read: async ({ client }, id) => await client.call(apps.get, { params: { app_name: id } }),
+  endpoints: { read: apps.get, params: (id) => ({ app_name: id }) },
   update: ({ client }, _id, news) => patch(client, news),
   async delete({ client, settings }, id) {
     // The platform refuses to delete an app that still runs as workloads. Workloads of the same stack

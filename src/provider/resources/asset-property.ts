@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { AssetPropertyCreate, MetadataCreate, assets } from "../../api/assets";
 import { name as nameSchema } from "../../api/common";
-import { defineKind, defineOutputs, type Outputs } from "../kind";
+import { declareKind, defineOutputs, type Outputs } from "../kind";
 import { SvcResource } from "../shim";
 import type { Resolved } from "../wire-types";
 
@@ -70,7 +70,7 @@ export const assetMetadataOutputs = defineOutputs({
   updated: (r) => r.updated as string,
 });
 
-export const assetPropertyKind = defineKind<PropInputs>({
+export const assetPropertyKind = declareKind<PropInputs>()({
   name: "AssetProperty",
   noun: "asset property",
   args: { assetName: { wire: "asset_name", replaces: true }, name: { replaces: true }, title: {}, value: {}, adopt: { local: true } },
@@ -80,42 +80,36 @@ export const assetPropertyKind = defineKind<PropInputs>({
   // A property's title belongs to one property name platform-wide: a replacement under a new name that
   // keeps the title would be refused while the old property holds it, so the old one goes first.
   deleteBeforeReplace: true,
-  create: async ({ client }, i) => await client.call(assets.propertyCreate, { params: { asset_name: i.assetName }, body: { name: i.name, title: i.title, value: i.value } }),
-  read: async ({ client }, id) => {
-    const { asset_name, name } = split(id);
-    return await client.call(assets.propertyGet, { params: { asset_name, asset_property_name: name } });
-  },
-  update: async ({ client }, id, i) => {
-    const { asset_name, name } = split(id);
-    return await client.call(assets.propertyUpdate, { params: { asset_name, asset_property_name: name }, body: { title: i.title, value: i.value } });
-  },
-  async delete({ client }, id) {
-    const { asset_name, name } = split(id);
-    await client.call(assets.propertyDelete, { params: { asset_name, asset_property_name: name } });
+  endpoints: {
+    create: assets.propertyCreate,
+    read: assets.propertyGet,
+    update: assets.propertyUpdate,
+    delete: assets.propertyDelete,
+    params: (id) => {
+      const { asset_name, name } = split(id);
+      return { asset_name, asset_property_name: name };
+    },
   },
   argsFromRecord: (r, olds) => ({ value: olds.value !== undefined && valueText(olds.value) === r.value ? olds.value : (r.value as string) }),
   outputs: assetPropertyOutputs,
 });
 
-export const assetMetadataKind = defineKind<MetaInputs>({
+export const assetMetadataKind = declareKind<MetaInputs>()({
   name: "AssetMetadata",
   noun: "asset metadata",
   args: { assetName: { wire: "asset_name", replaces: true }, name: { replaces: true }, payload: { compare: "exact" }, adopt: { local: true } },
   required: ["assetName", "name", "payload"],
   id: (i) => `${i.assetName}/${i.name}`,
   schema: MetadataCreate.extend({ asset_name: nameSchema(64) }),
-  create: async ({ client }, i) => await client.call(assets.metadataCreate, { params: { asset_name: i.assetName }, body: { name: i.name, payload: i.payload } }),
-  read: async ({ client }, id) => {
-    const { asset_name, name } = split(id);
-    return await client.call(assets.metadataGet, { params: { asset_name, asset_metadata_name: name } });
-  },
-  update: async ({ client }, id, i) => {
-    const { asset_name, name } = split(id);
-    return await client.call(assets.metadataUpdate, { params: { asset_name, asset_metadata_name: name }, body: { payload: i.payload } });
-  },
-  async delete({ client }, id) {
-    const { asset_name, name } = split(id);
-    await client.call(assets.metadataDelete, { params: { asset_name, asset_metadata_name: name } });
+  endpoints: {
+    create: assets.metadataCreate,
+    read: assets.metadataGet,
+    update: assets.metadataUpdate,
+    delete: assets.metadataDelete,
+    params: (id) => {
+      const { asset_name, name } = split(id);
+      return { asset_name, asset_metadata_name: name };
+    },
   },
   outputs: assetMetadataOutputs,
 });

@@ -4,7 +4,7 @@ import { AssetCreate, assets } from "../../api/assets";
 import { readAsset } from "../../client/batch";
 import type { z } from "zod";
 import type { assetState } from "../../api/assets";
-import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
 
@@ -51,9 +51,7 @@ export const assetOutputs = defineOutputs({
   updated: (r) => r.updated as string,
 });
 
-const fields = (i: Inputs) => ({ title: i.title, asset_type_name: i.assetTypeName, asset_parent_name: i.parentName, location: i.location });
-
-export const assetKind = defineKind<Inputs>({
+export const assetKind = declareKind<Inputs>()({
   name: "Asset",
   noun: "asset",
   args: {
@@ -67,12 +65,9 @@ export const assetKind = defineKind<Inputs>({
   required: ["name", "title", "assetTypeName"],
   id: (i) => i.name,
   schema: AssetCreate,
-  create: async ({ client }, i) => await client.call(assets.create, { body: { name: i.name, ...fields(i) } }),
+  endpoints: { create: assets.create, update: assets.update, delete: assets.delete, params: (id) => ({ asset_name: id }) },
+  // Reads are coalesced into list calls (refresh of many assets), so the read is written here.
   read: async ({ client }, id) => await readAsset(client, id),
-  update: async ({ client }, id, i) => await client.call(assets.update, { params: { asset_name: id }, body: fields(i) }),
-  async delete({ client }, id) {
-    await client.call(assets.delete, { params: { asset_name: id } });
-  },
   outputs: assetOutputs,
 });
 

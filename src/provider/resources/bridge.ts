@@ -1,7 +1,7 @@
 /** Bridge: a bridge app deployed with its workload, connecting a data source to assets. */
 import type * as pulumi from "@pulumi/pulumi";
 import { BridgeDeploy, bridges } from "../../api/bridges";
-import { defineKind, defineOutputs, type Outputs } from "../kind";
+import { declareKind, defineOutputs, type Outputs } from "../kind";
 import { SvcResource } from "../shim";
 import type { Resolved } from "../wire-types";
 
@@ -51,7 +51,7 @@ export const bridgeOutputs = defineOutputs({
 
 type Inputs = Resolved<BridgeArgs>;
 
-export const bridgeKind = defineKind<Inputs>({
+export const bridgeKind = declareKind<Inputs>()({
   name: "Bridge",
   noun: "bridge",
   args: {
@@ -69,23 +69,7 @@ export const bridgeKind = defineKind<Inputs>({
   id: (i) => i.name,
   schema: BridgeDeploy,
   replaceWhen: () => true,
-  create: async ({ client }, i) =>
-    await client.call(bridges.deploy, {
-      body: {
-        name: i.name,
-        cluster_name: i.clusterName,
-        app_name: i.appName,
-        app_version: i.appVersion,
-        node_name: i.nodeName,
-        title: i.title,
-        protocol: i.protocol,
-        payload: i.payload,
-      },
-    }),
-  read: async ({ client }, id) => await client.call(bridges.get, { params: { bridge_name: id } }),
-  async delete({ client }, id) {
-    await client.call(bridges.delete, { params: { bridge_name: id } });
-  },
+  endpoints: { create: bridges.deploy, read: bridges.get, delete: bridges.delete, params: (id) => ({ bridge_name: id }) },
   skipAdoptUpdate: true,
   outputs: bridgeOutputs,
 });

@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ClusterCreate, clusters } from "../../api/clusters";
 import type { z } from "zod";
 import type { clusterStatus } from "../../api/clusters";
-import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
 
@@ -111,7 +111,7 @@ function updateBody(i: Inputs, args: readonly string[]): BodyOf<typeof clusters.
 /** Whether a body sends anything. */
 const sendsAny = (body: object) => Object.values(body).some((v) => v !== undefined);
 
-export const clusterKind = defineKind<Inputs>({
+export const clusterKind = declareKind<Inputs>()({
   name: "Cluster",
   noun: "cluster",
   args: {
@@ -157,7 +157,7 @@ export const clusterKind = defineKind<Inputs>({
     }
     return record;
   },
-  read: async ({ client }, id) => await client.call(clusters.get, { params: { cluster_name: id } }),
+  endpoints: { read: clusters.get, params: (id) => ({ cluster_name: id }) },
   async update({ client }, id, news, _olds, changed) {
     const body = updateBody(
       news,

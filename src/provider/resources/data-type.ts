@@ -1,7 +1,7 @@
 /** DataType: one version of a data type definition (its ICD); versions are immutable and cannot be deleted. */
 import type * as pulumi from "@pulumi/pulumi";
 import { DataTypeCreate, datatypes } from "../../api/datatypes";
-import { defineKind, defineOutputs, type CheckFailure, type Outputs } from "../kind";
+import { declareKind, defineOutputs, type CheckFailure, type Outputs } from "../kind";
 import { SvcResource } from "../shim";
 import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
 import { deepEqual } from "../values";
@@ -69,7 +69,7 @@ export const dataTypeOutputs = defineOutputs({
   updated: (r) => r.updated as string,
 });
 
-export const dataTypeKind = defineKind<Inputs>({
+export const dataTypeKind = declareKind<Inputs>()({
   name: "DataType",
   noun: "data type",
   args: { icd: { nested: true, replaces: true }, source: { replaces: true }, adopt: { local: true } },
@@ -88,9 +88,12 @@ export const dataTypeKind = defineKind<Inputs>({
     await client.call(datatypes.create, {
       body: { icd: { name: i.icd.name, class_name: i.icd.className, description: i.icd.description ?? "", version: i.icd.version, fields: i.icd.fields }, source: i.source },
     }),
-  read: async ({ client }, id) => {
-    const at = id.lastIndexOf(":");
-    return await client.call(datatypes.get, { params: { data_type_name: id.slice(0, at), data_type_version: id.slice(at + 1) } });
+  endpoints: {
+    read: datatypes.get,
+    params: (id) => {
+      const at = id.lastIndexOf(":");
+      return { data_type_name: id.slice(0, at), data_type_version: id.slice(at + 1) };
+    },
   },
   outputs: dataTypeOutputs,
 });

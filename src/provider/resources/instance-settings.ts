@@ -1,7 +1,7 @@
 /** InstanceSettings: the platform's one settings record. */
 import type * as pulumi from "@pulumi/pulumi";
 import { InstanceSettingsUpdate, instance } from "../../api/instance";
-import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import type { SvcClient } from "../../client";
 import { SvcResource } from "../shim";
 import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
@@ -54,7 +54,7 @@ export const instanceSettingsOutputs = defineOutputs({
   effective: (r) => r as { acp: Record<string, Schedule> },
 });
 
-export const instanceSettingsKind = defineKind<Inputs>({
+export const instanceSettingsKind = declareKind<Inputs>()({
   name: "InstanceSettings",
   noun: "instance settings",
   args: { acp: { nested: true } },
@@ -64,8 +64,7 @@ export const instanceSettingsKind = defineKind<Inputs>({
   // The settings always exist: create applies the declared values, destroy restores the defaults.
   onDestroy: "reset",
   create: ({ client }, i) => takeOver(client, i),
-  read: async ({ client }) => await client.call(instance.settingsGet, {}),
-  update: ({ client }, _id, i) => apply(client, i),
+  endpoints: { read: instance.settingsGet, update: instance.settingsUpdate },
   async delete({ client }) {
     await client.call(instance.settingsUpdate, { body: INSTANCE_SETTINGS_DEFAULTS });
   },

@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { showValue } from "../../api/common";
 import { DataLabelCreate, LabelCreate, datalabels } from "../../api/datalabels";
-import { defineKind, defineOutputs, type Outputs } from "../kind";
+import { declareKind, defineOutputs, type Outputs } from "../kind";
 import { SvcResource } from "../shim";
 import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
 import { findCreatedDataLabel } from "./data-label-created";
@@ -75,18 +75,19 @@ export const dataLabelOutputs = defineOutputs({
   updated: (r) => r.updated as string,
 });
 
-export const labelKind = defineKind<LabelInputs>({
+export const labelKind = declareKind<LabelInputs>()({
   name: "Label",
   noun: "label",
   args: { name: { replaces: true }, title: {}, adopt: { local: true } },
   required: ["name", "title"],
   id: (i) => i.name,
   schema: LabelCreate,
-  create: async ({ client }, i) => await client.call(datalabels.labelCreate, { body: { name: i.name, title: i.title } }),
-  read: async ({ client }, id) => await client.call(datalabels.labelGet, { params: { label_name: id } }),
-  update: async ({ client }, id, i) => await client.call(datalabels.labelUpdate, { params: { label_name: id }, body: { title: i.title } }),
-  async delete({ client }, id) {
-    await client.call(datalabels.labelDelete, { params: { label_name: id } });
+  endpoints: {
+    create: datalabels.labelCreate,
+    read: datalabels.labelGet,
+    update: datalabels.labelUpdate,
+    delete: datalabels.labelDelete,
+    params: (id) => ({ label_name: id }),
   },
   outputs: labelOutputs,
 });
@@ -131,20 +132,18 @@ const text = (v: unknown): string | undefined => (typeof v === "string" ? v : un
 const sameInstant = (a: unknown, b: unknown) =>
   typeof a === "string" && typeof b === "string" && a.replace(/(\.\d*?)0*Z$/, "$1Z").replace(/\.Z$/, "Z") === b.replace(/(\.\d*?)0*Z$/, "$1Z").replace(/\.Z$/, "Z");
 
-export const dataLabelKind = defineKind<DataLabelInputs>({
+export const dataLabelKind = declareKind<DataLabelInputs>()({
   name: "DataLabel",
   noun: "data label",
   args: dataLabelArgs,
   required: ["labelName", "startDate", "endDate"],
   schema: DataLabelCreate.safeExtend({ confidence: confidence.nullish() }),
+  endpoints: { read: datalabels.get, delete: datalabels.delete, params: (id) => ({ datalabel_id: id }) },
+  // The bodies send a given source's `info` as `{}` when the program leaves it out, which the shared mapping does not.
   create: async ({ client }, i) => await client.call(datalabels.create, { body: dataLabelBody(i) }),
   // The platform numbers data labels: a create whose answer was lost finds the label it made.
   findCreated: findCreatedDataLabel,
-  read: async ({ client }, id) => await client.call(datalabels.get, { params: { datalabel_id: id } }),
   update: async ({ client }, id, i) => await client.call(datalabels.update, { params: { datalabel_id: id }, body: dataLabelBody(i) }),
-  async delete({ client }, id) {
-    await client.call(datalabels.delete, { params: { datalabel_id: id } });
-  },
   argsFromRecord: (r, olds) => ({
     startDate: sameInstant(olds.startDate, r.start_date) ? olds.startDate : text(r.start_date),
     endDate: sameInstant(olds.endDate, r.end_date) ? olds.endDate : text(r.end_date),

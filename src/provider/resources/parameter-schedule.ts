@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { schedules } from "../../api/schedules";
 import type { z } from "zod";
 import type { scheduleState } from "../../api/schedules";
-import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { camel, convertKeys, deepEqual } from "../values";
 import { isAssetRef, toAssetKrn } from "./refs";
@@ -133,7 +133,7 @@ function sameRevert(declared: ReturnType<typeof revertBody>, stored: unknown): b
   return Date.parse(declared.scheduled_for) === Date.parse(s.scheduled_for ?? "") && deepEqual(declared.resource_parameters, s.resource_parameters);
 }
 
-export const parameterScheduleKind = defineKind<Inputs>({
+export const parameterScheduleKind = declareKind<Inputs>()({
   name: "ParameterSchedule",
   noun: "parameter schedule",
   args: {
@@ -182,10 +182,7 @@ export const parameterScheduleKind = defineKind<Inputs>({
     }
     return undefined;
   },
-  read: async ({ client }, id) => await client.call(schedules.get, { params: { schedule_id: id } }),
-  async delete({ client }, id) {
-    await client.call(schedules.delete, { params: { schedule_id: id } });
-  },
+  endpoints: { read: schedules.get, delete: schedules.delete, params: (id) => ({ schedule_id: id }) },
   argsFromRecord(r, olds) {
     const sameResources = olds.resources !== undefined && deepEqual(olds.resources.map(toAssetKrn), r.resources);
     return {

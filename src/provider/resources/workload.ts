@@ -5,7 +5,7 @@ import { deploymentRuntime } from "../../api/apps";
 import { WorkloadCreate, workloads } from "../../api/workloads";
 import type { z } from "zod";
 import type { downloadStatus, workloadState } from "../../api/workloads";
-import { defineKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { wireOf, type BodyOf, type DeepInput, type Resolved, type Same, proves } from "../wire-types";
 import { RUNTIME_FREE, type DeploymentType, type WorkloadApiPermissions, type WorkloadRuntime, type WorkloadSystem } from "./contract-types";
@@ -159,7 +159,7 @@ async function settle(client: SvcClient, news: Inputs, record: WireRecord): Prom
   return changed ? get(client, name) : record;
 }
 
-export const workloadKind = defineKind<Inputs>({
+export const workloadKind = declareKind<Inputs>()({
   name: "Workload",
   noun: "workload",
   args: {
@@ -186,7 +186,7 @@ export const workloadKind = defineKind<Inputs>({
     const record = (await client.call(workloads.create, { query: { stopped: i.running === false }, body: createBody(i) })) as WireRecord;
     return settle(client, i, record);
   },
-  read: ({ client }, id) => get(client, id),
+  endpoints: { read: workloads.get, params: (id) => ({ workload_name: id }) },
   async update({ client }, id, news, olds, changed) {
     const keys = olds === undefined ? PATCHABLE : changed.filter(isPatchable);
     const record = keys.length ? ((await client.call(workloads.patch, { params: { workload_name: id }, body: patchBody(news, keys) })) as WireRecord) : await get(client, id);

@@ -1,0 +1,196 @@
+/**
+ * Kinds name the endpoints of their calls, and the machinery builds the create and update bodies
+ * from the args through the one shared mapping:
+ * - every kind declares its endpoints, or is listed below with the reason its calls are written by hand;
+ * - each endpoint a kind names is a row of the table whose `effect` is the operation's;
+ * - the bodies and paths sent are the args under their wire names, only the fields the endpoint takes;
+ * - a mapping that cannot build an endpoint's body does not compile (fixtures/declared-endpoints.ts).
+ */
+import path from "node:path";
+import ts from "typescript";
+import { assets } from "../../src/api/assets";
+import { bridges } from "../../src/api/bridges";
+import type { AnyEndpoint } from "../../src/api/endpoint";
+import { endpoints } from "../../src/api/endpoints";
+import type { SvcClient } from "../../src/client";
+import { declareKind, defineOutputs, type Kind, type KindContext } from "../../src/provider/kind";
+import { kinds } from "../../src/provider/resources";
+import { assetKind } from "../../src/provider/resources/asset";
+import { assetPropertyKind } from "../../src/provider/resources/asset-property";
+import { bridgeKind } from "../../src/provider/resources/bridge";
+
+type Op = "create" | "read" | "update" | "delete";
+const OPS: readonly Op[] = ["create", "read", "update", "delete"];
+const NOT_YET = "not moved to declared endpoints yet";
+
+/** The operations of each kind written by hand (the others name their endpoints), and why. */
+const HAND_WRITTEN: Record<string, Partial<Record<Op, string>>> = {
+  App: {
+    create: "the app exists once a version made it: create patches its registration",
+    update: "patches the registration",
+    delete: "waits until the app's workloads are gone first",
+  },
+  AppVersion: { create: "the body is checked against the manifest's schema", read: NOT_YET, update: "sends only the changed keys", delete: NOT_YET },
+  AppParameterValues: {
+    create: "values are read and written whole, merged with the values the platform holds",
+    read: "reads the values of the managed parameters",
+    update: "values are read and written whole, merged with the values the platform holds",
+    delete: "returns the managed values to their defaults, keeping the others",
+  },
+  Asset: { read: "reads are coalesced into list calls" },
+  AssetClass: { create: NOT_YET, read: NOT_YET, update: NOT_YET, delete: NOT_YET },
+  AssetType: { create: NOT_YET, read: NOT_YET, update: NOT_YET, delete: NOT_YET },
+  Cluster: { create: "followed by a settings update", update: "sends only the changed settings" },
+  DataLabel: { create: "a given source's `info` is sent as {} when left out", update: "a given source's `info` is sent as {} when left out" },
+  DataType: { create: 'the body sends the definition\'s description as "" when left out' },
+  InstanceSettings: { create: "a singleton: create takes the settings over, writing only when they differ", delete: "a singleton: destroy restores the defaults" },
+  ParameterSchedule: { create: "the body is composed from the args (resources as KRNs, the revert)" },
+  Workload: {
+    create: "creates stopped or running as declared, then settles the declared state",
+    update: "patches only the changed keys, then settles the declared state",
+    delete: "a call by names (in the body)",
+  },
+};
+
+/** The operations a kind has: create and read always, update when it updates in place, delete unless destroy releases. */
+const opsOf = (k: Kind): Op[] => OPS.filter((op) => (op === "update" ? k.update !== undefined : op === "delete" ? k.onDestroy !== "release" : true));
+
+test("each operation of every kind names its endpoint, or is written by hand for a stated reason", () => {
+  const all = Object.values(kinds);
+  const unexplained = all.flatMap((k) =>
+    opsOf(k)
+      .filter((op) => !k.endpoints?.[op] && !HAND_WRITTEN[k.name]?.[op])
+      .map((op) => `${k.name}.${op}`),
+  );
+  expect(unexplained).toEqual([]);
+  // The list names only operations that exist and are written by hand: one moved to its endpoint leaves it.
+  const stale = Object.entries(HAND_WRITTEN).flatMap(([name, ops]) =>
+    Object.keys(ops).flatMap((op) => {
+      const k = kinds[name];
+      return !k || !opsOf(k).some((o) => o === op) || k.endpoints?.[op as Op] ? [`${name}.${op}`] : [];
+    }),
+  );
+  expect(stale).toEqual([]);
+  // The operations that name their endpoints today; moving more raises the count, never lowers it.
+  expect(all.flatMap((k) => opsOf(k).filter((op) => k.endpoints?.[op])).length).toBeGreaterThanOrEqual(28);
+});
+
+test("each endpoint a kind names is a row of the table with the operation's effect", () => {
+  const named = Object.values(kinds).flatMap((k) =>
+    OPS.flatMap((op) => {
+      const ep = k.endpoints?.[op];
+      return ep ? [{ kind: k.name, op, ep }] : [];
+    }),
+  );
+  expect(named.length).toBeGreaterThanOrEqual(20);
+  const wrong = named.filter(({ op, ep }) => ep.effect !== op || !endpoints.includes(ep)).map(({ kind, op, ep }) => `${kind}.${op}: ${ep.id} (effect ${ep.effect})`);
+  expect(wrong).toEqual([]);
+});
+
+/** A client that records each call and answers `answer` (by default the call's body, as a record). */
+function recording(answer?: (ep: AnyEndpoint, input: unknown) => unknown) {
+  const calls: Array<{ id: string; input: unknown }> = [];
+  const client = {
+    async call(ep: AnyEndpoint, input: unknown) {
+      calls.push({ id: ep.id, input });
+      return answer ? answer(ep, input) : { name: "answered" };
+    },
+  };
+  const ctx: KindContext = { client: client as unknown as SvcClient, settings: { operationTimeoutSeconds: 60 } };
+  return { calls, ctx };
+}
+
+test("create sends the args under their wire names: only the body's fields, the path's values from the id, nothing local", async () => {
+  const { calls, ctx } = recording();
+  await assetPropertyKind.create(ctx, { assetName: "pump-1", name: "rpm", title: "RPM", value: 1500, adopt: true });
+  expect(calls).toEqual([{ id: assets.propertyCreate.id, input: { params: { asset_name: "pump-1" }, body: { name: "rpm", title: "RPM", value: 1500 } } }]);
+});
+
+test("update sends the fields the update body takes (renamed args, no identity), to the object's path", async () => {
+  const { calls, ctx } = recording();
+  const news = { name: "pump-1", title: "Pump 1", assetTypeName: "pump", parentName: "line-1", location: { lat: 1, lon: 2 } };
+  await assetKind.update!(ctx, "pump-1", news, undefined, ["title"]);
+  expect(calls).toEqual([
+    {
+      id: assets.update.id,
+      input: { params: { asset_name: "pump-1" }, body: { title: "Pump 1", asset_type_name: "pump", asset_parent_name: "line-1", location: { lat: 1, lon: 2 } } },
+    },
+  ]);
+});
+
+test("read and delete address the object from its id", async () => {
+  const { calls, ctx } = recording();
+  const props = { assetName: "pump-1", name: "rpm", value: "x" };
+  await assetPropertyKind.read(ctx, "pump-1/rpm", props);
+  if (assetPropertyKind.onDestroy === "release") throw new Error("AssetProperty is deleted on destroy");
+  await assetPropertyKind.delete(ctx, "pump-1/rpm", props);
+  await bridgeKind.read(ctx, "b-1", {});
+  expect(calls).toEqual([
+    { id: assets.propertyGet.id, input: { params: { asset_name: "pump-1", asset_property_name: "rpm" } } },
+    { id: assets.propertyDelete.id, input: { params: { asset_name: "pump-1", asset_property_name: "rpm" } } },
+    { id: bridges.get.id, input: { params: { bridge_name: "b-1" } } },
+  ]);
+});
+
+test("an answer that is no record is refused, naming the kind and the endpoint", async () => {
+  const { ctx } = recording(() => undefined);
+  await expect(bridgeKind.read(ctx, "b-1", {})).rejects.toThrow(/^Bridge: bridges\.get answered no record \(undefined\)$/);
+});
+
+describe("declarations the machinery cannot run are refused when the kind is declared", () => {
+  const base = { noun: "x", required: [], outputs: defineOutputs({}), args: { name: {} } };
+  // Declarations the types would refuse, given untyped, as the machinery sees them at run time.
+  const declare = (d: Record<string, unknown>): Kind => declareKind<{ name: string }>()({ ...base, name: "Broken", endpoints: {}, ...d });
+  test("no create", () => {
+    expect(() => declare({ endpoints: { read: bridges.get, delete: bridges.delete } })).toThrow(/^Broken: the declaration needs a create and a read/);
+  });
+  test("no delete on a kind destroy deletes", () => {
+    expect(() => declare({ endpoints: { create: bridges.deploy, read: bridges.get } })).toThrow(/^Broken: the declaration needs a delete/);
+  });
+  test("a delete on a kind destroy releases", () => {
+    expect(() => declare({ onDestroy: "release", endpoints: { create: bridges.deploy, read: bridges.get, delete: bridges.delete } })).toThrow(/releases the object has no delete/);
+  });
+  test("path values without params", async () => {
+    const kind = declare({ endpoints: { create: bridges.deploy, read: bridges.get, delete: bridges.delete } });
+    const { ctx } = recording();
+    await expect(kind.read(ctx, "b-1", {})).rejects.toThrow(/^Broken: the endpoint bridges\.get needs path values \(bridge_name\), and the declaration gives no params$/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Compile-time: a mapping that cannot build a body is an error on the line that names the endpoints.
+
+const FIXTURE = path.join(__dirname, "fixtures", "declared-endpoints.ts");
+const DIRECTIVE = /^(\s*)\/\/ @ts-expect-error (.+)$/;
+
+function compile(source: string): Array<{ line: number; message: string }> {
+  const config = ts.readConfigFile(path.join(__dirname, "..", "..", "tsconfig.json"), ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, path.join(__dirname, "..", ".."));
+  const host = ts.createCompilerHost({ ...options, noEmit: true });
+  const getSource = host.getSourceFile.bind(host);
+  host.getSourceFile = (file, language, onError) => (path.resolve(file) === FIXTURE ? ts.createSourceFile(file, source, language) : getSource(file, language, onError));
+  const program = ts.createProgram([FIXTURE], { ...options, noEmit: true }, host);
+  return ts.getPreEmitDiagnostics(program).map((d) => ({
+    line: d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0,
+    message: `${d.file ? path.basename(d.file.fileName) : ""}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`,
+  }));
+}
+
+test("each declaration whose args cannot build an endpoint's body fails to compile, naming the problem; the others compile", () => {
+  const text = ts.sys.readFile(FIXTURE) ?? "";
+  const mistakes = text
+    .split("\n")
+    .map((l, i) => ({ line: i + 2, names: DIRECTIVE.exec(l)?.[2] }))
+    .filter((m): m is { line: number; names: string } => m.names !== undefined);
+  expect(mistakes.length).toBeGreaterThanOrEqual(6);
+  // An unused @ts-expect-error is an error too: a mistake the types no longer catch.
+  expect(compile(text)).toEqual([]);
+  const bare = text
+    .split("\n")
+    .map((l) => l.replace(DIRECTIVE, "$1//"))
+    .join("\n");
+  const errors = compile(bare);
+  const unmatched = mistakes.filter((m) => !errors.some((e) => e.line === m.line && e.message.includes(m.names)));
+  expect(unmatched.map((m) => `line ${m.line}: no error naming ${m.names}; errors: ${JSON.stringify(errors.filter((e) => e.line === m.line))}`)).toEqual([]);
+  expect(errors.filter((e) => !mistakes.some((m) => m.line === e.line))).toEqual([]);
+}, 120_000);
