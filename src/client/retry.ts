@@ -18,7 +18,9 @@ export const isAmbiguousStatus = (status: number): boolean => status === 502 || 
 /**
  * Whether an operation makes a new thing each time it runs, so that repeating one that may have been
  * applied could make a second thing or fail with 409. The endpoint table declares it (`effect`);
- * everything else (reads, updates, deletes, actions) converges when repeated.
+ * everything else (reads, updates, deletes, actions) is repeated. Where the platform refuses the repeat
+ * of an applied change (enabling a workload that is no longer pending answers 409), the caller reads
+ * the object to tell (the Workload kind does).
  */
 export function isCreate(ep: AnyEndpoint): boolean {
   return ep.effect === "create";

@@ -273,3 +273,30 @@ describe("state", () => {
     }
   });
 });
+
+describe("a workload's lifecycle calls under a lost answer", () => {
+  const program = (enabled: boolean) => async () => {
+    const c = new svc.Cluster("cluster", { name: "plant" });
+    const v = new svc.AppVersion("v1", { appName: "monitor", version: "1.0.0", type: "app" });
+    new svc.Workload("workload", { name: "monitor-1", appName: v.appName, appVersion: v.version, clusterName: c.name, enabled });
+  };
+
+  test("an enable applied whose answer was lost is not refused on its repeat (the platform answers 409 to enabling a workload that is no longer pending)", async () => {
+    const stack = await testing.stack(program(false), { emulator: true });
+    try {
+      await stack.up();
+      const client = adminClient(stack.emulator!.baseUrl);
+      expect((await client.workloads.get({ params: { workload_name: "monitor-1" } })).status.state).toBe("pending_deploy");
+      // Every enable is applied, then its answer lost: the client repeats it, and the repeat is refused.
+      stack.emulator!.faults.configure({ rate: 1, mode: "after_apply", after_apply_action: "502", paths: ["/api/v4/apps/workloads/enable"], retry_after_s: 0, latency_ms: 0 });
+      expect(await stack.up(program(true))).toHaveActions({ workload: "update" });
+      expect(stack.emulator!.faults.status().counters.by_kind.after_apply_502).toBe(1);
+      stack.emulator!.faults.configure({ rate: 0 });
+      expect((await client.workloads.get({ params: { workload_name: "monitor-1" } })).status.state).not.toBe("pending_deploy");
+      await stack.expectNoDrift();
+      await client.close();
+    } finally {
+      await stack.close();
+    }
+  });
+});

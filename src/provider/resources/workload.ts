@@ -1,6 +1,6 @@
 /** Workload: an app version deployed to a cluster, with its lifecycle (enabled, running, staged updates). */
 import type * as pulumi from "@pulumi/pulumi";
-import type { SvcClient } from "../../client";
+import { SvcApiError, type SvcClient } from "../../client";
 import { deploymentRuntime } from "../../api/apps";
 import { WorkloadCreate, workloads } from "../../api/workloads";
 import type { z } from "zod";
@@ -138,15 +138,30 @@ function patchBody(i: Inputs, keys: readonly Patchable[]): BodyOf<typeof workloa
 
 const get = async (client: SvcClient, name: string) => (await client.call(workloads.get, { params: { workload_name: name } })) as WireRecord;
 
+/**
+ * Enables a pending workload. The platform refuses to enable one that is no longer pending (409), so
+ * when an enable was applied but its answer lost, its repeat is refused: a 409 after which the
+ * workload is no longer pending means the enable took effect.
+ */
+async function enable(client: SvcClient, name: string): Promise<void> {
+  try {
+    await client.call(workloads.enable, { body: { names: [name] } });
+  } catch (e) {
+    if (!(e instanceof SvcApiError && e.status === 409)) throw e;
+    const state = ((await get(client, name)).status as { state?: string } | undefined)?.state;
+    if (state === "pending_deploy") throw e;
+  }
+}
+
 /** Brings enabled and running to the declared values. */
-async function settle(client: SvcClient, news: Inputs, record: WireRecord): Promise<WireRecord> {
+async function applyRunState(client: SvcClient, news: Inputs, record: WireRecord): Promise<WireRecord> {
   const name = news.name;
   let changed = false;
   const state = (record.status as { state?: string } | undefined)?.state;
   // Only a pending workload (created with enabled: false) is enabled; a stopped one is not enabled
   // either on the platform, but it is started, below, when it should run.
   if (news.enabled !== false && state === "pending_deploy") {
-    await client.call(workloads.enable, { body: { names: [name] } });
+    await enable(client, name);
     changed = true;
   }
   if (news.running === false && state !== "stopped" && state !== "stopping" && news.enabled !== false) {
@@ -184,13 +199,13 @@ export const workloadKind = declareKind<Inputs>()({
   replaceWhen: (olds, news) => olds.enabled !== false && news.enabled === false,
   async create({ client }, i) {
     const record = (await client.call(workloads.create, { query: { stopped: i.running === false }, body: createBody(i) })) as WireRecord;
-    return settle(client, i, record);
+    return applyRunState(client, i, record);
   },
   endpoints: { read: workloads.get, params: (id) => ({ workload_name: id }) },
   async update({ client }, id, news, olds, changed) {
     const keys = olds === undefined ? PATCHABLE : changed.filter(isPatchable);
     const record = keys.length ? ((await client.call(workloads.patch, { params: { workload_name: id }, body: patchBody(news, keys) })) as WireRecord) : await get(client, id);
-    return settle(client, news, record);
+    return applyRunState(client, news, record);
   },
   async delete({ client }, id) {
     await client.call(workloads.delete, { body: { names: [id] } });
