@@ -15,6 +15,7 @@ import { endpoints } from "../../src/api/endpoints";
 import type { SvcClient } from "../../src/client";
 import { declareKind, defineOutputs, type Kind, type KindContext } from "../../src/provider/kind";
 import { kinds } from "../../src/provider/resources";
+import { compileFixture, markedMistakes, unmetMistakes } from "../helpers/marked-errors";
 import { assetKind } from "../../src/provider/resources/asset";
 import { assetPropertyKind } from "../../src/provider/resources/asset-property";
 import { bridgeKind } from "../../src/provider/resources/bridge";
@@ -161,36 +162,17 @@ describe("declarations the machinery cannot run are refused when the kind is dec
 // Compile-time: a mapping that cannot build a body is an error on the line that names the endpoints.
 
 const FIXTURE = path.join(__dirname, "fixtures", "declared-endpoints.ts");
-const DIRECTIVE = /^(\s*)\/\/ @ts-expect-error (.+)$/;
-
-function compile(source: string): Array<{ line: number; message: string }> {
+function compile(source: string) {
   const config = ts.readConfigFile(path.join(__dirname, "..", "..", "tsconfig.json"), ts.sys.readFile);
   const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, path.join(__dirname, "..", ".."));
-  const host = ts.createCompilerHost({ ...options, noEmit: true });
-  const getSource = host.getSourceFile.bind(host);
-  host.getSourceFile = (file, language, onError) => (path.resolve(file) === FIXTURE ? ts.createSourceFile(file, source, language) : getSource(file, language, onError));
-  const program = ts.createProgram([FIXTURE], { ...options, noEmit: true }, host);
-  return ts.getPreEmitDiagnostics(program).map((d) => ({
-    line: d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0,
-    message: `${d.file ? path.basename(d.file.fileName) : ""}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`,
-  }));
+  return compileFixture(FIXTURE, source, { ...options, noEmit: true });
 }
 
 test("each declaration whose args cannot build an endpoint's body fails to compile, naming the problem; the others compile", () => {
   const text = ts.sys.readFile(FIXTURE) ?? "";
-  const mistakes = text
-    .split("\n")
-    .map((l, i) => ({ line: i + 2, names: DIRECTIVE.exec(l)?.[2] }))
-    .filter((m): m is { line: number; names: string } => m.names !== undefined);
+  const mistakes = markedMistakes(text);
   expect(mistakes.length).toBeGreaterThanOrEqual(6);
   // An unused @ts-expect-error is an error too: a mistake the types no longer catch.
   expect(compile(text)).toEqual([]);
-  const bare = text
-    .split("\n")
-    .map((l) => l.replace(DIRECTIVE, "$1//"))
-    .join("\n");
-  const errors = compile(bare);
-  const unmatched = mistakes.filter((m) => !errors.some((e) => e.line === m.line && e.message.includes(m.names)));
-  expect(unmatched.map((m) => `line ${m.line}: no error naming ${m.names}; errors: ${JSON.stringify(errors.filter((e) => e.line === m.line))}`)).toEqual([]);
-  expect(errors.filter((e) => !mistakes.some((m) => m.line === e.line))).toEqual([]);
+  expect(unmetMistakes(text, compile)).toEqual([]);
 }, 120_000);
