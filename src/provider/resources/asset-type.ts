@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { AssetClassCreate, AssetTypeCreate, assets } from "../../api/assets";
 import { readAssetType } from "../../client/batch";
-import { defineKind, defineOutputs, type Outputs } from "../kind";
+import { declareKind, defineOutputs, type Outputs } from "../kind";
 import { SvcResource } from "../shim";
 import type { Resolved } from "../wire-types";
 
@@ -38,35 +38,27 @@ export const assetTypeOutputs = defineOutputs({
   updated: (r) => r.updated as string,
 });
 
-export const assetTypeKind = defineKind<TypeInputs>({
+export const assetTypeKind = declareKind<TypeInputs>()({
   name: "AssetType",
   noun: "asset type",
   args: { name: { replaces: true }, title: {}, assetClassName: { wire: "asset_class_name" }, adopt: { local: true } },
   required: ["name", "title"],
   id: (i) => i.name,
   schema: AssetTypeCreate,
-  create: async ({ client }, i) => await client.call(assets.typeCreate, { body: { name: i.name, title: i.title, asset_class_name: i.assetClassName } }),
+  endpoints: { create: assets.typeCreate, update: assets.typeUpdate, delete: assets.typeDelete, params: (id) => ({ asset_type_name: id }) },
+  // Reads are coalesced into list calls.
   read: async ({ client }, id) => await readAssetType(client, id),
-  update: async ({ client }, id, i) => await client.call(assets.typeUpdate, { params: { asset_type_name: id }, body: { title: i.title, asset_class_name: i.assetClassName } }),
-  async delete({ client }, id) {
-    await client.call(assets.typeDelete, { params: { asset_type_name: id } });
-  },
   outputs: assetTypeOutputs,
 });
 
-export const assetClassKind = defineKind<ClassInputs>({
+export const assetClassKind = declareKind<ClassInputs>()({
   name: "AssetClass",
   noun: "asset class",
   args: { name: { replaces: true }, title: {}, adopt: { local: true } },
   required: ["name", "title"],
   id: (i) => i.name,
   schema: AssetClassCreate,
-  create: async ({ client }, i) => await client.call(assets.classCreate, { body: { name: i.name, title: i.title } }),
-  read: async ({ client }, id) => await client.call(assets.classGet, { params: { asset_class_name: id } }),
-  update: async ({ client }, id, i) => await client.call(assets.classUpdate, { params: { asset_class_name: id }, body: { title: i.title } }),
-  async delete({ client }, id) {
-    await client.call(assets.classDelete, { params: { asset_class_name: id } });
-  },
+  endpoints: { create: assets.classCreate, read: assets.classGet, update: assets.classUpdate, delete: assets.classDelete, params: (id) => ({ asset_class_name: id }) },
   outputs: assetTypeOutputs,
 });
 
