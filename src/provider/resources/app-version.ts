@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type * as Yaml from "yaml";
 import { AppVersionCreate, AppVersionPatch, apps } from "../../api/apps";
 import { renderPath } from "../../api/common";
-import { defineKind, defineOutputs, type CheckFailure, type Outputs } from "../kind";
+import { declareKind, defineOutputs, type CheckFailure, type Outputs } from "../kind";
 import { SvcResource } from "../shim";
 import { camel, containedIn, convertKeys, describeIssue, snake } from "../values";
 import { conformed, type DeepInput, type Resolved, type Same, proves } from "../wire-types";
@@ -116,7 +116,7 @@ export const appVersionOutputs = defineOutputs({
   flags: (r) => r.flags as Json,
 });
 
-export const appVersionKind = defineKind<Inputs>({
+export const appVersionKind = declareKind<Inputs>()({
   name: "AppVersion",
   noun: "app version",
   args: {
@@ -152,7 +152,7 @@ export const appVersionKind = defineKind<Inputs>({
     return failures;
   },
   create: async ({ client }, i) => await client.call(apps.create, { body: conformed(AppVersionCreate, createBody(i)) }),
-  read: async ({ client }, id) => await client.call(apps.versionGet, { params: params(id) }),
+  endpoints: { read: apps.versionGet, delete: apps.versionDelete, params },
   async update({ client }, id, news, olds, changed) {
     // Adoption sends every patchable key; an update only the changed ones. A removed key is sent empty.
     const keys = olds === undefined ? ["image", "defaults", "schemas"] : changed.filter((c) => ["image", "defaults", "schemas"].includes(c));
@@ -164,9 +164,6 @@ export const appVersionKind = defineKind<Inputs>({
     }
     if (Object.keys(patch).length === 0) return await client.call(apps.versionGet, { params: params(id) });
     return await client.call(apps.versionPatch, { params: params(id), body: conformed(AppVersionPatch, patch) });
-  },
-  async delete({ client }, id) {
-    await client.call(apps.versionDelete, { params: params(id) });
   },
   argsFromRecord(r, olds) {
     const out: Partial<Inputs> = {};
