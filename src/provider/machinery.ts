@@ -7,6 +7,7 @@ import { destroyEffectOf, wireArgs, type CheckFailure, type Kind, type KindConte
 import { camel, containedIn, containsUnknown, convertKeys, deepEqual, describeIssue, scrub, snake } from "./values";
 import { renderPath } from "../api/common";
 import { endpoints } from "../api/endpoints";
+import { isCreate } from "../client/retry";
 
 type Props = Record<string, unknown>;
 
@@ -291,6 +292,5 @@ export async function remove(kind: Kind, ctx: KindContext, id: string, props: Pr
   }
 }
 
-const CREATES = new Set(endpoints.filter((e) => e.effect === "create").map((e) => e.id));
-/** Whether the call `endpointId` creates an object (the endpoint table's `effect`). */
-const createsAnObject = (endpointId: string | undefined): boolean => endpointId !== undefined && CREATES.has(endpointId);
+/** Whether the call `endpointId` creates an object (the endpoint table's `effect`, as the client's retries read it). */
+const createsAnObject = (endpointId: string | undefined): boolean => endpoints.some((e) => e.id === endpointId && isCreate(e));
