@@ -11,6 +11,10 @@
  * state persisted to a RAM file system (/dev/shm): the log's own cost (encoding, the write call,
  * the I/O thread's round trip) without the disk.
  *
+ * A third control is the floor of any server that syncs before it answers: a bare node:http server
+ * (bench/lib/bare-sync-server.js) that appends and syncs 1 KB before answering, against the same
+ * server answering at once, timed with the same client in the same rounds.
+ *
  * Serial rounds are short (10 creates per emulator, in a random order each round), so that the
  * disk's and the CPUs' changing load falls on all of them alike.
  */
@@ -19,6 +23,7 @@ const path = require("node:path");
 const { dist, Http, figure, median, nowMs, tempDir, quiet } = require("../lib/common");
 const { load } = require("../lib/load");
 const { API, ASSET_TYPE, seedAssets } = require("../lib/seed");
+const { startBareServer } = require("../lib/bare-sync-server");
 
 const RECORDS = 100_000;
 
@@ -53,7 +58,9 @@ async function run(opts) {
   }
 
   const targets = { persisted, memory, ...(ram ? { ram } : {}) };
+  const bare = { bareMemory: await startBareServer(), bareSync: await startBareServer(path.join(dir, "bare-sync-probe")) };
   const clients = {};
+  const bareClients = { bareMemory: new Http(bare.bareMemory.baseUrl, 1), bareSync: new Http(bare.bareSync.baseUrl, 1) };
   try {
     for (const [k, emu] of Object.entries(targets)) {
       clients[k] = new Http(emu.baseUrl, 1);
@@ -68,7 +75,7 @@ async function run(opts) {
     // Serial creates, alternating short rounds so that all see the same machine conditions.
     const rounds = opts.quick ? 6 : 50;
     const perRound = 10;
-    const times = { persisted: [], memory: [], ram: [], memoryAfterPause: [], fsync: [] };
+    const times = { persisted: [], memory: [], ram: [], memoryAfterPause: [], bareMemory: [], bareSync: [], fsync: [] };
     // What the disk alone costs: a small append and fsync in the state's directory, in the same rounds.
     const probe = fs.openSync(path.join(dir, "fsync-probe"), "a");
     const line = Buffer.alloc(1024, 0x61);
@@ -80,9 +87,9 @@ async function run(opts) {
         fs.fsyncSync(probe);
         if (r > 0) times.fsync.push(nowMs() - s);
       }
-      const order = [...Object.keys(targets), "memoryAfterPause"].sort(() => Math.random() - 0.5);
+      const order = [...Object.keys(targets), "memoryAfterPause", ...Object.keys(bare)].sort(() => Math.random() - 0.5);
       for (const k of order) {
-        const client = k === "memoryAfterPause" ? clients.memory : clients[k];
+        const client = k === "memoryAfterPause" ? clients.memory : (clients[k] ?? bareClients[k]);
         for (let i = 0; i < perRound; i++) {
           const body = { name: `serial-${++n}`, title: "Serial create", asset_type_name: ASSET_TYPE };
           if (k === "memoryAfterPause") await new Promise((res) => setTimeout(res, 3));
@@ -99,8 +106,11 @@ async function run(opts) {
       memory: median(times.memory),
       memoryAfterPause: median(times.memoryAfterPause),
       ram: ram ? median(times.ram) : NaN,
+      bareMemory: median(times.bareMemory),
+      bareSync: median(times.bareSync),
       fsync: median(times.fsync),
     };
+    const serverFloor = serial.bareSync - serial.bareMemory;
     const fsyncsBefore = persisted.persistence?.stats?.().fsyncs;
 
     // Concurrent creates from a second process: the log's group commit shares fsyncs between them.
@@ -154,6 +164,22 @@ async function run(opts) {
         unit: "ms",
         baseline: serial.fsync,
         baselineName: "append 1 KB + fsync, same directory",
+      }),
+      figure({
+        section: 3,
+        name: "control: a bare node:http server that appends and syncs 1 KB before answering, minus the same answering at once (any server's floor)",
+        value: serverFloor,
+        unit: "ms",
+        baseline: serial.fsync,
+        baselineName: "append 1 KB + fsync, same directory",
+      }),
+      figure({
+        section: 3,
+        name: "one create, persisted minus in memory, against that server floor",
+        value: serial.persisted - serial.memory,
+        unit: "ms",
+        baseline: serverFloor,
+        baselineName: "bare server: synced append minus none",
       }),
       ...(ram
         ? [
@@ -216,7 +242,8 @@ async function run(opts) {
       },
     };
   } finally {
-    for (const c of Object.values(clients)) await c.close();
+    for (const c of [...Object.values(clients), ...Object.values(bareClients)]) await c.close();
+    for (const b of Object.values(bare)) await b.close();
     await persisted.close();
     await memory.close();
     await ram?.close();

@@ -186,6 +186,43 @@ describe("Cheap persistence as state grows", () => {
     await again.close();
   });
 
+  test("by default the log is folded once it is as large as the snapshot (at least 16 MiB): a larger state is folded less often", async () => {
+    const MiB = 1024 * 1024;
+    const file = join(dir, "state.json");
+    // Records of 64 KiB, written through the store as a handler would.
+    const write = async (emu: TestEmulator, prefix: string, n: number) => {
+      for (let i = 0; i < n; i++) {
+        const { changes } = emu.store.transaction(() => emu.store.table("blobs").put(`${prefix}-${i}`, { data: "x".repeat(64 * 1024) }));
+        await emu.store.publish(changes);
+      }
+    };
+    const small = await startTestEmulator({ statePath: file });
+    try {
+      // A small snapshot: the 16 MiB floor holds (256 records of 64 KiB).
+      await write(small, "a", 200);
+      expect(small.persistence!.stats().compactions).toBe(0);
+      await write(small, "b", 80);
+      await small.persistence!.compact();
+      expect(small.persistence!.stats().compactions).toBe(2); // one past 16 MiB, and the one asked for
+    } finally {
+      await small.close();
+    }
+    // The snapshot now holds 280 records (about 17.5 MiB): the log may grow that large before it is folded.
+    expect(statSync(file).size).toBeGreaterThan(17 * MiB);
+    const large = await startTestEmulator({ statePath: file });
+    try {
+      await write(large, "c", 270);
+      expect(large.persistence!.stats().compactions).toBe(0);
+      await write(large, "d", 20); // past the snapshot's size: folded in the background
+      await large.persistence!.compact();
+      const stats = large.persistence!.stats();
+      expect(stats.compactions).toBe(2);
+      expect(stats.logRecords).toBe(0);
+    } finally {
+      await large.close();
+    }
+  });
+
   test("concurrent commits share fsyncs (group commit) and all of them are durable", async () => {
     const file = join(dir, "state.json");
     const emu = await startTestEmulator({ statePath: file });

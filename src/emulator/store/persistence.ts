@@ -19,8 +19,11 @@
  * - FILE.lock (a directory, proper-lockfile) and FILE.lock-owner (pid and host of the holder) while an
  *   emulator has the state open.
  *
- * The log is folded into a new snapshot in the background once it holds `compactRecords` lines or
- * `compactBytes` bytes, and on close; a request never rewrites the whole state. Each log line carries
+ * The log is folded into a new snapshot in the background once it is as large as the snapshot (and at
+ * least 16 MiB), and on close; a request never rewrites the whole state. Folding costs in proportion
+ * to the state's size, so it is spread over a log as large as the state: each logged byte causes at
+ * most about one byte of snapshot to be written, and reopening replays at most a state's worth of log.
+ * `compactRecords` or `compactBytes`, when given, fold at that many commits or bytes instead. Each log line carries
  * a sequence number and the snapshot records the last one it contains, so a crash between writing a
  * snapshot and trimming the log replays nothing twice.
  *
@@ -61,9 +64,12 @@ export interface PersistenceOptions {
   lockTimeoutMs?: number;
   /** Age after which an unrefreshed lock of another host or process counts as abandoned, ms (default 10 000, at least 2 000). */
   lockStaleMs?: number;
-  /** Fold the log into the snapshot once it holds this many commits (default 10 000)... */
+  /**
+   * Fold the log into the snapshot once it holds this many commits... (default: neither this nor
+   * `compactBytes`; the log is folded once it is as large as the snapshot, and at least 16 MiB).
+   */
   compactRecords?: number;
-  /** ...or this many bytes (default 32 MiB). */
+  /** ...or this many bytes. */
   compactBytes?: number;
   /** Where background failures are reported. */
   log?: (line: string) => void;
@@ -96,6 +102,8 @@ interface Pending {
 }
 
 const SNAPSHOT_CHUNK = 1 << 20;
+/** Without `compactRecords`/`compactBytes`, the log is folded once it is as large as the snapshot, and at least this large. */
+const MIN_COMPACT_BYTES = 16 * 1024 * 1024;
 /** Opening flags of the log: append, each write synced before it returns (O_DSYNC) where available. */
 const O_DSYNC = (fsConstants as { O_DSYNC?: number }).O_DSYNC;
 const LOG_FLAGS = fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | (O_DSYNC ?? 0);
@@ -299,17 +307,18 @@ export async function readSnapshot(file: string): Promise<{ seq: number; tables:
   return { seq: Number(header!.seq ?? 0), tables };
 }
 
-/** Writes a snapshot atomically: temp file, fsync, rename, fsync of the directory. */
-async function writeSnapshot(file: string, seq: number, tables: SnapshotData): Promise<void> {
+/** Writes a snapshot atomically: temp file, fsync, rename, fsync of the directory. Returns its size in bytes. */
+async function writeSnapshot(file: string, seq: number, tables: SnapshotData): Promise<number> {
   const tmp = `${file}.tmp`;
   const fh = await fsp.open(tmp, "w");
   const hash = createHash("sha256");
   let records = 0;
+  let bytes = 0;
   try {
     let chunk = JSON.stringify({ format: STATE_FORMAT, version: STATE_VERSION, seq, written_at: new Date().toISOString() }) + "\n";
     const flush = async () => {
       hash.update(chunk);
-      await fh.write(chunk);
+      bytes += (await fh.write(chunk)).bytesWritten;
       chunk = "";
     };
     // Written in chunks so a large state does not hold the event loop; records are immutable, so
@@ -322,13 +331,14 @@ async function writeSnapshot(file: string, seq: number, tables: SnapshotData): P
       }
     }
     await flush();
-    await fh.write(JSON.stringify({ end: true, records, sha256: hash.digest("hex") }) + "\n");
+    bytes += (await fh.write(JSON.stringify({ end: true, records, sha256: hash.digest("hex") }) + "\n")).bytesWritten;
     await fh.sync();
   } finally {
     await fh.close();
   }
   await fsp.rename(tmp, file);
   await syncDir(dirname(file));
+  return bytes;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -377,6 +387,8 @@ export class StatePersistence {
   private logHandle: fsp.FileHandle | undefined;
   private logRecords = 0;
   private logBytes = 0;
+  /** Size of the snapshot file: the default compaction waits for a log this large. */
+  private snapshotBytes = 0;
   private pending: Pending[] = [];
   private flushScheduled = false;
   /** A write is under way. */
@@ -435,6 +447,7 @@ export class StatePersistence {
       const snap = await readSnapshot(this.file);
       this.store.load(snap.tables);
       this.seq = snap.seq;
+      this.snapshotBytes = (await fsp.stat(this.file)).size;
     }
     for (const r of log.records) {
       if (r.s <= this.seq) continue; // already in the snapshot (a crash came before the log was trimmed)
@@ -452,7 +465,7 @@ export class StatePersistence {
       this.persistedMeta.set(k, JSON.stringify(v));
       this.persistedMetaValues.set(k, v);
     }
-    if (!hasSnapshot) await writeSnapshot(this.file, this.seq, this.store.snapshot());
+    if (!hasSnapshot) this.snapshotBytes = await writeSnapshot(this.file, this.seq, this.store.snapshot());
     this.logHandle = await fsp.open(this.logFile, LOG_FLAGS);
   }
 
@@ -593,9 +606,12 @@ export class StatePersistence {
 
   private maybeCompact(): void {
     if (this.closed || this.compacting || this.failure) return;
-    const records = this.options.compactRecords ?? 10_000;
-    const bytes = this.options.compactBytes ?? 32 * 1024 * 1024;
-    if (this.logRecords >= records || this.logBytes >= bytes) {
+    const { compactRecords, compactBytes } = this.options;
+    const due =
+      compactRecords === undefined && compactBytes === undefined
+        ? this.logBytes >= Math.max(MIN_COMPACT_BYTES, this.snapshotBytes)
+        : this.logRecords >= (compactRecords ?? Infinity) || this.logBytes >= (compactBytes ?? Infinity);
+    if (due) {
       this.compact().catch((err) => this.options.log?.(`svc-emulator: compacting ${this.file} failed: ${errText(err)}; the log keeps every change`));
     }
   }
@@ -619,7 +635,7 @@ export class StatePersistence {
     const tables = this.store.snapshot();
     this.tail = { since, lines: [] };
     try {
-      await writeSnapshot(this.file, since, tables);
+      const snapshotBytes = await writeSnapshot(this.file, since, tables);
       // The snapshot holds everything up to `since`: the log keeps only what came after.
       await this.runExclusive(async () => {
         // Commits the snapshot already holds but the log has not written yet are durable now.
@@ -640,6 +656,7 @@ export class StatePersistence {
         this.logHandle = await fsp.open(this.logFile, LOG_FLAGS);
         this.logRecords = lines.length;
         this.logBytes = Buffer.byteLength(data);
+        this.snapshotBytes = snapshotBytes;
         this.counts.compactions++;
       });
     } finally {
