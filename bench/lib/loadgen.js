@@ -7,7 +7,7 @@
  *
  * Message in: { origin, connections, durationMs, warmupMs, request: { method, path, headers, body?, bodyTemplate? } }
  * `bodyTemplate` has every "{{n}}" replaced by a number unique within the child (creates need fresh names).
- * Message out: { requests, rps, p50, p99, mean, errors, statuses }
+ * Message out: { requests, rps, p50, p99, mean, errors, statuses, answered } (`answered`: warm-up included)
  */
 const { Pool } = require("undici");
 
@@ -18,6 +18,7 @@ async function run(spec) {
   const bodyOf = () => (req.bodyTemplate ? req.bodyTemplate.replaceAll("{{n}}", String(++counter)) : req.body);
   const statuses = {};
   let errors = 0;
+  let answered = 0;
   const latencies = [];
   const t0 = performance.now();
   const recordFrom = t0 + spec.warmupMs;
@@ -30,6 +31,7 @@ async function run(spec) {
       try {
         const res = await pool.request({ method: req.method, path: req.path, headers: req.headers, body: bodyOf() });
         await res.body.arrayBuffer();
+        answered++;
         const done = performance.now();
         if (start >= recordFrom && done <= end) {
           latencies.push(done - start);
@@ -52,6 +54,7 @@ async function run(spec) {
     mean: latencies.reduce((a, b) => a + b, 0) / (latencies.length || 1),
     errors,
     statuses,
+    answered,
   };
 }
 

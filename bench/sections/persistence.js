@@ -11,9 +11,12 @@
  * state persisted to a RAM file system (/dev/shm): the log's own cost (encoding, the write call,
  * the I/O thread's round trip) without the disk.
  *
- * A third control is the floor of any server that syncs before it answers: a bare node:http server
- * (bench/lib/bare-sync-server.js) that appends and syncs 1 KB before answering, against the same
- * server answering at once, timed with the same client in the same rounds.
+ * A third control is the floor of any server that syncs before it answers (bench/lib/bare-sync-server.js):
+ * serially, a bare node:http server that appends and syncs 1 KB before answering, against the same
+ * server answering at once, timed with the same client in the same rounds; under the 8-connection
+ * load, a bare server spending the in-memory emulator's CPU per request (measured in the same run)
+ * and group-committing synced appends of the emulator's log line size, against the same server
+ * answering at once: what the disk leaves of a server's throughput when every answer waits for it.
  *
  * Serial rounds are short (10 creates per emulator, in a random order each round), so that the
  * disk's and the CPUs' changing load falls on all of them alike.
@@ -58,7 +61,7 @@ async function run(opts) {
   }
 
   const targets = { persisted, memory, ...(ram ? { ram } : {}) };
-  const bare = { bareMemory: await startBareServer(), bareSync: await startBareServer(path.join(dir, "bare-sync-probe")) };
+  const bare = { bareMemory: await startBareServer(), bareSync: await startBareServer({ syncFile: path.join(dir, "bare-sync-probe") }) };
   const clients = {};
   const bareClients = { bareMemory: new Http(bare.bareMemory.baseUrl, 1), bareSync: new Http(bare.bareSync.baseUrl, 1) };
   try {
@@ -112,24 +115,35 @@ async function run(opts) {
     };
     const serverFloor = serial.bareSync - serial.bareMemory;
     const fsyncsBefore = persisted.persistence?.stats?.().fsyncs;
+    // The log's bytes per commit (no compaction falls in the serial rounds: the log stays far below the snapshot's size).
+    const serialStats = persisted.persistence.stats();
+    const lineBytes = Math.round(serialStats.logBytes / serialStats.logRecords);
 
     // Concurrent creates from a second process: the log's group commit shares fsyncs between them.
     const concurrent = {};
     const writes = {};
-    for (const [k, emu] of Object.entries(targets)) {
-      const before = emu.persistence?.stats();
-      concurrent[k] = await load({
-        origin: emu.baseUrl,
+    const loadOf = (origin, name, token) =>
+      load({
+        origin,
         connections: opts.connections,
         durationMs: opts.loadMs,
         warmupMs: opts.warmupMs,
         request: {
           method: "POST",
           path: `${API}/assets/create`,
-          headers: { authorization: `Bearer ${clients[k].token}`, "content-type": "application/json", accept: "application/json" },
-          bodyTemplate: JSON.stringify({ name: `load-${k}-{{n}}`, title: "Load create", asset_type_name: ASSET_TYPE }),
+          headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), "content-type": "application/json", accept: "application/json" },
+          bodyTemplate: JSON.stringify({ name: `load-${name}-{{n}}`, title: "Load create", asset_type_name: ASSET_TYPE }),
         },
       });
+    let memoryCpuUs;
+    for (const [k, emu] of Object.entries(targets)) {
+      const before = emu.persistence?.stats();
+      const cpu0 = process.cpuUsage();
+      concurrent[k] = await loadOf(emu.baseUrl, k, clients[k].token);
+      if (k === "memory") {
+        const cpu = process.cpuUsage(cpu0);
+        memoryCpuUs = (cpu.user + cpu.system) / concurrent[k].answered;
+      }
       if (concurrent[k].errors > 0 || Object.keys(concurrent[k].statuses).some((s) => s !== "201")) {
         throw new Error(`concurrent creates on the ${k} emulator: ${JSON.stringify(concurrent[k].statuses)}, ${concurrent[k].errors} transport errors`);
       }
@@ -137,6 +151,25 @@ async function run(opts) {
       if (before && after) writes[k] = { commits: after.commits - before.commits, writes: after.fsyncs - before.fsyncs };
     }
     const stats = persisted.persistence?.stats?.();
+
+    // The disk's floor under the same load: a bare server spending, with its own HTTP handling, the
+    // in-memory emulator's CPU per request, answering at once and after group-committed synced appends
+    // of the log's line size.
+    const cpu0 = process.cpuUsage();
+    const bareLoad = await loadOf(bare.bareMemory.baseUrl, "bare");
+    const bareCpu = process.cpuUsage(cpu0);
+    const bareCpuUs = (bareCpu.user + bareCpu.system) / bareLoad.answered;
+    const busyUs = Math.max(0, memoryCpuUs - bareCpuUs);
+    const floorServers = {
+      bareBusy: await startBareServer({ busyUs }),
+      bareGroup: await startBareServer({ busyUs, syncFile: path.join(dir, "bare-group-probe"), lineBytes }),
+    };
+    try {
+      for (const [k, server] of Object.entries(floorServers)) concurrent[k] = await loadOf(server.baseUrl, k);
+    } finally {
+      for (const server of Object.values(floorServers)) await server.close();
+    }
+    const diskFloor = concurrent.bareGroup.rps / concurrent.bareBusy.rps;
 
     const figures = [
       figure({
@@ -204,6 +237,22 @@ async function run(opts) {
       }),
       figure({
         section: 3,
+        name: `control: a bare server spending the in-memory emulator's CPU per request (${memoryCpuUs.toFixed(0)} µs), group-committing synced ${lineBytes} B appends, ${opts.connections} conns: requests/s`,
+        value: concurrent.bareGroup.rps,
+        unit: "req/s",
+        baseline: concurrent.bareBusy.rps,
+        baselineName: "the same server answering at once",
+      }),
+      figure({
+        section: 3,
+        name: `creates persisted, ${opts.connections} conns, share of in-memory throughput kept, against that server's`,
+        value: concurrent.persisted.rps / concurrent.memory.rps,
+        unit: "",
+        baseline: diskFloor,
+        baselineName: "bare server: group-committed over at once",
+      }),
+      figure({
+        section: 3,
         name: `persisted, ${opts.connections} conns: commits per write (group commit)`,
         value: writes.persisted.commits / writes.persisted.writes,
         unit: "",
@@ -238,6 +287,9 @@ async function run(opts) {
         reopen_ms: reopenMs,
         persistence_stats: stats ?? null,
         writes_under_load: writes,
+        memory_cpu_us_per_request: memoryCpuUs,
+        bare_cpu_us_per_request: bareCpuUs,
+        log_line_bytes: lineBytes,
         fsyncs_before_concurrent: fsyncsBefore ?? null,
       },
     };
