@@ -5,7 +5,7 @@ import { deploymentRuntime } from "../../api/apps";
 import { WorkloadCreate, workloads } from "../../api/workloads";
 import type { z } from "zod";
 import type { downloadStatus, workloadState } from "../../api/workloads";
-import { declareKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
+import { argsInBody, declareKind, defineOutputs, wireArgs, type ArgSpecs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { wireOf, type BodyOf, type DeepInput, type Resolved, type Same, proves } from "../wire-types";
 import { RUNTIME_FREE, type DeploymentType, type WorkloadApiPermissions, type WorkloadRuntime, type WorkloadSystem } from "./contract-types";
@@ -69,9 +69,25 @@ type Inputs = Resolved<WorkloadArgs>;
 // The args resolve to the documented contract types (contract-types.ts proves those are the contract's).
 proves<Same<NonNullable<Inputs["runtime"]>, WorkloadRuntime>>();
 
-const PATCHABLE = ["title", "appVersion", "clusterName", "nodeName", "deploymentType", "runtime", "system", "apiPermissions"] as const;
-type Patchable = (typeof PATCHABLE)[number];
-const isPatchable = (arg: string): arg is Patchable => PATCHABLE.some((p) => p === arg);
+/** How each arg maps to the wire. */
+const workloadArgs = {
+  name: { replaces: true },
+  appName: { replaces: true },
+  appVersion: {},
+  clusterName: {},
+  nodeName: {},
+  title: {},
+  runtime: { nested: true, freeForm: RUNTIME_FREE },
+  system: { compare: "exact" },
+  apiPermissions: { compare: "exact" },
+  deploymentType: { writeOnly: true },
+  enabled: {},
+  running: {},
+  adopt: { local: true },
+} as const satisfies ArgSpecs<Inputs>;
+
+/** The args a patch carries (their wire names are the patch body's fields). */
+const PATCHABLE = argsInBody(workloadArgs, workloads.patch);
 /** The record's status object (always present on the platform's records). */
 type Status = { state: z.infer<typeof workloadState>; message: string; last_seen?: string | null };
 const status = (r: WireRecord) => (r.status ?? {}) as Status;
@@ -121,21 +137,6 @@ function createBody(i: Inputs): BodyOf<typeof workloads.create> {
   };
 }
 
-/** The patch of the given args: each sent key replaces its whole value on the platform. */
-function patchBody(i: Inputs, keys: readonly Patchable[]): BodyOf<typeof workloads.patch> {
-  const sent = (arg: Patchable) => keys.includes(arg);
-  return {
-    title: sent("title") ? i.title : undefined,
-    app_version: sent("appVersion") ? i.appVersion : undefined,
-    cluster_name: sent("clusterName") ? i.clusterName : undefined,
-    node_name: sent("nodeName") ? i.nodeName : undefined,
-    deployment_type: sent("deploymentType") ? i.deploymentType : undefined,
-    runtime: sent("runtime") ? runtimeWire(i) : undefined,
-    system: sent("system") ? i.system : undefined,
-    api_permissions: sent("apiPermissions") ? i.apiPermissions : undefined,
-  };
-}
-
 const get = async (client: SvcClient, name: string) => (await client.call(workloads.get, { params: { workload_name: name } })) as WireRecord;
 
 /**
@@ -177,21 +178,7 @@ async function applyRunState(client: SvcClient, news: Inputs, record: WireRecord
 export const workloadKind = declareKind<Inputs>()({
   name: "Workload",
   noun: "workload",
-  args: {
-    name: { replaces: true },
-    appName: { replaces: true },
-    appVersion: {},
-    clusterName: {},
-    nodeName: {},
-    title: {},
-    runtime: { nested: true, freeForm: RUNTIME_FREE },
-    system: { compare: "exact" },
-    apiPermissions: { compare: "exact" },
-    deploymentType: { writeOnly: true },
-    enabled: {},
-    running: {},
-    adopt: { local: true },
-  },
+  args: workloadArgs,
   required: ["name", "appName", "appVersion", "clusterName"],
   id: (i) => i.name,
   schema: WorkloadCreate,
@@ -203,8 +190,10 @@ export const workloadKind = declareKind<Inputs>()({
   },
   endpoints: { read: workloads.get, params: (id) => ({ workload_name: id }) },
   async update({ client }, id, news, olds, changed) {
-    const keys = olds === undefined ? PATCHABLE : changed.filter(isPatchable);
-    const record = keys.length ? ((await client.call(workloads.patch, { params: { workload_name: id }, body: patchBody(news, keys) })) as WireRecord) : await get(client, id);
+    // Each sent key replaces its whole value on the platform: only the changed ones are sent (all on adoption).
+    const keys = olds === undefined ? PATCHABLE : changed.filter((c) => PATCHABLE.includes(c));
+    const body = wireArgs(workloadArgs, news, workloads.patch, { only: keys });
+    const record = keys.length ? ((await client.call(workloads.patch, { params: { workload_name: id }, body })) as WireRecord) : await get(client, id);
     return applyRunState(client, news, record);
   },
   async delete({ client }, id) {
