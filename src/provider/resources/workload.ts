@@ -1,6 +1,6 @@
 /** Workload: an app version deployed to a cluster, with its lifecycle (enabled, running, staged updates). */
 import type * as pulumi from "@pulumi/pulumi";
-import { SvcApiError, type SvcClient } from "../../client";
+import type { SvcClient } from "../../client";
 import { deploymentRuntime } from "../../api/apps";
 import { WorkloadCreate, workloads } from "../../api/workloads";
 import type { z } from "zod";
@@ -139,21 +139,6 @@ function createBody(i: Inputs): BodyOf<typeof workloads.create> {
 
 const get = async (client: SvcClient, name: string) => (await client.call(workloads.get, { params: { workload_name: name } })) as WireRecord;
 
-/**
- * Enables a pending workload. The platform refuses to enable one that is no longer pending (409), so
- * when an enable was applied but its answer lost, its repeat is refused: a 409 after which the
- * workload is no longer pending means the enable took effect.
- */
-async function enable(client: SvcClient, name: string): Promise<void> {
-  try {
-    await client.call(workloads.enable, { body: { names: [name] } });
-  } catch (e) {
-    if (!(e instanceof SvcApiError && e.status === 409)) throw e;
-    const state = ((await get(client, name)).status as { state?: string } | undefined)?.state;
-    if (state === "pending_deploy") throw e;
-  }
-}
-
 /** Brings enabled and running to the declared values. */
 async function applyRunState(client: SvcClient, news: Inputs, record: WireRecord): Promise<WireRecord> {
   const name = news.name;
@@ -162,7 +147,9 @@ async function applyRunState(client: SvcClient, news: Inputs, record: WireRecord
   // Only a pending workload (created with enabled: false) is enabled; a stopped one is not enabled
   // either on the platform, but it is started, below, when it should run.
   if (news.enabled !== false && state === "pending_deploy") {
-    await enable(client, name);
+    // An enable applied whose answer was lost is confirmed by the client (the row's confirm reads the
+    // workload), not repeated: the platform refuses to enable a workload that is no longer pending.
+    await client.call(workloads.enable, { body: { names: [name] } });
     changed = true;
   }
   if (news.running === false && state !== "stopped" && state !== "stopping" && news.enabled !== false) {
