@@ -24,7 +24,9 @@ export type Source = "part1" | "part2" | "facts" | "auth";
  * - `read` changes nothing;
  * - `create` makes a new record each time it runs (or answers 409 the second time), so after a lost
  *   answer it is not repeated blindly: its `confirm` finds out first whether it was applied;
- * - `update`, `delete` and `action` (start, stop, apply, tokens) converge when repeated.
+ * - `update`, `delete` and `action` (start, stop, apply, tokens) converge when repeated, except an
+ *   action the platform refuses to repeat once it took effect (enabling a workload that is no longer
+ *   pending answers 409): such an action declares a `confirm` that tells whether it took effect.
  */
 export type Effect = "read" | "create" | "update" | "delete" | "action";
 
@@ -34,6 +36,27 @@ export interface CreateInput {
   query: Record<string, unknown>;
   body: Record<string, unknown>;
 }
+
+/** An action's input as the caller gave it (as a create's: not checked yet). */
+export type ActionInput = CreateInput;
+
+/**
+ * How to find out whether an action whose answer was lost took effect, for an action the platform
+ * refuses to repeat once it did: a read of each object the action acts on (a GET of one record,
+ * 404 while it does not exist), and what the record shows once the action took effect. Only for
+ * actions that answer no body (the client cannot make up the answer of one that does).
+ */
+export interface ActionConfirm {
+  /** Id of the read. */
+  read: string;
+  /** The read's path values for each object the action acts on; undefined when the input names none. */
+  objects(action: ActionInput): Array<Record<string, string>> | undefined;
+  /** Whether the object's record, as the read answers it, shows that the action (given as called) took effect. */
+  took(record: unknown, action: ActionInput): boolean;
+}
+
+/** Whether a row's confirm is an action's (a read of each object, and what shows the effect). */
+export const isActionConfirm = (c: Confirm | ActionConfirm): c is ActionConfirm => "took" in c;
 
 /** Calls the read `readId` of the table: its answer, or undefined when the record is not there (404). */
 export type ConfirmReader = (readId: string, input: { params?: Record<string, unknown>; query?: Record<string, unknown> }) => Promise<unknown>;
@@ -73,8 +96,11 @@ export interface Endpoint<P extends z.ZodType = z.ZodType, Q extends z.ZodType =
   method: HttpMethod;
   /** What the operation does; decides whether a client may repeat it after a lost answer. */
   effect: Effect;
-  /** For creates: how a client finds out whether one whose answer was lost was applied. */
-  confirm?: Confirm;
+  /**
+   * For creates, and actions the platform refuses to repeat once they took effect: how a client
+   * finds out whether one whose answer was lost was applied.
+   */
+  confirm?: Confirm | ActionConfirm;
   /** Path template relative to {base_url}/api/v4 (or absolute for the OIDC token endpoint), `{param}` placeholders. */
   path: string;
   /** Permission suffix (`svc.permission.<suffix>`), or null for the one open endpoint and the token endpoints. */
@@ -141,14 +167,21 @@ export function fillPath(ep: Pick<AnyEndpoint, "id" | "path">, params: unknown):
 /**
  * Declares the endpoints of one area. `tag` is the area's name in the OpenAPI document; `source` the
  * spec part the area's rows come from. Defaults: a body makes a JSON body; every effect but `read`
- * mutates; errors default to the spec's common set. Only creates have a confirm.
+ * mutates; errors default to the spec's common set. Only creates and actions have a confirm, each
+ * its own form.
  */
 export function defineArea(tag: string, source: Source) {
   return function endpoint<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType>(
     init: Init<P, Q, B, R>,
   ): Endpoint<P, Q, B, R> {
     if (!EFFECTS.includes(init.effect)) throw new Error(`${init.id}: effect must be one of ${EFFECTS.join(", ")}, got ${String(init.effect)}`);
-    if (init.confirm && init.effect !== "create") throw new Error(`${init.id}: only a create has a confirm (its effect is ${init.effect})`);
+    const c = init.confirm;
+    if (c && init.effect !== "create" && init.effect !== "action") throw new Error(`${init.id}: only a create or an action has a confirm (its effect is ${init.effect})`);
+    if (c && init.effect === "create" && isActionConfirm(c))
+      throw new Error(`${init.id}: a create's confirm reads the record it makes (read and params, or reads and find), not objects and took`);
+    if (c && init.effect === "action" && !isActionConfirm(c))
+      throw new Error(`${init.id}: an action's confirm names the read, the objects it acts on and what shows it took effect (read, objects, took)`);
+    if (c && init.effect === "action" && init.success.body) throw new Error(`${init.id}: an action with a confirm answers no body (a confirm cannot stand for its answer)`);
     const declared = new Set(pathParamNames(init.path));
     if (init.params) {
       const shape = (init.params as unknown as z.ZodObject).shape as Record<string, unknown>;

@@ -6,11 +6,13 @@ import { z } from "zod";
 import { appFilter } from "./parameters";
 import { absentIfNull, parameterName } from "./apps";
 import { assetKrn, cursorPage, dateTime, name, nameKeyedRecord, part1ListQuery, scalarValue, semverString, text } from "./common";
-import { defineArea } from "./endpoint";
+import { defineArea, pathValues } from "./endpoint";
 
 export const scheduleState = z.enum(["scheduled", "scheduled-revert", "completed", "error"]);
 export type ScheduleState = z.infer<typeof scheduleState>;
 export const scheduleApplyType = z.enum(["schedule", "schedule-revert"]);
+/** The state a schedule is in before a step of it is applied (applying the step leaves it); undefined for no step. */
+const stateBefore = (step: unknown): ScheduleState | undefined => (step === "schedule" ? "scheduled" : step === "schedule-revert" ? "scheduled-revert" : undefined);
 
 const opt = absentIfNull;
 const parameterMap = nameKeyedRecord(parameterName, scalarValue);
@@ -108,6 +110,15 @@ export const schedules = {
     id: "schedules.apply",
     method: "POST",
     effect: "action",
+    // A step applies only to a schedule in its state, which applying it leaves: a repeat is refused.
+    confirm: {
+      read: "schedules.get",
+      objects: (a) => {
+        const at = pathValues({ schedule_id: a.params.schedule_id });
+        return at && stateBefore(a.body.type) ? [at] : undefined;
+      },
+      took: (r, a) => (r as { state?: unknown }).state !== stateBefore(a.body.type),
+    },
     path: "/apps/parameters/schedules/{schedule_id}/apply",
     permission: "parameter.update",
     summary: "Apply a schedule now: `schedule` in state scheduled, `schedule-revert` in state scheduled-revert",

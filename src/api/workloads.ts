@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { assetKrn, auditAt, cursorPage, dateTime, freeObject, name, part1ListQuery, qArray, qBool, qInt, semverString, text, title } from "./common";
 import { absentIfNull, appType, deploymentRuntime, deploymentType } from "./apps";
-import { defineArea, pathValues, type ConfirmReader, type CreateInput } from "./endpoint";
+import { defineArea, pathValues, type ActionInput, type ConfirmReader, type CreateInput } from "./endpoint";
 
 // ---------------------------------------------------------------------------------------------
 // Enums (facts §5)
@@ -188,6 +188,16 @@ async function findAdded(c: CreateInput, read: ConfirmReader): Promise<unknown> 
   throw new Error(`workload '${params.workload_name}' serves ${found.length} of the ${wanted.length} resources the request adds`);
 }
 
+/** The workloads an action names in its body, as path values of workloads.get; undefined when it names none. */
+function namedWorkloads(a: ActionInput): Array<Record<string, string>> | undefined {
+  const names = Array.isArray(a.body.names) ? a.body.names : [];
+  const objects = names.map((n: unknown) => pathValues({ workload_name: n }));
+  return objects.length > 0 && objects.every((o) => o !== undefined) ? objects.filter((o) => o !== undefined) : undefined;
+}
+
+/** The state and staged version of a workload record as workloads.get answers it. */
+const workloadRecord = (r: unknown) => r as Pick<Workload, "status" | "staged">;
+
 const endpoint = defineArea("workloads", "part1");
 
 /** Bulk operations: 204 when every item succeeds, 207 with a result per item when only some do. */
@@ -272,6 +282,8 @@ export const workloads = {
     id: "workloads.apply",
     method: "POST",
     effect: "action",
+    // Once applied, a workload has no staged version left, and a repeat is refused (409).
+    confirm: { read: "workloads.get", objects: namedWorkloads, took: (r) => !workloadRecord(r).staged },
     path: "/apps/workloads/apply",
     permission: "workload.update",
     summary: "Apply staged versions (staged, instantly_apply=false, package downloaded)",
@@ -282,7 +294,9 @@ export const workloads = {
   enable: endpoint({
     id: "workloads.enable",
     method: "POST",
-    effect: "update",
+    effect: "action",
+    // Once enabled, a workload is no longer pending, and a repeat is refused (409).
+    confirm: { read: "workloads.get", objects: namedWorkloads, took: (r) => workloadRecord(r).status.state !== "pending_deploy" },
     path: "/apps/workloads/enable",
     permission: "workload.update",
     summary: "Enable pending workloads (created with enabled=false)",

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { FormData } from "undici";
 import type { AnyEndpoint, ConfirmReader } from "../api/endpoint";
 import { areas, endpointById } from "../api/endpoints";
-import { confirmCreate, confirmReads, type Confirmation } from "./ambiguity";
+import { confirmCreate, confirmReads, lostAnswerAdvice, type Confirmation } from "./ambiguity";
 import { FetchedTokenSource, StaticTokenSource, type TokenSource } from "./auth";
 import { mergeOptions, optionsFromEnv, resolveConfig, ENV, type Credentials, type ResolvedConfig, type SvcClientOptions } from "./config";
 import { apiErrorFrom, decodeSuccess } from "./decode";
@@ -19,7 +19,7 @@ import { acceptFor, API_ROOT, encodeBody, encodeQuery, fillPath, isOutsideApiRoo
 import { SvcApiError } from "./errors";
 import { walkPages } from "./pagination";
 import { Secrets } from "./redact";
-import { AbortedError, backoffDelay, isAmbiguousStatus, isCreate, parseRetryAfter, RETRYABLE_STATUSES, sleep } from "./retry";
+import { AbortedError, backoffDelay, confirmsBeforeRepeat, isAmbiguousStatus, isCreate, parseRetryAfter, RETRYABLE_STATUSES, sleep } from "./retry";
 import { Transport, TransportError, type WireResponse } from "./transport";
 import type { CallInput, CallOptions, CallOutput, ListItem, SvcAreas } from "./types";
 
@@ -216,7 +216,7 @@ export class SvcClient {
     const kind = how.kind ?? "api";
     const policy = this.config.retry;
     const requestId = options.requestId ?? randomUUID();
-    const create = isCreate(ep);
+    const confirmFirst = confirmsBeforeRepeat(ep);
     const started = Date.now();
     let reauthenticated = false;
     let relocations = 0;
@@ -262,7 +262,7 @@ export class SvcClient {
         failure = { error, retryAfterMs: parseRetryAfter(res.headers["retry-after"]), maybeApplied: isAmbiguousStatus(res.status) };
       }
 
-      if (create && failure.maybeApplied) {
+      if (confirmFirst && failure.maybeApplied) {
         const confirmed = await this.confirmAmbiguousCreate(p, options, failure.error);
         if (confirmed.applied) return confirmed.value;
       }
@@ -282,14 +282,14 @@ export class SvcClient {
   }
 
   /**
-   * A create failed without a clear answer (reset, timeout, 502/503/504). Repeating it blindly could
-   * make a second record or fail with 409, so first find out whether it was applied: by the caller's
-   * check, else by the confirm its table row declares (a read answering 404 = not applied). With
-   * neither, say so.
+   * A create, or an action the platform refuses to repeat, failed without a clear answer (reset,
+   * timeout, 502/503/504). Repeating it blindly could make a second record or fail with 409, so first
+   * find out whether it was applied: for a create by the caller's check, else by the confirm its table
+   * row declares (a read answering 404 = not applied). With neither, say so.
    */
   private async confirmAmbiguousCreate(p: Prepared, options: CallOptions, error: SvcApiError): Promise<Confirmation> {
     const what = `${p.ep.method} ${p.shownPath}`;
-    if (options.ambiguityCheck) {
+    if (options.ambiguityCheck && isCreate(p.ep)) {
       this.log("ambiguous", `${what} failed without a clear answer; asking the caller's check whether it was applied`, { method: p.ep.method, path: p.shownPath });
       const value = await options.ambiguityCheck();
       return value === undefined ? { applied: false } : { applied: true, value };
@@ -316,7 +316,7 @@ export class SvcClient {
     } catch (err) {
       if (err instanceof AbortedError) throw err;
       // CannotTell, a failed read, or the confirm's own reason.
-      throw maybeApplied(error, (err as Error).message);
+      throw maybeApplied(error, lostAnswerAdvice(p.ep, (err as Error).message));
     }
   }
 
@@ -387,7 +387,7 @@ export class SvcClient {
   }
 }
 
-function maybeApplied(error: SvcApiError, why: string): SvcApiError {
+function maybeApplied(error: SvcApiError, advice: string): SvcApiError {
   return new SvcApiError({
     status: error.status,
     errors: error.errors,
@@ -395,7 +395,7 @@ function maybeApplied(error: SvcApiError, why: string): SvcApiError {
     path: error.path,
     requestId: error.requestId,
     retryable: false,
-    detail: `${error.detail}; the create may or may not have been applied (${why}); read the resource before repeating the create`,
+    detail: `${error.detail}; ${advice}`,
     endpointId: error.endpointId,
   });
 }

@@ -1,7 +1,7 @@
 /**
  * When to repeat a request and how long to wait: exponential backoff with full jitter, Retry-After
  * honoured, and the line (declared in the endpoint table) between operations that are safe to repeat
- * and creates that are not.
+ * and those that are not (creates, and actions the platform refuses to repeat).
  */
 import type { AnyEndpoint } from "../api/endpoint";
 import type { RetryOptions } from "./config";
@@ -17,13 +17,20 @@ export const isAmbiguousStatus = (status: number): boolean => status === 502 || 
 
 /**
  * Whether an operation makes a new thing each time it runs, so that repeating one that may have been
- * applied could make a second thing or fail with 409. The endpoint table declares it (`effect`);
- * everything else (reads, updates, deletes, actions) is repeated. Where the platform refuses the repeat
- * of an applied change (enabling a workload that is no longer pending answers 409), the caller reads
- * the object to tell (the Workload kind does).
+ * applied could make a second thing or fail with 409. The endpoint table declares it (`effect`).
  */
 export function isCreate(ep: AnyEndpoint): boolean {
   return ep.effect === "create";
+}
+
+/**
+ * Whether a call that failed without a clear answer must be confirmed before it is repeated: creates,
+ * and actions the platform refuses to repeat once they took effect (enabling a workload that is no
+ * longer pending answers 409), which their rows mark with a `confirm`. Everything else (reads,
+ * updates, deletes, other actions) converges and is repeated.
+ */
+export function confirmsBeforeRepeat(ep: AnyEndpoint): boolean {
+  return isCreate(ep) || (ep.effect === "action" && ep.confirm !== undefined);
 }
 
 /** Milliseconds to wait from a Retry-After value (delta seconds or an HTTP date); undefined if absent or unreadable. */

@@ -318,13 +318,18 @@ type ParamNames<E> = E extends { params?: infer P } ? (P extends z.ZodType ? key
  * does; else a type no endpoint has, naming the problems. A create must also carry every arg the
  * platform receives, in its body or its path.
  */
-type Builds<I, A, E, Op extends "create" | "update"> = [E] extends [never]
+type Builds<I, A, E, Op extends "create" | "update" | "subset"> = [E] extends [never]
   ? unknown
   : E extends { body?: z.ZodType }
-    ? [FieldProblems<I, A, BodyOf<E>> | UnsentProblems<A, E, Op>] extends [never]
+    ? [FieldProblems<I, A, BodyOf<E>> | UnsentProblems<A, E, Op> | SubsetProblems<BodyOf<E>, Op>] extends [never]
       ? unknown
-      : { "the args cannot build this endpoint's body": FieldProblems<I, A, BodyOf<E>> | UnsentProblems<A, E, Op> }
+      : { "the args cannot build this endpoint's body": FieldProblems<I, A, BodyOf<E>> | UnsentProblems<A, E, Op> | SubsetProblems<BodyOf<E>, Op> }
     : unknown;
+
+/** For a body built from a chosen subset of the args: its required fields, which the subset may leave out, one text each. */
+type SubsetProblems<B, Op> = Op extends "subset"
+  ? { [W in keyof B & string]-?: Optional<B, W> extends true ? never : `the body's field '${W}' is required, and a subset of the args may leave it out` }[keyof B & string]
+  : never;
 
 /** For a create: the args the platform receives that reach neither the body nor the path, one text each. */
 type UnsentProblems<A, E extends { body?: z.ZodType }, Op> = Op extends "create"
@@ -363,21 +368,52 @@ export type EndpointDeclaration<I extends object, A extends ArgSpecs<I>, C, U> =
   delete?(ctx: KindContext, id: string, inputs: I): Promise<void>;
 };
 
+/** Which args of a kind a body is built from: those `only` names (default: every arg). */
+export interface WireArgsOptions<K extends string> {
+  only?: readonly K[];
+}
+
 /** The non-local args under their wire names, nested keys converted (the body mapping every kind shares). */
-export function wireArgs(specs: Readonly<Record<string, ArgSpec>>, args: Props): WireRecord {
+export function wireArgs(specs: Readonly<Record<string, ArgSpec>>, args: Props): WireRecord;
+/**
+ * The body of the endpoint `ep` from the args (those `options.only` names, default all): the shared
+ * mapping, keeping the fields the body declares. It compiles only when the mapping builds that body
+ * from any subset of the args (the proof a declaration's endpoints give), so the result is the body's type.
+ */
+export function wireArgs<I extends object, const A extends ArgSpecs<I>, E extends AnyEndpoint>(
+  specs: A,
+  args: I,
+  ep: E & Builds<I, A, E, "subset">,
+  options?: WireArgsOptions<keyof I & string>,
+): BodyOf<E>;
+export function wireArgs(specs: Readonly<Record<string, ArgSpec>>, args: Props, ep?: AnyEndpoint, options: WireArgsOptions<string> = {}): WireRecord {
+  const { only } = options;
   const body: WireRecord = {};
   for (const [name, spec] of Object.entries(specs)) {
     const v = args[name];
-    if (v === undefined || spec.local) continue;
+    if (v === undefined || spec.local || (only && !only.includes(name))) continue;
     body[spec.wire ?? snake(name)] = spec.nested ? convertKeys(v, snake, spec.freeForm ?? []) : v;
   }
-  return body;
+  return ep ? keepFields(body, bodyFields("wireArgs", ep)) : body;
 }
 
-/** The body fields an endpoint's schema declares (its object shape). */
-function bodyFields(kind: string, ep: AnyEndpoint): readonly string[] {
+/** The fields of `wire` among `fields`, in the order of `fields` (the body schema's). */
+const keepFields = (wire: WireRecord, fields: readonly string[]): WireRecord => Object.fromEntries(fields.filter((f) => f in wire).map((f) => [f, wire[f]]));
+
+/** The args (non-local) whose wire names are fields of the body of `ep`: the args a body built from them can carry. */
+export function argsInBody<A extends Readonly<Record<string, ArgSpec>>>(specs: A, ep: AnyEndpoint): Array<keyof A & string> {
+  const fields = bodyFields("argsInBody", ep);
+  const isArg = (name: string): name is keyof A & string => name in specs;
+  return Object.entries(specs)
+    .filter(([name, spec]) => !spec.local && fields.includes(spec.wire ?? snake(name)))
+    .map(([name]) => name)
+    .filter(isArg);
+}
+
+/** The body fields an endpoint's schema declares (its object shape); `who` names the caller in the error. */
+function bodyFields(who: string, ep: AnyEndpoint): readonly string[] {
   if (ep.body instanceof z.ZodObject) return Object.keys(ep.body.shape);
-  throw new Error(`${kind}: the endpoint ${ep.id} declares no object body, so the args cannot build it; write this call by hand`);
+  throw new Error(`${who}: the endpoint ${ep.id} declares no object body, so the args cannot build it; write this call by hand`);
 }
 
 const isRecord = (v: unknown): v is WireRecord => typeof v === "object" && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
@@ -402,10 +438,7 @@ export function declareKind<I extends object>() {
         const all = eps.params(id, inputs);
         out.params = Object.fromEntries(names.map((n) => [n, all[n]]));
       }
-      if (body) {
-        const wire = wireArgs(specs, inputs);
-        out.body = Object.fromEntries(body.filter((f) => f in wire).map((f) => [f, wire[f]]));
-      }
+      if (body) out.body = keepFields(wireArgs(specs, inputs), body);
       return out;
     };
     const record = (ep: AnyEndpoint, answer: unknown): WireRecord => {

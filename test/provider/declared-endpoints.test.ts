@@ -17,7 +17,7 @@ import { declareKind, defineOutputs, type Kind, type KindContext } from "../../s
 import { kinds } from "../../src/provider/resources";
 import { compileFixture, markedMistakes, unmetMistakes } from "../helpers/marked-errors";
 import { assetKind } from "../../src/provider/resources/asset";
-import { assetPropertyKind } from "../../src/provider/resources/asset-property";
+import { assetMetadataKind, assetPropertyKind } from "../../src/provider/resources/asset-property";
 import { bridgeKind } from "../../src/provider/resources/bridge";
 
 type Op = "create" | "read" | "update" | "delete";
@@ -123,10 +123,12 @@ test("read and delete address the object from its id", async () => {
   await assetPropertyKind.read(ctx, "pump-1/rpm", props);
   if (assetPropertyKind.onDestroy === "release") throw new Error("AssetProperty is deleted on destroy");
   await assetPropertyKind.delete(ctx, "pump-1/rpm", props);
+  await assetMetadataKind.read(ctx, "pump-1/nameplate", {});
   await bridgeKind.read(ctx, "b-1", {});
   expect(calls).toEqual([
     { id: assets.propertyGet.id, input: { params: { asset_name: "pump-1", asset_property_name: "rpm" } } },
     { id: assets.propertyDelete.id, input: { params: { asset_name: "pump-1", asset_property_name: "rpm" } } },
+    { id: assets.metadataGet.id, input: { params: { asset_name: "pump-1", asset_metadata_name: "nameplate" } } },
     { id: bridges.get.id, input: { params: { bridge_name: "b-1" } } },
   ]);
 });

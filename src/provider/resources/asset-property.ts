@@ -1,5 +1,6 @@
 /** AssetProperty and AssetMetadata: records that belong to one asset. */
 import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
 import { AssetPropertyCreate, MetadataCreate, assets } from "../../api/assets";
 import { name as nameSchema } from "../../api/common";
 import { declareKind, defineOutputs, type Outputs } from "../kind";
@@ -45,10 +46,20 @@ type MetaInputs = Resolved<AssetMetadataArgs>;
 /** The text the platform stores for a value (arrays as JSON). */
 export const valueText = (v: Value): string => (Array.isArray(v) ? JSON.stringify(v) : String(v));
 
-const split = (id: string) => {
-  const at = id.indexOf("/");
-  return { asset_name: id.slice(0, at), name: id.slice(at + 1) };
-};
+type ParamOf<E> = E extends { params?: infer P extends z.ZodType } ? keyof z.input<P> & string : never;
+/** The path parameter that names a record of an asset (a property, a metadata record) in the table. */
+type ChildParam = Exclude<ParamOf<typeof assets.propertyGet | typeof assets.metadataGet>, "asset_name">;
+
+/**
+ * The path values of a record of an asset from its id `<asset>/<name>`: the asset's name, and the
+ * record's name under `param` (an asset's name holds no '/').
+ */
+const childParams =
+  (param: ChildParam) =>
+  (id: string): Record<string, string> => {
+    const at = id.indexOf("/");
+    return { asset_name: id.slice(0, at), [param]: id.slice(at + 1) };
+  };
 
 /** An asset property's computed outputs, read from the platform's record. */
 export const assetPropertyOutputs = defineOutputs({
@@ -85,10 +96,7 @@ export const assetPropertyKind = declareKind<PropInputs>()({
     read: assets.propertyGet,
     update: assets.propertyUpdate,
     delete: assets.propertyDelete,
-    params: (id) => {
-      const { asset_name, name } = split(id);
-      return { asset_name, asset_property_name: name };
-    },
+    params: childParams("asset_property_name"),
   },
   argsFromRecord: (r, olds) => ({ value: olds.value !== undefined && valueText(olds.value) === r.value ? olds.value : (r.value as string) }),
   outputs: assetPropertyOutputs,
@@ -106,10 +114,7 @@ export const assetMetadataKind = declareKind<MetaInputs>()({
     read: assets.metadataGet,
     update: assets.metadataUpdate,
     delete: assets.metadataDelete,
-    params: (id) => {
-      const { asset_name, name } = split(id);
-      return { asset_name, asset_metadata_name: name };
-    },
+    params: childParams("asset_metadata_name"),
   },
   outputs: assetMetadataOutputs,
 });

@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ClusterCreate, clusters } from "../../api/clusters";
 import type { z } from "zod";
 import type { clusterStatus } from "../../api/clusters";
-import { declareKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, wireArgs, type ArgSpecs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
 
@@ -88,49 +88,42 @@ export const clusterOutputs = defineOutputs({
 type Inputs = Resolved<ClusterArgs>;
 proves<Same<NonNullable<Inputs["edgeOptions"]>, CamelCasedDeep<NonNullable<BodyOf<typeof clusters.update>["edge_options"]>>>>();
 
-/** The update body of the given args (name and type cannot change); args left out are not sent. */
-function updateBody(i: Inputs, args: readonly string[]): BodyOf<typeof clusters.update> {
-  const sent = (arg: keyof Inputs) => args.includes(arg);
-  const imagePullPolicy = sent("edgeOptions") ? i.edgeOptions?.imagePullPolicy : undefined;
-  return {
-    title: sent("title") ? i.title : undefined,
-    ready: sent("ready") ? i.ready : undefined,
-    forward_logs_enabled: sent("forwardLogsEnabled") ? i.forwardLogsEnabled : undefined,
-    forward_logs_buffer_size: sent("forwardLogsBufferSize") ? i.forwardLogsBufferSize : undefined,
-    manifests_scrape_enabled: sent("manifestsScrapeEnabled") ? i.manifestsScrapeEnabled : undefined,
-    manifests_scrape_interval: sent("manifestsScrapeInterval") ? i.manifestsScrapeInterval : undefined,
-    sync_scrape_interval: sent("syncScrapeInterval") ? i.syncScrapeInterval : undefined,
-    telemetry_enabled: sent("telemetryEnabled") ? i.telemetryEnabled : undefined,
-    telemetry_buffer_size: sent("telemetryBufferSize") ? i.telemetryBufferSize : undefined,
-    telemetry_scrape_interval: sent("telemetryScrapeInterval") ? i.telemetryScrapeInterval : undefined,
-    telemetry_alerts_enabled: sent("telemetryAlertsEnabled") ? i.telemetryAlertsEnabled : undefined,
-    edge_options: imagePullPolicy ? { image_pull_policy: imagePullPolicy } : undefined,
-  };
+/** How each arg maps to the wire. */
+const clusterArgs = {
+  name: { replaces: true },
+  title: {},
+  type: { replaces: true },
+  ready: {},
+  forwardLogsEnabled: {},
+  forwardLogsBufferSize: {},
+  manifestsScrapeEnabled: {},
+  manifestsScrapeInterval: {},
+  syncScrapeInterval: {},
+  telemetryEnabled: {},
+  telemetryBufferSize: {},
+  telemetryScrapeInterval: {},
+  telemetryAlertsEnabled: {},
+  edgeOptions: { nested: true },
+  adopt: { local: true },
+} as const satisfies ArgSpecs<Inputs>;
+
+/**
+ * The update body of the given args (name and type are not in it); args left out are not sent, and
+ * neither are edge options that set no image pull policy.
+ */
+function clusterUpdateBody(i: Inputs, args: ReadonlyArray<keyof Inputs & string>): BodyOf<typeof clusters.update> {
+  const policy = i.edgeOptions?.imagePullPolicy;
+  const sent: Inputs = { ...i, edgeOptions: policy ? { imagePullPolicy: policy } : undefined };
+  return wireArgs(clusterArgs, sent, clusters.update, { only: args });
 }
 
 /** Whether a body sends anything. */
-const sendsAny = (body: object) => Object.values(body).some((v) => v !== undefined);
+const sendsAny = (body: object) => Object.keys(body).length > 0;
 
 export const clusterKind = declareKind<Inputs>()({
   name: "Cluster",
   noun: "cluster",
-  args: {
-    name: { replaces: true },
-    title: {},
-    type: { replaces: true },
-    ready: {},
-    forwardLogsEnabled: {},
-    forwardLogsBufferSize: {},
-    manifestsScrapeEnabled: {},
-    manifestsScrapeInterval: {},
-    syncScrapeInterval: {},
-    telemetryEnabled: {},
-    telemetryBufferSize: {},
-    telemetryScrapeInterval: {},
-    telemetryAlertsEnabled: {},
-    edgeOptions: { nested: true },
-    adopt: { local: true },
-  },
+  args: clusterArgs,
   required: ["name"],
   id: (i) => i.name,
   schema: ClusterCreate.pick({ name: true, title: true, type: true }),
@@ -151,7 +144,7 @@ export const clusterKind = declareKind<Inputs>()({
   },
   async create({ client }, i) {
     let record = (await client.call(clusters.create, { body: { name: i.name, title: i.title, type: i.type } })) as WireRecord;
-    const settings = updateBody(i, [...SETTINGS, "edgeOptions"]);
+    const settings = clusterUpdateBody(i, [...SETTINGS, "edgeOptions"]);
     if (sendsAny(settings)) {
       record = await client.call(clusters.update, { params: { cluster_name: i.name }, body: settings });
     }
@@ -159,10 +152,7 @@ export const clusterKind = declareKind<Inputs>()({
   },
   endpoints: { read: clusters.get, params: (id) => ({ cluster_name: id }) },
   async update({ client }, id, news, _olds, changed) {
-    const body = updateBody(
-      news,
-      changed.filter((c) => c !== "name" && c !== "type"),
-    );
+    const body = clusterUpdateBody(news, changed);
     if (!sendsAny(body)) return await client.call(clusters.get, { params: { cluster_name: id } });
     return await client.call(clusters.update, { params: { cluster_name: id }, body });
   },

@@ -1,11 +1,11 @@
 /** Workload: an app version deployed to a cluster, with its lifecycle (enabled, running, staged updates). */
 import type * as pulumi from "@pulumi/pulumi";
-import { SvcApiError, type SvcClient } from "../../client";
+import type { SvcClient } from "../../client";
 import { deploymentRuntime } from "../../api/apps";
 import { WorkloadCreate, workloads } from "../../api/workloads";
 import type { z } from "zod";
 import type { downloadStatus, workloadState } from "../../api/workloads";
-import { declareKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
+import { argsInBody, declareKind, defineOutputs, wireArgs, type ArgSpecs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { wireOf, type BodyOf, type DeepInput, type Resolved, type Same, proves } from "../wire-types";
 import { RUNTIME_FREE, type DeploymentType, type WorkloadApiPermissions, type WorkloadRuntime, type WorkloadSystem } from "./contract-types";
@@ -69,9 +69,25 @@ type Inputs = Resolved<WorkloadArgs>;
 // The args resolve to the documented contract types (contract-types.ts proves those are the contract's).
 proves<Same<NonNullable<Inputs["runtime"]>, WorkloadRuntime>>();
 
-const PATCHABLE = ["title", "appVersion", "clusterName", "nodeName", "deploymentType", "runtime", "system", "apiPermissions"] as const;
-type Patchable = (typeof PATCHABLE)[number];
-const isPatchable = (arg: string): arg is Patchable => PATCHABLE.some((p) => p === arg);
+/** How each arg maps to the wire. */
+const workloadArgs = {
+  name: { replaces: true },
+  appName: { replaces: true },
+  appVersion: {},
+  clusterName: {},
+  nodeName: {},
+  title: {},
+  runtime: { nested: true, freeForm: RUNTIME_FREE },
+  system: { compare: "exact" },
+  apiPermissions: { compare: "exact" },
+  deploymentType: { writeOnly: true },
+  enabled: {},
+  running: {},
+  adopt: { local: true },
+} as const satisfies ArgSpecs<Inputs>;
+
+/** The args a patch carries (their wire names are the patch body's fields). */
+const PATCHABLE = argsInBody(workloadArgs, workloads.patch);
 /** The record's status object (always present on the platform's records). */
 type Status = { state: z.infer<typeof workloadState>; message: string; last_seen?: string | null };
 const status = (r: WireRecord) => (r.status ?? {}) as Status;
@@ -121,37 +137,7 @@ function createBody(i: Inputs): BodyOf<typeof workloads.create> {
   };
 }
 
-/** The patch of the given args: each sent key replaces its whole value on the platform. */
-function patchBody(i: Inputs, keys: readonly Patchable[]): BodyOf<typeof workloads.patch> {
-  const sent = (arg: Patchable) => keys.includes(arg);
-  return {
-    title: sent("title") ? i.title : undefined,
-    app_version: sent("appVersion") ? i.appVersion : undefined,
-    cluster_name: sent("clusterName") ? i.clusterName : undefined,
-    node_name: sent("nodeName") ? i.nodeName : undefined,
-    deployment_type: sent("deploymentType") ? i.deploymentType : undefined,
-    runtime: sent("runtime") ? runtimeWire(i) : undefined,
-    system: sent("system") ? i.system : undefined,
-    api_permissions: sent("apiPermissions") ? i.apiPermissions : undefined,
-  };
-}
-
 const get = async (client: SvcClient, name: string) => (await client.call(workloads.get, { params: { workload_name: name } })) as WireRecord;
-
-/**
- * Enables a pending workload. The platform refuses to enable one that is no longer pending (409), so
- * when an enable was applied but its answer lost, its repeat is refused: a 409 after which the
- * workload is no longer pending means the enable took effect.
- */
-async function enable(client: SvcClient, name: string): Promise<void> {
-  try {
-    await client.call(workloads.enable, { body: { names: [name] } });
-  } catch (e) {
-    if (!(e instanceof SvcApiError && e.status === 409)) throw e;
-    const state = ((await get(client, name)).status as { state?: string } | undefined)?.state;
-    if (state === "pending_deploy") throw e;
-  }
-}
 
 /** Brings enabled and running to the declared values. */
 async function applyRunState(client: SvcClient, news: Inputs, record: WireRecord): Promise<WireRecord> {
@@ -161,7 +147,9 @@ async function applyRunState(client: SvcClient, news: Inputs, record: WireRecord
   // Only a pending workload (created with enabled: false) is enabled; a stopped one is not enabled
   // either on the platform, but it is started, below, when it should run.
   if (news.enabled !== false && state === "pending_deploy") {
-    await enable(client, name);
+    // An enable applied whose answer was lost is confirmed by the client (the row's confirm reads the
+    // workload), not repeated: the platform refuses to enable a workload that is no longer pending.
+    await client.call(workloads.enable, { body: { names: [name] } });
     changed = true;
   }
   if (news.running === false && state !== "stopped" && state !== "stopping" && news.enabled !== false) {
@@ -177,21 +165,7 @@ async function applyRunState(client: SvcClient, news: Inputs, record: WireRecord
 export const workloadKind = declareKind<Inputs>()({
   name: "Workload",
   noun: "workload",
-  args: {
-    name: { replaces: true },
-    appName: { replaces: true },
-    appVersion: {},
-    clusterName: {},
-    nodeName: {},
-    title: {},
-    runtime: { nested: true, freeForm: RUNTIME_FREE },
-    system: { compare: "exact" },
-    apiPermissions: { compare: "exact" },
-    deploymentType: { writeOnly: true },
-    enabled: {},
-    running: {},
-    adopt: { local: true },
-  },
+  args: workloadArgs,
   required: ["name", "appName", "appVersion", "clusterName"],
   id: (i) => i.name,
   schema: WorkloadCreate,
@@ -203,8 +177,10 @@ export const workloadKind = declareKind<Inputs>()({
   },
   endpoints: { read: workloads.get, params: (id) => ({ workload_name: id }) },
   async update({ client }, id, news, olds, changed) {
-    const keys = olds === undefined ? PATCHABLE : changed.filter(isPatchable);
-    const record = keys.length ? ((await client.call(workloads.patch, { params: { workload_name: id }, body: patchBody(news, keys) })) as WireRecord) : await get(client, id);
+    // Each sent key replaces its whole value on the platform: only the changed ones are sent (all on adoption).
+    const keys = olds === undefined ? PATCHABLE : changed.filter((c) => PATCHABLE.includes(c));
+    const body = wireArgs(workloadArgs, news, workloads.patch, { only: keys });
+    const record = keys.length ? ((await client.call(workloads.patch, { params: { workload_name: id }, body })) as WireRecord) : await get(client, id);
     return applyRunState(client, news, record);
   },
   async delete({ client }, id) {
