@@ -23,7 +23,7 @@ export function confirmReads(ep: AnyEndpoint): string[] {
 }
 
 /** Whether the create or action `ep` called with `input` was applied, asked through `read`; throws CannotTell when that cannot be found out. */
-export async function confirmCreate(ep: AnyEndpoint, input: RawInput, read: ConfirmReader): Promise<Confirmation> {
+export async function confirmApplied(ep: AnyEndpoint, input: RawInput, read: ConfirmReader): Promise<Confirmation> {
   const c = ep.confirm;
   if (!c) throw new CannotTell("no read operation tells whether it was");
   const given: CreateInput = { params: record(input.params), query: record(input.query), body: record(input.body) };

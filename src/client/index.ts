@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { FormData } from "undici";
 import type { AnyEndpoint, ConfirmReader } from "../api/endpoint";
 import { areas, endpointById } from "../api/endpoints";
-import { confirmCreate, confirmReads, lostAnswerAdvice, type Confirmation } from "./ambiguity";
+import { confirmApplied, confirmReads, lostAnswerAdvice, type Confirmation } from "./ambiguity";
 import { FetchedTokenSource, StaticTokenSource, type TokenSource } from "./auth";
 import { mergeOptions, optionsFromEnv, resolveConfig, ENV, type Credentials, type ResolvedConfig, type SvcClientOptions } from "./config";
 import { apiErrorFrom, decodeSuccess } from "./decode";
@@ -263,7 +263,7 @@ export class SvcClient {
       }
 
       if (confirmFirst && failure.maybeApplied) {
-        const confirmed = await this.confirmAmbiguousCreate(p, options, failure.error);
+        const confirmed = await this.confirmAmbiguous(p, options, failure.error);
         if (confirmed.applied) return confirmed.value;
       }
       const delay = failure.retryAfterMs ?? backoffDelay(attempt, policy);
@@ -287,7 +287,7 @@ export class SvcClient {
    * find out whether it was applied: for a create by the caller's check, else by the confirm its table
    * row declares (a read answering 404 = not applied). With neither, say so.
    */
-  private async confirmAmbiguousCreate(p: Prepared, options: CallOptions, error: SvcApiError): Promise<Confirmation> {
+  private async confirmAmbiguous(p: Prepared, options: CallOptions, error: SvcApiError): Promise<Confirmation> {
     const what = `${p.ep.method} ${p.shownPath}`;
     if (options.ambiguityCheck && isCreate(p.ep)) {
       this.log("ambiguous", `${what} failed without a clear answer; asking the caller's check whether it was applied`, { method: p.ep.method, path: p.shownPath });
@@ -312,7 +312,7 @@ export class SvcClient {
       }
     };
     try {
-      return await confirmCreate(p.ep, p.input, read);
+      return await confirmApplied(p.ep, p.input, read);
     } catch (err) {
       if (err instanceof AbortedError) throw err;
       // CannotTell, a failed read, or the confirm's own reason.
