@@ -109,6 +109,29 @@ async function directRun(run) {
   }
 }
 
+async function warmupRun(run) {
+  const { startEmulator } = dist("emulator");
+  const emu = await startEmulator({ log: quiet });
+  try {
+    await createType(emu.baseUrl);
+    const rounds = 4;
+    const res = await runChild(path.join(__dirname, "..", "lib", "warmup-child.js"), {
+      dist: DIST,
+      baseUrl: emu.baseUrl,
+      rounds,
+      perRound: COUNT,
+      concurrency: PARALLEL,
+      prefix: `warm${run}`,
+      assetTypeName: TYPE,
+    });
+    const created = emu.store.table("assets").size;
+    if (created !== rounds * COUNT) throw new Error(`the emulator holds ${created} assets after the warm-up run, expected ${rounds * COUNT}`);
+    return res.cpuMsPerResource;
+  } finally {
+    await emu.close();
+  }
+}
+
 const bytes = (v) => Buffer.byteLength(typeof v === "string" ? v : JSON.stringify(v));
 
 /** Per kind: mean bytes of the serialized provider (inputs and outputs copies) and of the whole entry. */
@@ -145,6 +168,11 @@ async function run(opts) {
     kit.push(await kitRun(r, { withPreview: r === 0 }));
     direct.push(await directRun(r));
   }
+
+  // The provider's CPU per resource in a fresh process: the first 500 (what the up pays) against the
+  // same work once warm (after 1,500 more).
+  const warmups = [];
+  for (let r = 0; r < repeats; r++) warmups.push(await warmupRun(r));
 
   // Loading the package's provider in a fresh process, as the host does at the first resource.
   const loads = [];
@@ -215,6 +243,14 @@ async function run(opts) {
       unit: "s",
       baseline: median(floor.map((k) => k.ownCpuS)),
       baselineName: "same, no-op provider (no API call)",
+    }),
+    figure({
+      section: 4,
+      name: `the provider's CPU per resource (check and create) in a fresh process: the first ${COUNT}`,
+      value: median(warmups.map((w) => w[0])),
+      unit: "ms",
+      baseline: median(warmups.map((w) => w[w.length - 1])),
+      baselineName: `the same after ${3 * COUNT} more (warm)`,
     }),
     figure({
       section: 4,
@@ -309,6 +345,7 @@ async function run(opts) {
       floor,
       direct,
       provider_load: loads,
+      provider_cpu_ms_per_resource_by_round: warmups,
       state_sizes: sizes,
       state_bytes: { assets_500: bytes(first.state), every_kind: bytes(mixedState) },
     },
