@@ -148,7 +148,7 @@ async function run(opts) {
         throw new Error(`concurrent creates on the ${k} emulator: ${JSON.stringify(concurrent[k].statuses)}, ${concurrent[k].errors} transport errors`);
       }
       const after = emu.persistence?.stats();
-      if (before && after) writes[k] = { commits: after.commits - before.commits, writes: after.fsyncs - before.fsyncs };
+      if (before && after) writes[k] = { commits: after.commits - before.commits, writes: after.fsyncs - before.fsyncs, compactions: after.compactions - before.compactions };
     }
     const stats = persisted.persistence?.stats?.();
 
