@@ -107,6 +107,13 @@ describe("Workload: the patch sends the changed keys", () => {
     running: true,
     adopt: true,
   };
+  // The runtime as the patch sends it, written out by hand: snake_case keys except in its free-form
+  // parts (a resource's parameters and datastreams, the configuration).
+  const runtimeOnWire = {
+    resources: [{ resource: "krn:asset:pump-1", parameters: { maxRpm: 3000 }, datastreams: { inFlow: { way: "input", configuration: { sampleRate: 1 } } } }],
+    configuration: { logLevel: "debug" },
+    datastreams: [{ name: "rms", data_type_name: "plant.reading", unit_name: "mm/s" }],
+  };
 
   test("only the changed keys, under their wire names; runtime snake_cased except its free-form parts", async () => {
     const calls = await update(workloadKind, "w-1", workload, { ...workload, appVersion: "1.1.0" }, ["appVersion", "runtime", "apiPermissions", "running", "adopt"]);
@@ -117,11 +124,7 @@ describe("Workload: the patch sends the changed keys", () => {
           params: { workload_name: "w-1" },
           body: {
             app_version: "1.2.0",
-            runtime: {
-              resources: [{ resource: "krn:asset:pump-1", parameters: { maxRpm: 3000 }, datastreams: { inFlow: { way: "input", configuration: { sampleRate: 1 } } } }],
-              configuration: { logLevel: "debug" },
-              datastreams: [{ name: "rms", data_type_name: "plant.reading", unit_name: "mm/s" }],
-            },
+            runtime: runtimeOnWire,
             api_permissions: { readAssets: true },
           },
         },
@@ -142,11 +145,7 @@ describe("Workload: the patch sends the changed keys", () => {
             cluster_name: "edge-1",
             node_name: "node-a",
             deployment_type: "staged-only",
-            runtime: {
-              resources: [{ resource: "krn:asset:pump-1", parameters: { maxRpm: 3000 }, datastreams: { inFlow: { way: "input", configuration: { sampleRate: 1 } } } }],
-              configuration: { logLevel: "debug" },
-              datastreams: [{ name: "rms", data_type_name: "plant.reading", unit_name: "mm/s" }],
-            },
+            runtime: runtimeOnWire,
             system: { cpuLimit: "1" },
             api_permissions: { readAssets: true },
           },
