@@ -95,7 +95,11 @@ program
   .option("--no-admin", "do not serve the admin endpoints /emulator/* nor the console /emulator/ui")
   .option("--state <file>", "keep the state in this file (and FILE.log) across restarts; locked while running")
   .option("--lock-timeout-ms <ms>", "how long to wait for another emulator to release the state file", integer(0, 3_600_000, "milliseconds"), 10_000)
-  .option("--compact-every <n>", "fold the state log into the snapshot after this many commits (default: once the log is as large as the snapshot, at least 16 MiB)", integer(1, 100_000_000, "a count"))
+  .option(
+    "--compact-every <n>",
+    "fold the state log into the snapshot after this many commits (default: once the log is as large as the snapshot, at least 16 MiB)",
+    integer(1, 100_000_000, "a count"),
+  )
   .option("--seed <file.yaml>", "load these fixtures into the empty emulator at start; skipped when the state file was seeded with the same content")
   .option("--fault-rate <r>", "share of requests answered with a fault status (0..1)", fraction)
   .option("--fault-statuses <list>", "statuses to inject, out of 429,500,502,503,504 (default 503)", statuses)
