@@ -200,6 +200,8 @@ describe("Parameter history (POST /apps/parameters/history/list; facts §6.2 ite
       },
     ]);
     await setValues([{ resource: P1, parameters: [{ name: "speed", value: 2 }] }], { as: "service" });
+    // Timestamps have millisecond resolution; the wait keeps the two invalidations apart so the order is defined.
+    await new Promise((r) => setTimeout(r, 5));
     await setValues([{ resource: P1, parameters: [{ name: "speed", value: 2 }] }], { patch: false });
     const h = await emu.post(pathOf(areas.parameters.historyList), {}, { query: { sort_by: ["invalidated_at", "name"] } });
     expect(h.body.data).toEqual([
