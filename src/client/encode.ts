@@ -3,7 +3,8 @@
  * query arrays as repeated `key[]` entries, and the body in the endpoint's encoding.
  */
 import { Blob } from "node:buffer";
-import { FormData } from "undici";
+import type * as Undici from "undici";
+import type { FormData } from "undici";
 import { fillPath, type AnyEndpoint } from "../api/endpoint";
 
 export const API_ROOT = "/api/v4";
@@ -73,8 +74,10 @@ export function encodeBody(ep: AnyEndpoint, input: RawInput): EncodedBody {
     case "form":
       return { body: new URLSearchParams(formFields(input.body)).toString(), contentType: "application/x-www-form-urlencoded" };
     case "multipart": {
-      // undici sets the content type with its boundary.
-      const form = new FormData();
+      // undici sets the content type with its boundary. Its FormData is loaded here, at the first
+      // upload, not with the client (see transport.ts: the provider host loads only undici's Pool).
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const form: FormData = new (require("undici") as typeof Undici).FormData();
       for (const [k, v] of formFields(input.body)) form.append(k, v);
       if (input.file) {
         const type = input.file.contentType ?? "application/octet-stream";

@@ -4,7 +4,27 @@
  * error mapping are layered on top (see index.ts); this layer knows nothing about the API.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import { Pool, type Dispatcher, type FormData } from "undici";
+import type * as Undici from "undici";
+import type { Dispatcher, FormData, Pool as UndiciPool } from "undici";
+
+/**
+ * undici's Pool, loaded on its own. `require("undici")` loads the whole package (fetch, WebSocket,
+ * caches, mocks: 110 modules, about 45 ms of CPU), and the provider host pays for it on every
+ * `pulumi up` before its first call; the Pool module alone is 22 modules. It is the very class the
+ * package's index exports (test/client/transport-load.test.ts checks it); should a later undici move
+ * the file, the index is the fallback.
+ */
+function loadPool(): typeof UndiciPool {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require("undici/lib/dispatcher/pool") as typeof UndiciPool;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw err;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require("undici") as typeof Undici).Pool;
+  }
+}
+const Pool = loadPool();
 
 export interface WireRequest {
   method: "GET" | "POST";
@@ -80,7 +100,7 @@ function classify(err: unknown, origin: string): TransportError {
 class StoppedSignal extends Error {}
 
 export class Transport {
-  private readonly pool: Pool;
+  private readonly pool: UndiciPool;
   private closed = false;
 
   constructor(readonly origin: string) {

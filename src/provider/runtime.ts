@@ -10,6 +10,8 @@
  * this and fails with its error. `svc:skipCredentialsCheck` turns the verification off; with the
  * embedded emulator there is nothing to verify.
  */
+// First: the compile cache applies to the modules loaded after it.
+import "./compile-cache";
 import type { ResourceProvider } from "@pulumi/pulumi/dynamic";
 import { SvcApiError, SvcClient, SvcConfigError } from "../client";
 import { credentialKeys, keysSet, ProviderConfigError, resolveConfig, SETTINGS, type ConfigSource, type ProviderConfig, type Setting } from "./config";
