@@ -111,13 +111,19 @@ export const schedules = {
     method: "POST",
     effect: "action",
     // A step applies only to a schedule in its state, which applying it leaves: a repeat is refused.
+    // What shows that the step took effect is its own trace (applied_at, reverted_at), not only that
+    // the state moved on: a schedule the platform's own timed run put in state `error` meanwhile
+    // shows neither, so the repeat goes out and fails naming that state.
     confirm: {
       read: "schedules.get",
       objects: (a) => {
         const at = pathValues({ schedule_id: a.params.schedule_id });
         return at && stateBefore(a.body.type) ? [at] : undefined;
       },
-      took: (r, a) => (r as { state?: unknown }).state !== stateBefore(a.body.type),
+      took: (r, a) => {
+        const record = r as Partial<Pick<ParameterSchedule, "applied_at" | "reverted_at">>;
+        return (a.body.type === "schedule" ? record.applied_at : record.reverted_at) != null;
+      },
     },
     path: "/apps/parameters/schedules/{schedule_id}/apply",
     permission: "parameter.update",

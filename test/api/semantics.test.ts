@@ -205,14 +205,20 @@ describe("Actions refused on a repeat and their confirms", () => {
     ]);
     const apply = actionConfirmOf("workloads.apply");
     expect([apply.took(workload("staged", { app_version: "1.1.0" }), noInput), apply.took(workload("running", null), noInput)]).toEqual([false, true]);
-    const schedule = actionConfirmOf("schedules.apply");
+    const scheduleConfirm = actionConfirmOf("schedules.apply");
     const step = (type: string) => ({ params: { schedule_id: "s-1" }, query: {}, body: { type } });
+    const at = "2026-05-01T12:00:00.000000Z";
+    const schedule = (state: string, applied_at: string | null, reverted_at: string | null) => ({ state, applied_at, reverted_at, error_msg: null });
     expect([
-      schedule.took({ state: "scheduled" }, step("schedule")),
-      schedule.took({ state: "scheduled-revert" }, step("schedule")),
-      schedule.took({ state: "scheduled-revert" }, step("schedule-revert")),
-      schedule.took({ state: "completed" }, step("schedule-revert")),
-    ]).toEqual([false, true, false, true]);
+      scheduleConfirm.took(schedule("scheduled", null, null), step("schedule")),
+      scheduleConfirm.took(schedule("scheduled-revert", at, null), step("schedule")),
+      scheduleConfirm.took(schedule("completed", at, null), step("schedule")),
+      scheduleConfirm.took(schedule("scheduled-revert", at, null), step("schedule-revert")),
+      scheduleConfirm.took(schedule("completed", at, at), step("schedule-revert")),
+      // The platform's own timed run failed meanwhile: the state moved on, but the step did not take effect.
+      scheduleConfirm.took(schedule("error", null, null), step("schedule")),
+      scheduleConfirm.took(schedule("error", at, null), step("schedule-revert")),
+    ]).toEqual([false, true, true, false, true, false, false]);
   });
 });
 
