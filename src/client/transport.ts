@@ -9,20 +9,21 @@ import type { Dispatcher, FormData, Pool as UndiciPool } from "undici";
 
 /**
  * undici's Pool, loaded on its own. `require("undici")` loads the whole package (fetch, WebSocket,
- * caches, mocks: 110 modules, about 45 ms of CPU), and the provider host pays for it on every
+ * caches, mocks: 110 modules, 40–55 ms of CPU), and the provider host pays for it on every
  * `pulumi up` before its first call; the Pool module alone is 22 modules. It is the very class the
  * package's index exports (test/client/transport-load.test.ts checks it); should a later undici move
- * the file, the index is the fallback.
+ * or reshape the file, the index is the fallback.
  */
 function loadPool(): typeof UndiciPool {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require("undici/lib/dispatcher/pool") as typeof UndiciPool;
+    const pool: unknown = require("undici/lib/dispatcher/pool");
+    if (typeof pool === "function") return pool as typeof UndiciPool;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw err;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return (require("undici") as typeof Undici).Pool;
   }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require("undici") as typeof Undici).Pool;
 }
 const Pool = loadPool();
 
