@@ -9,13 +9,30 @@
  *   await stack.destroy();
  *   await stack.close();
  */
+import { CliStack } from "./cli-stack";
 import type { Program } from "./program";
 import type { RenderedRunResult } from "./report";
-import { TestStack, type StackOptions } from "./test-stack";
+import { stackConfig, startOwnEmulator, TestStack, type StackOptions } from "./test-stack";
 
-/** Starts a stack for `program`: its provider host, its state, and the emulator when asked for. */
-export function stack(program: Program, options: StackOptions = {}): Promise<TestStack> {
-  return TestStack.start(program, options);
+/**
+ * Starts a stack for `program`: its provider host, its state, and the emulator when asked for. With
+ * `engine: "pulumi"`, a stack whose runs are the Pulumi CLI's (see CliStack).
+ */
+export function stack(program: Program, options: StackOptions & { engine: "pulumi" }): Promise<CliStack>;
+export function stack(program: Program, options?: StackOptions): Promise<TestStack>;
+export function stack(program: Program, options: StackOptions = {}): Promise<TestStack | CliStack> {
+  return options.engine === "pulumi" ? startCliStack(program, options) : TestStack.start(program, options);
+}
+
+async function startCliStack(program: Program, options: StackOptions): Promise<CliStack> {
+  const emulator = options.emulator ? await startOwnEmulator(options.emulator) : undefined;
+  try {
+    const { config, secretKeys } = stackConfig(options, emulator);
+    return await CliStack.start(program, options, emulator, config, secretKeys);
+  } catch (e) {
+    await emulator?.close();
+    throw e;
+  }
 }
 
 /**
@@ -31,6 +48,7 @@ export async function adoptionPlan(program: Program, options: StackOptions = {})
   }
 }
 
+export { CliStack, findPulumi } from "./cli-stack";
 export { TestStack, RunError, type StackOptions, type ResourceView, type ImportArgs } from "./test-stack";
 export type { Program } from "./program";
 export type { RunResult, RenderedRunResult, RunKind, OperationReport, OperationKind } from "./report";

@@ -47,6 +47,15 @@ export interface StackOptions {
   secretsPassphrase?: string;
   /** Receives each line the provider host writes. */
   log?: (line: string) => void;
+  /**
+   * Which engine runs the program: `"kit"` (default), this kit's engine around the real
+   * dynamic-provider host; or `"pulumi"`, the Pulumi CLI itself through the Automation API, with a
+   * local file backend in a temporary folder (or in the folder `statePath` names). The README lists
+   * what differs between the two.
+   */
+  engine?: "kit" | "pulumi";
+  /** With `engine: "pulumi"`: the folder holding the `pulumi` executable (default: SVC_PULUMI_DIR, else PATH). */
+  pulumiPath?: string;
 }
 
 /** A resource as tests look at it: values in plain form, with the paths of the secret ones. */
@@ -378,7 +387,7 @@ function view(e: ResourceState): ResourceView {
 }
 
 /** The stack configuration; with an emulator, its address and the built-in service account unless given. */
-function stackConfig(options: StackOptions, emulator: Emulator | undefined): { config: Record<string, string>; secretKeys: string[] } {
+export function stackConfig(options: StackOptions, emulator: Emulator | undefined): { config: Record<string, string>; secretKeys: string[] } {
   const config = { ...options.config };
   const secretKeys = [...(options.secretConfig ?? [])];
   if (emulator) {
@@ -392,7 +401,7 @@ function stackConfig(options: StackOptions, emulator: Emulator | undefined): { c
   return { config, secretKeys };
 }
 
-async function startOwnEmulator(options: true | EmulatorOptions): Promise<Emulator> {
+export async function startOwnEmulator(options: true | EmulatorOptions): Promise<Emulator> {
   // Loaded only when asked for, so that stacks without an emulator do not load it.
   const { startEmulator } = await import("../emulator");
   return startEmulator(options === true ? {} : options);
