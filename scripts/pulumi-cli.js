@@ -70,6 +70,12 @@ function ensureCli() {
     env: { ...process.env, GOFLAGS: "-mod=readonly" },
   });
   fs.renameSync(tmp, path.join(dir, "pulumi"));
+  // Builds of other pins (or of an older go.mod) are not used again.
+  const own = path.dirname(dir);
+  if (!process.env.SVC_PULUMI_DIR && path.dirname(own) === cacheRoot()) {
+    for (const other of fs.readdirSync(cacheRoot()))
+      if (other.startsWith("pulumi-v") && other !== path.basename(own)) fs.rmSync(path.join(cacheRoot(), other), { recursive: true, force: true });
+  }
   process.stderr.write(`built in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   return dir;
 }
