@@ -184,11 +184,11 @@ async function applyTransforms(transforms: readonly ResourceTransform[], req: re
   };
   for (const transform of transforms) {
     const result = await transform({ custom: req.getCustom(), type: req.getType(), name: req.getName(), props, opts });
-    if (result) ({ props, opts } = { props: result.props, opts: result.opts as CustomResourceOptions });
+    if (result) ({ props, opts } = { props: result.props, opts: result.opts });
   }
   return {
     inputs: toPropertyMap(await runtime.serializeProperties(`transformed ${req.getName()}`, props, { keepOutputValues: false })),
-    protect: opts.protect as boolean | undefined,
+    protect: opts.protect,
     retainOnDelete: opts.retainOnDelete,
     ignoreChanges: opts.ignoreChanges ?? [],
     replaceOnChanges: opts.replaceOnChanges ?? [],

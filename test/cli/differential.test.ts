@@ -10,7 +10,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import * as testing from "../../src/testing";
 import type { Program, StackOptions } from "../../src/testing";
 import { backend } from "../engine/fixtures/harness";
