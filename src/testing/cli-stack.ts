@@ -39,6 +39,7 @@ export function findPulumi(dir = process.env.SVC_PULUMI_DIR): string | undefined
 
 interface Settings {
   expectEmptyPlanAfterUp: boolean;
+  skipPreview: boolean;
   env: Record<string, string>;
   pulumi: string;
   workDir: string;
@@ -108,7 +109,13 @@ export class CliStack {
       const all: automation.ConfigMap = {};
       for (const [key, value] of Object.entries(config)) all[key] = { value, secret: secretKeys.includes(key) };
       await stack.setAllConfig(all);
-      return new CliStack(program, stack, { expectEmptyPlanAfterUp: options.expectEmptyPlanAfterUp ?? true, env, pulumi, workDir }, options.statePath ? undefined : temp, emulator);
+      return new CliStack(
+        program,
+        stack,
+        { expectEmptyPlanAfterUp: options.expectEmptyPlanAfterUp ?? true, skipPreview: options.skipPreview ?? false, env, pulumi, workDir },
+        options.statePath ? undefined : temp,
+        emulator,
+      );
     } catch (e) {
       fs.rmSync(temp, { recursive: true, force: true });
       throw e;
@@ -188,6 +195,8 @@ export class CliStack {
     const program = async () => (await this.program()) as Record<string, unknown> | undefined;
     try {
       if (kind === "up") {
+        // The Automation API's up is `pulumi up --skip-preview`; `pulumi up` previews first.
+        if (!this.settings.skipPreview) await this.stack.preview({ program, color: "never" });
         const r = await this.stack.up({ onEvent, program, color: "never" });
         this.lastOutputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, v.value]));
       } else if (kind === "preview") await this.stack.preview({ onEvent, program, color: "never" });

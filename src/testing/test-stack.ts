@@ -38,6 +38,13 @@ export interface StackOptions {
   /** After every up, a preview must plan no changes (default true). */
   expectEmptyPlanAfterUp?: boolean;
   /**
+   * Run `up` without the preview `pulumi up` runs first (as `pulumi up --skip-preview` and the
+   * Automation API do). Default false: every up previews first, with values that come from resources
+   * created or replaced in the same run unknown, so the provider's Check and Diff see those unknowns
+   * and a preview failure fails the up, as under `pulumi up`.
+   */
+  skipPreview?: boolean;
+  /**
    * After destroy, Read every object the stack created and fail if one still exists (default true).
    * Objects destroy leaves by design are not checked: released ones (`retainOnDelete`; a Cluster or a
    * DataType, which API v4 cannot delete) and the InstanceSettings, whose destroy restores the defaults.
@@ -127,7 +134,7 @@ export class TestStack {
     private program: Program,
     private readonly ctx: EngineContext,
     private readonly host: ProviderHost,
-    private readonly settings: Required<Pick<StackOptions, "expectEmptyPlanAfterUp" | "checkDestroy">> & { config: Record<string, string>; secretKeys: string[] },
+    private readonly settings: Required<Pick<StackOptions, "expectEmptyPlanAfterUp" | "checkDestroy" | "skipPreview">> & { config: Record<string, string>; secretKeys: string[] },
     /** The emulator the stack started, if it did. */
     readonly emulator: Emulator | undefined,
   ) {}
@@ -161,7 +168,13 @@ export class TestStack {
         },
       };
       await configureProvider(ctx, config, secretKeys);
-      const settings = { expectEmptyPlanAfterUp: options.expectEmptyPlanAfterUp ?? true, checkDestroy: options.checkDestroy ?? true, config, secretKeys };
+      const settings = {
+        expectEmptyPlanAfterUp: options.expectEmptyPlanAfterUp ?? true,
+        checkDestroy: options.checkDestroy ?? true,
+        skipPreview: options.skipPreview ?? false,
+        config,
+        secretKeys,
+      };
       return new TestStack(program, ctx, host, settings, emulator);
     } catch (e) {
       client?.close();
@@ -181,10 +194,14 @@ export class TestStack {
     return reveal(this.ctx.state.outputs) as Record<string, unknown>;
   }
 
-  /** Deploys the program (or `program`, which becomes the stack's program), then checks the plan is empty. */
+  /**
+   * Previews then deploys the program (or `program`, which becomes the stack's program), as `pulumi
+   * up` does, then checks the plan is empty. A failed preview fails the up before anything changes.
+   */
   up(program?: Program): Promise<RenderedRunResult> {
     return this.exclusive(async () => {
       if (program) this.program = program;
+      if (!this.settings.skipPreview) await this.deploy(true, undefined, "up");
       const result = await this.deploy(false);
       if (this.settings.expectEmptyPlanAfterUp) assertEmptyPlan(await this.deploy(true), "a preview right after up");
       return result;
@@ -346,8 +363,8 @@ export class TestStack {
     throw new Error(`several resources are named "${nameOrUrn}"; use the URN: ${matches.map((e) => e.urn).join(", ")}`);
   }
 
-  private async deploy(preview: boolean, adoptionId?: (type: string, inputs: PropertyMap) => string | undefined): Promise<RenderedRunResult> {
-    const kind = adoptionId ? "adoption" : preview ? "preview" : "up";
+  private async deploy(preview: boolean, adoptionId?: (type: string, inputs: PropertyMap) => string | undefined, as?: RunKind): Promise<RenderedRunResult> {
+    const kind = as ?? (adoptionId ? "adoption" : preview ? "preview" : "up");
     const deployment = new Deployment(this.ctx, preview, adoptionId);
     let programError: Error | undefined;
     try {

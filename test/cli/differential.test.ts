@@ -38,7 +38,7 @@ interface Trace {
 async function play(engine: Engine, steps: Step[], options: StackOptions = {}): Promise<Trace> {
   const storeDir = tempDir("svc-diff-");
   const first = steps.find((s) => s.program)?.program ?? (() => undefined);
-  const common: StackOptions = { ...options, config: { "fixture:storeDir": storeDir }, expectEmptyPlanAfterUp: false };
+  const common: StackOptions = { expectEmptyPlanAfterUp: false, ...options, config: { "fixture:storeDir": storeDir } };
   const stack = engine === "pulumi" ? await testing.stack(first, { ...common, engine: "pulumi", pulumiPath: pulumiDir }) : await testing.stack(first, common);
   const runs: RunTrace[] = [];
   try {
@@ -70,8 +70,8 @@ async function play(engine: Engine, steps: Step[], options: StackOptions = {}): 
 /** Failures compare by whether they happened; the words are checked per scenario. */
 const comparable = (t: Trace) => ({ ...t, runs: t.runs.map((r) => ("failed" in r ? { failed: true } : r)) });
 
-async function bothEngines(steps: Step[]): Promise<{ kit: Trace; cli: Trace }> {
-  const [kit, cli] = [await play("kit", steps), await play("pulumi", steps)];
+async function bothEngines(steps: Step[], options: StackOptions = {}): Promise<{ kit: Trace; cli: Trace }> {
+  const [kit, cli] = [await play("kit", steps, options), await play("pulumi", steps, options)];
   return { kit, cli };
 }
 
@@ -164,6 +164,22 @@ describeCli("the kit and `pulumi` agree", () => {
     const { kit, cli } = await bothEngines([{ run: "up", program: () => void new RecordResource("t", { key: "t", value: "plain" }, { transforms: [upper] }) }]);
     expect(cli.records.map((r) => r.value)).toEqual(["transformed"]);
     expect(comparable(kit)).toEqual(comparable(cli));
+  });
+
+  test("up previews first, with values of resources created in the same run unknown: a Check that refuses them fails the up", async () => {
+    // `serial` is computed at create, so in the preview `b`'s value is unknown, which its Check refuses.
+    const program = () => {
+      const a = new RecordResource("a", { key: "a" });
+      new RecordResource("b", { key: "b", value: a.serial.apply((n) => `b-${n}`), refuseUnknowns: true });
+    };
+    const previewed = await bothEngines([{ run: "up", program }]);
+    expect(failure(previewed.cli, 0)).toContain("value must be known");
+    expect(failure(previewed.kit, 0)).toContain("value must be known");
+    expect(comparable(previewed.kit)).toEqual(comparable(previewed.cli));
+    // Without the preview (`pulumi up --skip-preview`, the Automation API's up), both create them.
+    const skipped = await bothEngines([{ run: "up", program }], { skipPreview: true });
+    expect(skipped.cli.runs).toEqual([{ ops: { a: "create", b: "create" } }]);
+    expect(comparable(skipped.kit)).toEqual(comparable(skipped.cli));
   });
 
   test("the import option: the dynamic-provider host cannot read without inputs, so the import fails", async () => {
