@@ -2,7 +2,10 @@
  * A stack under test: a program, its state, and ONE dynamic-provider host child process that every
  * operation of the stack goes through. Operations on one stack run one at a time.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { Emulator, EmulatorOptions } from "../emulator";
+import { lockFile } from "../emulator/store/file-lock";
 import { assertEmptyPlan, assertNoDrift, checkDestroyed } from "./assertions";
 import { EngineError, Redactor, resourceUrn, type EngineContext } from "./context";
 import { deleteResources } from "./deletion";
@@ -137,13 +140,21 @@ export class TestStack {
     private readonly settings: Required<Pick<StackOptions, "expectEmptyPlanAfterUp" | "checkDestroy" | "skipPreview">> & { config: Record<string, string>; secretKeys: string[] },
     /** The emulator the stack started, if it did. */
     readonly emulator: Emulator | undefined,
+    /** Releases the lock on the state file, when the stack keeps one. */
+    private readonly releaseState?: () => Promise<void>,
   ) {}
 
   /** @internal Use `stack()`. */
   static async start(program: Program, options: StackOptions = {}): Promise<TestStack> {
     const project = options.project ?? "test";
     const stackName = options.stack ?? "test";
-    const emulator = options.emulator ? await startOwnEmulator(options.emulator) : undefined;
+    const release = options.statePath ? await lockState(options.statePath) : undefined;
+    const emulator = options.emulator
+      ? await startOwnEmulator(options.emulator).catch(async (e: Error) => {
+          await release?.();
+          throw e;
+        })
+      : undefined;
     const { config, secretKeys } = stackConfig(options, emulator);
     let host: ProviderHost | undefined;
     let client: ProviderClient | undefined;
@@ -175,11 +186,12 @@ export class TestStack {
         config,
         secretKeys,
       };
-      return new TestStack(program, ctx, host, settings, emulator);
+      return new TestStack(program, ctx, host, settings, emulator, release);
     } catch (e) {
       client?.close();
       await host?.stop();
       await emulator?.close();
+      await release?.();
       throw e;
     }
   }
@@ -341,6 +353,7 @@ export class TestStack {
     this.ctx.client.close();
     await this.host.stop();
     await this.emulator?.close();
+    await this.releaseState?.();
   }
 
   /** The provider host's recent output, for diagnosing a failure. */
@@ -401,6 +414,25 @@ function view(e: ResourceState): ResourceView {
     dependencies: e.dependencies,
     provider: typeof provider === "string" ? provider : undefined,
   };
+}
+
+/**
+ * A state file is one stack's at a time, as a Pulumi backend locks a stack for an update: a second
+ * stack on the same file fails at once, naming the process that holds it, until the first closes.
+ */
+function lockState(statePath: string): Promise<() => Promise<void>> {
+  const file = path.resolve(statePath);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  return lockFile(file, {
+    timeoutMs: 0,
+    staleMs: 10_000,
+    failed: (err) => new Error(`cannot lock the state file ${file}: ${(err as Error).message}`),
+    locked: (lockPath, holder) =>
+      new Error(
+        `the state file ${file} is locked by ${holder ? `process ${holder.pid} on ${holder.host}${holder.since ? ` since ${holder.since}` : ""}` : "another process"}: ` +
+          `another stack is open on it (a state is one stack's at a time). Close that stack (stack.close()) and try again; if that process is gone, remove ${lockPath}.`,
+      ),
+  });
 }
 
 /** The stack configuration; with an emulator, its address and the built-in service account unless given. */
