@@ -1,7 +1,7 @@
 /**
- * The provider as the dynamic-provider host loads it, by package name (`require("pulumi-svc/provider")`),
- * from the serialized shim stored with every resource. Clients and the embedded emulator are made
- * here, lazily, once per provider process; nothing of them is ever serialized.
+ * The provider as the dynamic-provider host loads it, by package name (`require("pulumi-svc/provider")`,
+ * whose entry is host.ts), from the serialized shim stored with every resource. Clients and the
+ * embedded emulator are made here, lazily, once per provider process; nothing of them is ever serialized.
  *
  * The host calls `configure` once per resource kind; the work is done once per process: the
  * configuration is read (unknown `svc:` keys are warned about), and the credentials are verified with
@@ -10,8 +10,6 @@
  * this and fails with its error. `svc:skipCredentialsCheck` turns the verification off; with the
  * embedded emulator there is nothing to verify.
  */
-// First: the compile cache applies to the modules loaded after it.
-import "./compile-cache";
 import type { ResourceProvider } from "@pulumi/pulumi/dynamic";
 import { SvcApiError, SvcClient, SvcConfigError } from "../client";
 import { credentialKeys, keysSet, ProviderConfigError, resolveConfig, SETTINGS, type ConfigSource, type ProviderConfig, type Setting } from "./config";
