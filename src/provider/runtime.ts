@@ -11,7 +11,7 @@
  * embedded emulator there is nothing to verify.
  */
 import type { ResourceProvider } from "@pulumi/pulumi/dynamic";
-import { SvcApiError, SvcClient, SvcConfigError } from "../client";
+import { SvcClient, SvcConfigError, SvcNetworkError } from "../client";
 import { credentialKeys, keysSet, ProviderConfigError, resolveConfig, SETTINGS, type ConfigSource, type ProviderConfig, type Setting } from "./config";
 import type { Kind, KindContext } from "./kind";
 import * as machinery from "./machinery";
@@ -74,7 +74,7 @@ async function setUp(source: ConfigSource, warn: (message: string) => void): Pro
 /** The credentials check failed: which keys were used (never their values), at which platform, and how to skip the check. */
 function credentialsError(cfg: ProviderConfig, err: unknown): Error {
   const used = keysSet(cfg, credentialKeys(cfg));
-  const what = err instanceof SvcApiError && err.status === 0 ? "could not verify the credentials" : "the credentials were refused";
+  const what = err instanceof SvcNetworkError ? "could not verify the credentials" : "the credentials were refused";
   const detail = err instanceof Error ? err.message : String(err);
   return new ProviderConfigError(
     `${what} (${used}, platform ${cfg.baseUrl} from ${cfg.sources.baseUrl}): ${detail}. ` +
