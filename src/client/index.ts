@@ -127,6 +127,7 @@ export class SvcClient {
             (which, form, grant) => this.requestToken(which, form, grant),
             (secret) => this.secrets.add(secret),
             (message, extra) => this.log("token", message, extra),
+            this.config.clock,
           );
   }
 
