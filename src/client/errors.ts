@@ -25,42 +25,50 @@ interface FailedRequest {
   endpointId?: string;
 }
 
-export interface SvcApiErrorInit extends FailedRequest {
-  /** HTTP status of the answer. */
-  status: number;
-  errors?: ApiErrorEntry[];
-}
-
-/** `METHOD /path → what: detail (request id)`. */
-const failureMessage = (r: FailedRequest, what: string) => `${r.method} ${r.path} → ${what}: ${r.detail}${r.requestId ? ` (request ${r.requestId})` : ""}`;
-
-/** The server answered with a status other than 2xx. A request that got no answer is an {@link SvcNetworkError}. */
-export class SvcApiError extends Error {
-  readonly status: number;
-  /** The first entry's `error_code`, when the server sent the spec's error body. */
-  readonly code?: number;
-  readonly errors: ApiErrorEntry[];
+/**
+ * A call that failed, answered ({@link SvcApiError}) or not ({@link SvcNetworkError}); its message is
+ * `METHOD /path → what: detail (request id)`.
+ */
+export abstract class SvcCallError extends Error {
   readonly method: string;
   readonly path: string;
   readonly requestId?: string;
-  /** True when repeating the same request later may succeed (429, 502, 503, 504). */
+  /** True when repeating the same request later may succeed (429, 502, 503, 504, network failures). */
   readonly retryable: boolean;
   readonly endpointId?: string;
   /** The message without the method, path and request id around it. */
   readonly detail: string;
 
-  constructor(init: SvcApiErrorInit) {
-    super(failureMessage(init, String(init.status)));
-    this.name = "SvcApiError";
-    this.status = init.status;
-    this.errors = init.errors ?? [];
-    this.code = this.errors[0]?.error_code;
+  protected constructor(init: FailedRequest, what: string) {
+    super(`${init.method} ${init.path} → ${what}: ${init.detail}${init.requestId ? ` (request ${init.requestId})` : ""}`);
+    this.name = new.target.name;
     this.method = init.method;
     this.path = init.path;
     this.requestId = init.requestId;
     this.retryable = init.retryable;
     this.endpointId = init.endpointId;
     this.detail = init.detail;
+  }
+}
+
+export interface SvcApiErrorInit extends FailedRequest {
+  /** HTTP status of the answer. */
+  status: number;
+  errors?: ApiErrorEntry[];
+}
+
+/** The server answered with a status other than 2xx. A request that got no answer is an {@link SvcNetworkError}. */
+export class SvcApiError extends SvcCallError {
+  readonly status: number;
+  /** The first entry's `error_code`, when the server sent the spec's error body. */
+  readonly code?: number;
+  readonly errors: ApiErrorEntry[];
+
+  constructor(init: SvcApiErrorInit) {
+    super(init, String(init.status));
+    this.status = init.status;
+    this.errors = init.errors ?? [];
+    this.code = this.errors[0]?.error_code;
   }
 }
 
@@ -77,27 +85,14 @@ export type SvcNetworkErrorCode = "SVC_ERR_CONNECT" | "SVC_ERR_CONNECTION_RESET"
  * callers test the class or the code, never a message. Retried by the client (but SvcRequestError)
  * before it is thrown.
  */
-export abstract class SvcNetworkError extends Error {
+export abstract class SvcNetworkError extends SvcCallError {
   abstract readonly code: SvcNetworkErrorCode;
   /** Whether the server may have received (and acted on) the request. */
   abstract readonly maybeSent: boolean;
-  readonly method: string;
-  readonly path: string;
-  readonly requestId?: string;
-  readonly retryable: boolean;
-  readonly endpointId?: string;
-  readonly detail: string;
   readonly causeCode?: string;
 
   constructor(init: SvcNetworkErrorInit) {
-    super(failureMessage(init, "no answer"));
-    this.name = new.target.name;
-    this.method = init.method;
-    this.path = init.path;
-    this.requestId = init.requestId;
-    this.retryable = init.retryable;
-    this.endpointId = init.endpointId;
-    this.detail = init.detail;
+    super(init, "no answer");
     this.causeCode = init.causeCode;
   }
 }

@@ -28,6 +28,7 @@ export type { CallInput, CallOptions, CallOutput, ListItem, SvcAreas, AreaClient
 export type { UploadFile } from "./encode";
 export {
   SvcApiError,
+  SvcCallError,
   SvcConfigError,
   SvcConnectError,
   SvcConnectionResetError,
