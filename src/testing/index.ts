@@ -9,7 +9,9 @@
  *   await stack.destroy();
  *   await stack.close();
  */
+import * as path from "node:path";
 import { CliStack } from "./cli-stack";
+import { folderProgram, isProgramFolder, type ProgramFolder } from "./program-folder";
 import type { Program } from "./program";
 import type { RenderedRunResult } from "./report";
 import { stackConfig, startOwnEmulator, TestStack, type StackOptions } from "./test-stack";
@@ -18,10 +20,18 @@ import { stackConfig, startOwnEmulator, TestStack, type StackOptions } from "./t
  * Starts a stack for `program`: its provider host, its state, and the emulator when asked for. With
  * `engine: "pulumi"`, a stack whose runs are the Pulumi CLI's (see CliStack).
  */
-export function stack(program: Program, options: StackOptions & { engine: "pulumi" }): Promise<CliStack>;
-export function stack(program: Program, options?: StackOptions): Promise<TestStack>;
-export function stack(program: Program, options: StackOptions = {}): Promise<TestStack | CliStack> {
-  return options.engine === "pulumi" ? startCliStack(program, options) : TestStack.start(program, options);
+export function stack(program: Program | ProgramFolder, options: StackOptions & { engine: "pulumi" }): Promise<CliStack>;
+export function stack(program: Program | ProgramFolder, options?: StackOptions): Promise<TestStack>;
+export function stack(source: Program | ProgramFolder, options: StackOptions = {}): Promise<TestStack | CliStack> {
+  // A program folder is loaded afresh for each run; its provider host resolves packages from the folder.
+  let program: Program;
+  try {
+    program = isProgramFolder(source) ? folderProgram(source) : source;
+  } catch (e) {
+    return Promise.reject(e as Error);
+  }
+  const opts = isProgramFolder(source) ? { cwd: path.resolve(source.dir), ...options } : options;
+  return opts.engine === "pulumi" ? startCliStack(program, opts) : TestStack.start(program, opts);
 }
 
 async function startCliStack(program: Program, options: StackOptions): Promise<CliStack> {
@@ -51,6 +61,7 @@ export async function adoptionPlan(program: Program, options: StackOptions = {})
 export { CliStack, findPulumi } from "./cli-stack";
 export { TestStack, RunError, type StackOptions, type ResourceView, type ImportArgs } from "./test-stack";
 export type { Program } from "./program";
+export type { ProgramFolder } from "./program-folder";
 export type { RunResult, RenderedRunResult, RunKind, OperationReport, OperationKind } from "./report";
 export {
   renderPlan,
