@@ -63,8 +63,9 @@ export default tseslint.config(
     },
   },
   {
-    // The kit loads @pulumi/pulumi's generated gRPC stubs from the user's install, found at run time.
-    files: ["src/testing/grpc.ts", "src/testing/program.ts"],
+    // The kit loads @pulumi/pulumi's generated gRPC stubs from the user's install, found at run time,
+    // and a program folder's entry, afresh for each run.
+    files: ["src/testing/grpc.ts", "src/testing/program.ts", "src/testing/program-folder.ts"],
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {

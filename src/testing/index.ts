@@ -28,7 +28,7 @@ export function stack(source: Program | ProgramFolder, options: StackOptions = {
   try {
     program = isProgramFolder(source) ? folderProgram(source) : source;
   } catch (e) {
-    return Promise.reject(e as Error);
+    return Promise.reject(e);
   }
   const opts = isProgramFolder(source) ? { cwd: path.resolve(source.dir), ...options } : options;
   return opts.engine === "pulumi" ? startCliStack(program, opts) : TestStack.start(program, opts);
