@@ -50,6 +50,9 @@ export interface ArgSpec {
 /** The property the dynamic-provider host reads the serialized provider from; never an arg. */
 export const PROVIDER_KEY = "__provider";
 
+/** The wire name of an arg: its spec's `wire`, else the arg's name in snake_case. */
+export const wireNameOf = (name: string, spec: ArgSpec): string => spec.wire ?? snake(name);
+
 /**
  * What destroying a resource does to its object on the platform:
  * - `delete` (the default): the object is deleted;
@@ -408,7 +411,7 @@ export function wireArgs(specs: Readonly<Record<string, ArgSpec>>, args: Props, 
   for (const [name, spec] of Object.entries(specs)) {
     const v = args[name];
     if (v === undefined || spec.local || (only && !only.includes(name))) continue;
-    body[spec.wire ?? snake(name)] = spec.nested ? convertKeys(v, snake, spec.freeForm ?? []) : v;
+    body[wireNameOf(name, spec)] = spec.nested ? convertKeys(v, snake, spec.freeForm ?? []) : v;
   }
   return ep ? keepFields(body, bodyFields("wireArgs", ep)) : body;
 }
@@ -421,7 +424,7 @@ export function argsInBody<A extends Readonly<Record<string, ArgSpec>>>(specs: A
   const fields = bodyFields("argsInBody", ep);
   const isArg = (name: string): name is keyof A & string => name in specs;
   return Object.entries(specs)
-    .filter(([name, spec]) => !spec.local && fields.includes(spec.wire ?? snake(name)))
+    .filter(([name, spec]) => !spec.local && fields.includes(wireNameOf(name, spec)))
     .map(([name]) => name)
     .filter(isArg);
 }

@@ -3,11 +3,9 @@
  * calls), so a preview costs nothing; create, read, update and delete go through the client.
  */
 import { SvcApiError } from "../client";
-import { z } from "zod";
-import { destroyEffectOf, PROVIDER_KEY, wireArgs, type ArgSpec, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
-import { AS_WRITTEN, unknownFields, type Naming } from "./known-fields";
-import { nearest } from "./nearest";
-import { camel, containedIn, containsUnknown, convertKeys, deepEqual, describeIssue, insideFreeForm, reconcile, scrub, snake } from "./values";
+import { destroyEffectOf, wireArgs, wireNameOf, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
+import { refuseUnknownArgs } from "./known-fields";
+import { camel, containedIn, containsUnknown, convertKeys, deepEqual, describeIssue, reconcile, scrub } from "./values";
 import { renderPath } from "../api/common";
 import { endpoints } from "../api/endpoints";
 import { isCreate } from "../client/retry";
@@ -21,7 +19,7 @@ export function argsOf(kind: Kind, props: Props): Props {
   return out;
 }
 
-const wireName = (kind: Kind, arg: string) => kind.args[arg].wire ?? snake(arg);
+const wireName = (kind: Kind, arg: string) => wireNameOf(arg, kind.args[arg]);
 
 /** The wire body for the platform: non-local args under their wire names, nested keys converted. */
 export function toWire(kind: Kind, args: Props): WireRecord {
@@ -66,43 +64,6 @@ function safeId(kind: Kind, args: Props): string | undefined {
     return id && !containsUnknown(id) ? id : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** The wire schema of an arg's value: its spec's, else its field in the kind's schema. */
-function wireSchemaOf(kind: Kind, name: string): z.ZodType | undefined {
-  const spec = kind.args[name];
-  if (spec.schema) return spec.schema;
-  return kind.schema instanceof z.ZodObject ? (kind.schema.shape as Record<string, z.ZodType | undefined>)[wireName(kind, name)] : undefined;
-}
-
-/** How an arg's keys are spelled on the wire: snake_cased where the arg is nested, except below its free-form paths. */
-function namingOf(spec: ArgSpec): Naming {
-  if (!spec.nested) return AS_WRITTEN;
-  const free = spec.freeForm ?? [];
-  const asIs = (parent: string) => parent !== "" && insideFreeForm(parent, free);
-  return { toWire: (k, parent) => (asIs(parent) ? k : snake(k)), toUser: (k, parent) => (asIs(parent) ? k : camel(k)) };
-}
-
-const didYouMean = (typed: string, known: readonly string[], what: string) =>
-  known.length ? `did you mean ${nearest(typed, known)}? (${what}: ${known.join(", ")})` : `there are none here`;
-
-/**
- * The one rule for unknown args, whatever the kind: a key of the inputs that is not an arg, and a
- * field inside an arg's value that its wire schema does not name (free-form values excepted), is
- * refused, naming the path and the nearest known one. Programs built from data (parsed YAML) get
- * the same answer as a typo the compiler would have caught.
- */
-function refuseUnknownArgs(kind: Kind, news: Props, add: (property: string, reason: string) => void): void {
-  const names = Object.keys(kind.args);
-  for (const key of Object.keys(news)) {
-    if (key === PROVIDER_KEY || key in kind.args || news[key] === undefined) continue;
-    add(key, `is not an arg of ${kind.name}; ${didYouMean(key, names, "its args")}`);
-  }
-  for (const [name, spec] of Object.entries(kind.args)) {
-    const schema = wireSchemaOf(kind, name);
-    if (news[name] === undefined || spec.local || !schema) continue;
-    for (const f of unknownFields(news[name], schema, namingOf(spec))) add(name, `${f.path}: unknown field; ${didYouMean(f.key, f.known, "fields there")}`);
   }
 }
 

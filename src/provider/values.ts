@@ -100,7 +100,7 @@ export function containedIn(user: unknown, server: unknown): boolean {
   return user === server;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * What a refresh records for a declared value: the declared value itself where the platform's states

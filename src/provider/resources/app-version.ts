@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type * as Yaml from "yaml";
+import { z } from "zod";
 import { AppVersionCreate, AppVersionPatch, apps } from "../../api/apps";
 import { renderPath } from "../../api/common";
 import { declareKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
@@ -63,6 +64,9 @@ export interface AppVersionArgs {
   /** Take over a version that already exists instead of failing, and bring it to the declared arguments. Provider-side only (never sent); default `false`. */
   adopt?: pulumi.Input<boolean>;
 }
+
+/** The key of the value a manifest file that could not be used is replaced with; check reports it. */
+const UNUSABLE_MANIFEST = "__unusableManifest";
 
 const MANIFEST_OWN = ["name", "version", "type", "title", "description", "image", "defaults", "schemas"];
 /** The manifest's fields an explicit arg of the same name overrides. */
@@ -150,8 +154,9 @@ export const appVersionKind = declareKind<Inputs>()({
     defaults: { nested: true, freeForm: DEFAULTS_FREE, schema: AppVersionCreate.shape.defaults },
     schemas: { nested: true, freeForm: SCHEMAS_FREE, schema: AppVersionCreate.shape.schemas },
     // A manifest change replaces the version unless it only changes what a patch can (see replaceWhen).
-    // Its fields are the create body's (check refuses name, version and type there, which args set).
-    manifest: { wire: "__manifest", schema: AppVersionCreate },
+    // Its fields are the create body's (check refuses name, version and type there, which args set),
+    // and the mark of a file that could not be used, which check reports.
+    manifest: { wire: "__manifest", schema: AppVersionCreate.extend({ [UNUSABLE_MANIFEST]: z.string().optional() }) },
     adopt: { local: true },
   },
   required: ["appName", "version", "type"],
@@ -196,9 +201,6 @@ export const appVersionKind = declareKind<Inputs>()({
   argsFromRecord: (r, olds) => (olds.manifest === undefined ? {} : { manifest: manifestFromRecord(olds.manifest, r, olds) }),
   outputs: appVersionOutputs,
 });
-
-/** The key of the value a manifest file that could not be used is replaced with; check reports it. */
-const UNUSABLE_MANIFEST = "__unusableManifest";
 
 /** What check says about a manifest file that could not be used, when that is what `manifest` holds. */
 function manifestProblem(manifest: unknown): string | undefined {
