@@ -37,14 +37,16 @@ function read(ctx: EngineContext, e: ResourceState) {
   return providerStep(ctx, ref, "read", () => ctx.client.read(ref, e.id ?? "", forProviderMap(e.outputs), forProviderMap(e.inputs)));
 }
 
-/** The input keys that drifted: those the provider's diff from the refreshed state back to the state's inputs sees change. */
-async function driftedInputs(ctx: EngineContext, e: ResourceState, id: string, inputs: PropertyMap, outputs: PropertyMap): Promise<string[]> {
+/**
+ * The input keys that drifted, of those that read back differently (`moved`): the ones the provider's
+ * diff from the refreshed state back to the state's inputs sees change.
+ */
+async function driftedInputs(ctx: EngineContext, e: ResourceState, id: string, inputs: PropertyMap, outputs: PropertyMap, moved: string[]): Promise<string[]> {
   const ref = { urn: e.urn, type: e.type, name: e.name };
-  const keys = changedKeys(e.inputs, inputs);
   const diff = await providerStep(ctx, ref, "diff", () => ctx.client.diff(ref, id, forProviderMap(inputs), forProviderMap(outputs), forProviderMap(e.inputs), []));
   if (diff.changes === "none") return [];
-  if (diff.changes === "unknown") return keys;
-  return diff.diffs.length > 0 ? diff.diffs : keys;
+  if (diff.changes === "unknown") return moved;
+  return diff.diffs.length > 0 ? diff.diffs : moved;
 }
 
 async function refreshed(
@@ -64,9 +66,9 @@ async function refreshed(
   ctx.redactor.learn(outputs);
   const id = read.id;
   const outputDiffs = changedKeys(e.outputs, outputs);
-  const inputsMoved = changedKeys(e.inputs, inputs).length > 0;
+  const moved = changedKeys(e.inputs, inputs);
   // Only a provider that reads inputs back says which of the program's inputs changed.
-  const inputDiffs = read.inputs && inputsMoved ? await driftedInputs(ctx, e, id, inputs, outputs) : [];
+  const inputDiffs = read.inputs && moved.length > 0 ? await driftedInputs(ctx, e, id, inputs, outputs, moved) : [];
   if (outputDiffs.length === 0 && inputDiffs.length === 0 && id === e.id) {
     report({ ...ref, op: "same" });
     return;
