@@ -147,3 +147,22 @@ describe("refresh keeps what the program declared where the platform states it i
     }
   });
 });
+
+describe("a workload that waits for its first staged version (found by the refresh property test)", () => {
+  test("declared with running: false, it is created (the platform cannot stop it yet), and the refresh after is empty", async () => {
+    const program = () => {
+      const v = new svc.AppVersion("v", { appName: "app", version: "1.0.0", type: "app" });
+      const c = new svc.Cluster("c", { name: "c1" });
+      new svc.Workload("w", { name: "w1", appName: v.appName, appVersion: v.version, clusterName: c.name, deploymentType: "staged-only", running: false });
+    };
+    const stack = await testing.stack(program, { emulator: true });
+    try {
+      await stack.up();
+      expect(stack.resource("w").outputs).toMatchObject({ state: "staged", staged: true });
+      expect(await stack.refresh()).toHaveNoChanges();
+      expect(await stack.preview()).toHaveNoChanges();
+    } finally {
+      await stack.close();
+    }
+  });
+});

@@ -92,6 +92,12 @@ const PATCHABLE = argsInBody(workloadArgs, workloads.patch);
 type Status = { state: z.infer<typeof workloadState>; message: string; last_seen?: string | null };
 const status = (r: WireRecord) => (r.status ?? {}) as Status;
 const stagedOf = (r: WireRecord) => r.staged as { app_version?: string } | null | undefined;
+/**
+ * Whether the workload neither runs nor is stopped yet: pending (created with enabled: false), or
+ * waiting for its first staged version to be applied. The platform refuses to start or stop it, so
+ * `running` waits until it is enabled or applied.
+ */
+const notDeployedYet = (state: string | undefined) => state === "pending_deploy" || state === "staged";
 
 /** A workload's computed outputs, read from the platform's record. */
 export const workloadOutputs = defineOutputs({
@@ -152,7 +158,8 @@ async function applyRunState(client: SvcClient, news: Inputs, record: WireRecord
     await client.call(workloads.enable, { body: { names: [name] } });
     changed = true;
   }
-  if (news.running === false && state !== "stopped" && state !== "stopping" && news.enabled !== false) {
+  // One that waits for its first staged version to be applied cannot be stopped yet (see notDeployedYet).
+  if (news.running === false && state !== "stopped" && state !== "stopping" && state !== "staged" && news.enabled !== false) {
     await client.call(workloads.stop, { body: { names: [name] } });
     changed = true;
   } else if (news.running === true && (state === "stopped" || state === "stopping")) {
@@ -190,8 +197,7 @@ export const workloadKind = declareKind<Inputs>()({
     const state = status(r).state;
     const appVersion = stagedOf(r)?.app_version ?? r.app_version;
     const out: Partial<Inputs> = { appVersion: typeof appVersion === "string" ? appVersion : undefined };
-    // A pending workload (enabled: false) neither runs nor is stopped: `running` waits until it is enabled.
-    if (olds.running !== undefined) out.running = state === "pending_deploy" ? olds.running : !(state === "stopped" || state === "stopping");
+    if (olds.running !== undefined) out.running = notDeployedYet(state) ? olds.running : !(state === "stopped" || state === "stopping");
     // The platform's own `enabled` is false while the workload is stopped; the arg says whether it is
     // deployed at all (false: created pending), so it reads back from the state.
     if (olds.enabled !== undefined) out.enabled = state !== "pending_deploy";
