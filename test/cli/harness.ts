@@ -18,6 +18,9 @@ if (!pulumiDir) {
   console.warn(`skipping the real-engine tests: ${why}`);
 }
 
+// Each CLI command starts the CLI and a fresh provider host: several seconds each, more under load.
+jest.setTimeout(600_000);
+
 /** `describe` when the CLI is built, else `describe.skip`. */
 export const describeCli: jest.Describe = pulumiDir ? describe : describe.skip;
 
