@@ -75,6 +75,8 @@ describe.each([
         "AppVersion",
         "Asset",
         "AssetClass",
+        "AssetMetadata",
+        "AssetProperty",
         "AssetType",
         "Bridge",
         "Cluster",
@@ -113,7 +115,7 @@ describe.each([
     } finally {
       await stack.close();
     }
-  }, 420_000);
+  }, 600_000);
 });
 
 describe("InstanceSettings taken over", () => {
