@@ -105,6 +105,8 @@ export class Deployment {
      * `adopt: true`, say), from its type and inputs; such a create is planned against the object as read.
      */
     private readonly adoptionId?: (type: string, inputs: PropertyMap) => string | undefined,
+    /** Whether a create takes the existing object over (reported as `create (adopt)`); default: `adopt: true`. */
+    private readonly adopts: (type: string, inputs: PropertyMap) => boolean = (_type, inputs) => adopting(inputs),
   ) {}
 
   get failure(): Error | undefined {
@@ -321,7 +323,7 @@ export class Deployment {
   }
 
   private async create(ref: ResourceRef, reg: Registration, inputs: PropertyMap): Promise<Answer> {
-    const detail = { news: inputs, adopt: adopting(inputs) };
+    const detail = { news: inputs, adopt: this.adopts(reg.type, inputs) };
     if (this.preview && this.adoptionId) {
       const planned = await this.planAdoption(ref, reg, inputs);
       if (planned) return planned;
@@ -341,7 +343,7 @@ export class Deployment {
    * Undefined when there is no such object: adopting creates it.
    */
   private async planAdoption(ref: ResourceRef, reg: Registration, inputs: PropertyMap): Promise<Answer | undefined> {
-    const id = this.adoptionId?.(reg.type, forProviderMap(inputs));
+    const id = this.adoptionId?.(reg.type, inputs);
     if (!id) return undefined;
     const declared = forProviderMap(inputs);
     const read = await providerStep(this.ctx, ref, "read", () => this.ctx.client.read(ref, id, declared, declared));
@@ -349,7 +351,7 @@ export class Deployment {
     const platform = this.ctx.redactor.protect(annotateSecrets(read.inputs ?? read.properties, inputs));
     const outputs = this.ctx.redactor.protect(annotateSecrets(read.properties, inputs, reg.additionalSecretOutputs));
     const plan = await this.plan(ref, reg, { urn: ref.urn, type: reg.type, name: reg.name, custom: true, id: read.id, inputs: platform, outputs, dependencies: [] }, inputs);
-    const adopt = adopting(inputs);
+    const adopt = this.adopts(reg.type, inputs);
     // The report's old values: the platform's, as far as the program declares them (adopting leaves the rest as it is).
     const olds = declaredPart(platform, inputs) as PropertyMap;
     const detail = { diffs: plan.op === "same" ? [] : plan.diffs, replaces: plan.op === "replace" ? plan.replaces : [], olds, news: inputs, adopt };
