@@ -1,5 +1,5 @@
 import { areas } from "../../src/api/endpoints";
-import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
+import { answerOf, useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
 
 /** The emulator's clock runs ahead of the wall clock by this much; tests move it instead of waiting. */
 let clockOffset = 0;
@@ -235,62 +235,67 @@ describe("Workloads: list (every filter and sort key of the spec table)", () => 
 });
 
 describe("Workloads: apply, enable, start, stop, delete (bulk: 204, 207 per item, or the single error)", () => {
-  test("apply is valid only for a staged version with instantly_apply=false whose package is downloaded", async () => {
+  // Their tables list 207, 400, 401, 403, 404 and 500: a workload in the wrong state is a 400 (never 409).
+  test("apply is valid only for a staged version with instantly_apply=false whose package is downloaded (else 400)", async () => {
     await createWorkload();
-    const notStaged = await emu.post(pathOf(areas.workloads.apply), { names: ["w1"] });
-    expectErrorBody(notStaged, 409);
+    const notStaged = await emu.post(pathOf(areas.workloads.apply), { workload_names: ["w1"] });
+    expectErrorBody(notStaged, 400);
     expect(messages(notStaged)).toMatch(/no staged version/);
     await emu.post(pathOf(areas.workloads.patch, { workload_name: "w1" }), { app_version: "1.1.0", deployment_type: "staged-only" });
-    const notDownloaded = await emu.post(pathOf(areas.workloads.apply), { names: ["w1"] });
-    expectErrorBody(notDownloaded, 409);
+    const notDownloaded = await emu.post(pathOf(areas.workloads.apply), { workload_names: ["w1"] });
+    expectErrorBody(notDownloaded, 400);
     expect(messages(notDownloaded)).toMatch(/download_status pending/);
     await downloadReady("w1");
     expect((await get("w1")).staged.ready).toBe(true);
-    expect((await emu.post(pathOf(areas.workloads.apply), { names: ["w1"] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.workloads.apply), { workload_names: ["w1"] })).status).toBe(204);
     expect(await get("w1")).toMatchObject({ app_version: "1.1.0", staged: null, status: { state: "running" } });
   });
 
   test("a workload created staged-only shows `staged` until applied, then runs", async () => {
     await createWorkload({ deployment_type: "staged-only" });
     expect((await get("w1")).status.state).toBe("staged");
-    expectErrorBody(await emu.post(pathOf(areas.workloads.start), { names: ["w1"] }), 409);
+    const start = await emu.post(pathOf(areas.workloads.start), { workload_names: ["w1"] });
+    expectErrorBody(start, 400);
+    expect(messages(start)).toMatch(/apply it before you start it/);
     await downloadReady("w1");
-    expect((await emu.post(pathOf(areas.workloads.apply), { names: ["w1"] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.workloads.apply), { workload_names: ["w1"] })).status).toBe(204);
     expect((await get("w1")).status.state).toBe("running");
   });
 
   test("bulk: some fail and others succeed → 207 with a result per name; all fail → the single error", async () => {
     await createWorkload({ name: "p1", enabled: false });
     await createWorkload({ name: "r1" });
-    const mixed = await emu.post(pathOf(areas.workloads.enable), { names: ["p1", "r1", "ghost"] });
+    const mixed = await emu.post(pathOf(areas.workloads.enable), { workload_names: ["p1", "r1", "ghost"] });
     expect(mixed.status).toBe(207);
     expect(mixed.body.results).toEqual([
       { name: "p1", http_status_code: 204 },
-      { name: "r1", http_status_code: 409, message: [expect.stringMatching(/not pending/)] },
+      { name: "r1", http_status_code: 400, message: [expect.stringMatching(/not pending/)] },
       { name: "ghost", http_status_code: 404, message: [expect.stringMatching(/ghost/)] },
     ]);
     expect((await get("p1")).status.state).toBe("running");
-    const allFail = await emu.post(pathOf(areas.workloads.enable), { names: ["ghost"] });
+    const allFail = await emu.post(pathOf(areas.workloads.enable), { workload_names: ["ghost"] });
     expectErrorBody(allFail, 404);
-    expectErrorBody(await emu.post(pathOf(areas.workloads.enable), { names: [] }), 400);
+    expectErrorBody(await emu.post(pathOf(areas.workloads.enable), { workload_names: [] }), 400);
   });
 
   test("enable moves a pending workload (enabled=false) to running", async () => {
     await createWorkload({ enabled: false });
-    expect((await emu.post(pathOf(areas.workloads.enable), { names: ["w1"] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.workloads.enable), { workload_names: ["w1"] })).status).toBe(204);
     expect(await get("w1")).toMatchObject({ enabled: true, status: { state: "running" } });
   });
 
-  test("start/stop: the named workloads run / stop; a pending one cannot (409)", async () => {
+  test("start/stop: the named workloads run / stop; a pending one cannot (400)", async () => {
     await createWorkload();
     await createWorkload({ name: "w2" });
     await createWorkload({ name: "pending", enabled: false });
-    expect((await emu.post(pathOf(areas.workloads.stop), { names: ["w1"] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.workloads.stop), { workload_names: ["w1"] })).status).toBe(204);
     expect(await get("w1")).toMatchObject({ enabled: false, status: { state: "stopped" } });
     expect((await get("w2")).status.state).toBe("running");
-    expect((await emu.post(pathOf(areas.workloads.start), { names: ["w1"] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.workloads.start), { workload_names: ["w1"] })).status).toBe(204);
     expect((await get("w1")).status.state).toBe("running");
-    expectErrorBody(await emu.post(pathOf(areas.workloads.stop), { names: ["pending"] }), 409);
+    const stopPending = await emu.post(pathOf(areas.workloads.stop), { workload_names: ["pending"] });
+    expectErrorBody(stopPending, 400);
+    expect(messages(stopPending)).toMatch(/pending \(created with enabled=false\): enable it before you stop it/);
   });
 
   test("start/stop without a body select every workload that can make the move", async () => {
@@ -307,14 +312,14 @@ describe("Workloads: apply, enable, start, stop, delete (bulk: 204, 207 per item
     await createWorkload();
     await createWorkload({ name: "w2" });
     await emu.post(pathOf(areas.workloads.patch, { workload_name: "w1" }), { app_version: "1.1.0", deployment_type: "staged-only" });
-    expect((await emu.call("POST", pathOf(areas.workloads.delete), { body: { names: ["w1"] }, query: { staged: true } })).status).toBe(204);
+    expect((await emu.call("POST", pathOf(areas.workloads.delete), { body: { workload_names: ["w1"] }, query: { staged: true } })).status).toBe(204);
     expect(await get("w1")).toMatchObject({ app_version: "1.0.0", staged: null });
-    const noStaged = await emu.call("POST", pathOf(areas.workloads.delete), { body: { names: ["w2"] }, query: { staged: true } });
+    const noStaged = await emu.call("POST", pathOf(areas.workloads.delete), { body: { workload_names: ["w2"] }, query: { staged: true } });
     expectErrorBody(noStaged, 404);
-    expect((await emu.post(pathOf(areas.workloads.delete), { names: ["w1", "w2"] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.workloads.delete), { workload_names: ["w1", "w2"] })).status).toBe(204);
     expectErrorBody(await emu.get(pathOf(areas.workloads.get, { workload_name: "w1" })), 404);
-    expectErrorBody(await emu.post(pathOf(areas.workloads.delete), { names: ["w1"] }), 404);
-    expectErrorBody(await emu.post(pathOf(areas.workloads.delete), { names: ["w2"] }, { as: "viewer" }), 403);
+    expectErrorBody(await emu.post(pathOf(areas.workloads.delete), { workload_names: ["w1"] }), 404);
+    expectErrorBody(await emu.post(pathOf(areas.workloads.delete), { workload_names: ["w2"] }, { as: "viewer" }), 403);
   });
 });
 
@@ -334,14 +339,23 @@ describe("Workloads: download", () => {
     expect((await get("w1")).download_status).toBe("ready");
   });
 
-  test("address=true answers {url, expires_in}; the link works until it expires (then 412)", async () => {
+  test("address=true answers {url, expires_in}: a direct link that works without a token until it expires (then 412)", async () => {
     await createWorkload();
     await downloadReady("w1");
     const a = await emu.get(pathOf(areas.workloads.download, { workload_name: "w1" }), { address: true });
     expect(a.status).toBe(200);
-    expect(a.body).toEqual({ url: expect.stringMatching(/\/api\/v4\/apps\/workloads\/w1\/download\?expires=\d+$/), expires_in: 300 });
-    const follow = await fetch(a.body.url, { headers: { authorization: `Bearer ${await emu.token("admin")}` } });
+    expect(a.body).toEqual({ url: expect.stringMatching(/\/api\/v4\/apps\/workloads\/w1\/download\?expires=\d+&signature=[\w-]+$/), expires_in: 300 });
+    const follow = await fetch(a.body.url);
     expect(follow.status).toBe(200);
+    expect(Buffer.from(await follow.arrayBuffer()).readUInt32LE(0)).toBe(0x04034b50);
+    // The signature covers the path and the expiry: another workload's path, or a later expiry, is refused.
+    await createWorkload({ name: "w2" });
+    const url = new URL(a.body.url);
+    expectErrorBody(await answerOf(await fetch(a.body.url.replace("/w1/", "/w2/"))), 401);
+    url.searchParams.set("expires", String(Number(url.searchParams.get("expires")) + 3600));
+    expectErrorBody(await answerOf(await fetch(url)), 401);
+    // Without a token and without a signature the operation is closed, as before.
+    expectErrorBody(await answerOf(await fetch(a.body.url.replace(/\?.*$/, ""))), 401);
     expectErrorBody(await emu.get(pathOf(areas.workloads.download, { workload_name: "w1" }), { expires: 1000 }), 412);
   });
 
@@ -357,8 +371,8 @@ describe("Workloads: download", () => {
 describe("Workloads: logs", () => {
   test("{logs: {<pod>: lines}} with tail_lines and since_time", async () => {
     await createWorkload();
-    await emu.post(pathOf(areas.workloads.stop), { names: ["w1"] });
-    await emu.post(pathOf(areas.workloads.start), { names: ["w1"] });
+    await emu.post(pathOf(areas.workloads.stop), { workload_names: ["w1"] });
+    await emu.post(pathOf(areas.workloads.start), { workload_names: ["w1"] });
     const all = await emu.get(pathOf(areas.workloads.logs, { workload_name: "w1" }));
     expect(all.status).toBe(200);
     expect(Object.keys(all.body.logs)).toEqual(["w1-0"]);

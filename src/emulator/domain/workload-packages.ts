@@ -1,7 +1,8 @@
 /**
  * Workload packages: what the edge downloads to run a workload (a zip holding its manifest, the
  * staged version's when one exists). The first download request starts the build, which is ready
- * BUILD_MS later (see `asOf` in workloads.ts); a download link carries its own expiry.
+ * BUILD_MS later (see `asOf` in workloads.ts). A download link is direct: it carries its expiry and a
+ * signature over its path and expiry, and works without a token until it expires.
  */
 import { createHash } from "node:crypto";
 import { preconditionFailed } from "../../api/errors";
@@ -62,7 +63,7 @@ export function downloadPackage(ctx: HandlerContext, stored: StoredWorkload, req
   if (w !== stored) table.put(w.name, w);
   if (req.address) {
     const expiresAt = Math.floor(ctx.nowMs / 1000) + LINK_TTL_S;
-    const url = `${ctx.baseUrl}${req.path}?expires=${expiresAt}`;
+    const url = `${ctx.baseUrl}${req.path}?expires=${expiresAt}&signature=${ctx.auth.signLink(req.path, expiresAt)}`;
     return { status: 200, body: req.addressBody ? req.addressBody(url, LINK_TTL_S) : { url, expires_in: LINK_TTL_S } };
   }
   const digest = createHash("sha256").update(w.name).digest("hex").slice(0, 8);

@@ -43,6 +43,7 @@ interface WorkloadView extends WorkloadRef {
   updated_at?: string;
   updated_by?: string;
   status?: { state?: string } | null;
+  staged?: unknown;
 }
 
 const resourceKey = (app: string, resource: string): string => `${app}\u0000${resource}`;
@@ -100,6 +101,35 @@ export function resourceCount(store: Store, app: string): { total: number; runni
   );
   const rows = appResourceRows(store, app);
   return { total: rows.length, running: rows.filter((r) => running.has(r.resource)).length };
+}
+
+/** Workload states on the way to another (a staged version waiting counts too). */
+const MOVING = new Set([
+  "pending_deploy",
+  "pending_update",
+  "pending_start",
+  "pending_stop",
+  "pending_apply",
+  "deploying",
+  "starting",
+  "stopping",
+  "applying",
+  "received",
+  "downloading",
+  "staged",
+]);
+
+/**
+ * The app's status (AppStatus) from its workloads: `requires_attention` when one failed or is
+ * unreachable, else `updating` while one is on its way to another state or has a staged version,
+ * else `running` when one runs, else `stopped` (no workload at all included).
+ */
+export function appStatusOf(store: Store, app: string): "running" | "stopped" | "updating" | "requires_attention" {
+  const workloads = workloadsOf(store, app);
+  const states = workloads.map((w) => w.status?.state ?? "");
+  if (states.some((s) => s === "failed" || s === "unreachable")) return "requires_attention";
+  if (states.some((s) => MOVING.has(s)) || workloads.some((w) => w.staged)) return "updating";
+  return states.includes("running") ? "running" : "stopped";
 }
 
 /** Removes every binding row of an app (its parameter data goes with the app elsewhere). */

@@ -149,14 +149,14 @@ async function applyRunState(client: SvcClient, news: Inputs, record: WireRecord
   if (news.enabled !== false && state === "pending_deploy") {
     // An enable applied whose answer was lost is confirmed by the client (the row's confirm reads the
     // workload), not repeated: the platform refuses to enable a workload that is no longer pending.
-    await client.call(workloads.enable, { body: { names: [name] } });
+    await client.call(workloads.enable, { body: { workload_names: [name] } });
     changed = true;
   }
   if (news.running === false && state !== "stopped" && state !== "stopping" && news.enabled !== false) {
-    await client.call(workloads.stop, { body: { names: [name] } });
+    await client.call(workloads.stop, { body: { workload_names: [name] } });
     changed = true;
   } else if (news.running === true && (state === "stopped" || state === "stopping")) {
-    await client.call(workloads.start, { body: { names: [name] } });
+    await client.call(workloads.start, { body: { workload_names: [name] } });
     changed = true;
   }
   return changed ? get(client, name) : record;
@@ -184,7 +184,7 @@ export const workloadKind = declareKind<Inputs>()({
     return applyRunState(client, news, record);
   },
   async delete({ client }, id) {
-    await client.call(workloads.delete, { body: { names: [id] } });
+    await client.call(workloads.delete, { body: { workload_names: [id] } });
   },
   argsFromRecord(r, olds) {
     const state = status(r).state;
