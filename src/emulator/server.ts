@@ -16,6 +16,7 @@ import { openApiDocument } from "../api/openapi";
 import { appendAudit } from "./audit";
 import { Auth, holds, krnOf, SYSTEM_IDENTITY, type Identity, type TokenLifetimes } from "./auth";
 import { BodyTooLarge, JSON_LIMIT, MAX_BODY_DEPTH, bodyLimit, decodeBody, nestedDeeperThan, readBody } from "./body";
+import { edgeOf, type Edge } from "./edge";
 import { allRoutes, allTickers } from "./handlers";
 import { RolledBack, isReply, type HandlerContext, type Reply, type Route } from "./handler";
 import { API_PREFIX, servedPath } from "./paths";
@@ -49,6 +50,8 @@ export interface ServerOptions {
   tickIntervalMs?: number;
   extraRoutes?: Record<string, ExtraRoute>;
   faults?: FaultHooks;
+  /** How the emulated edge downloads packages (default: DEFAULT_PACKAGE_MS, never failing). */
+  edge?: Edge;
   /** Where the server reports what no request can be told: internal errors and failed background work. */
   log?: (line: string) => void;
 }
@@ -104,6 +107,7 @@ function timestamp(ms: number): string {
 export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0): Promise<RunningServer> {
   const { store } = options;
   const clock = options.clock ?? Date.now;
+  const edge = options.edge ?? edgeOf(undefined);
   let baseUrl = "";
   const auth = new Auth(store, () => `${baseUrl}/${AUTH_PATH}/realms/${REALM}`, options.tokenLifetimes, clock);
   const routes = allRoutes();
@@ -238,6 +242,7 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
       files: decoded.files,
       baseUrl,
       auth,
+      edge,
     };
 
     let done: { result: unknown; changes: Change[] };

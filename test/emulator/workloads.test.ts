@@ -1,5 +1,5 @@
 import { areas } from "../../src/api/endpoints";
-import { answerOf, useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
+import { answerOf, eventually, startTestEmulator, useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
 
 /** The emulator's clock runs ahead of the wall clock by this much; tests move it instead of waiting. */
 let clockOffset = 0;
@@ -165,10 +165,81 @@ describe("Workloads: get and patch", () => {
     expect(list.body.data).toEqual([expect.objectContaining({ name: "w1", staged: { ready: false, app_version: "1.1.0", status: expect.objectContaining({ state: "staged" }) } })]);
   });
 
-  test("staged+instant-apply changes the workload at once", async () => {
+  test("staged+instant-apply stages the version: the workload runs the old one until the package is downloaded, then takes it", async () => {
+    await createWorkload({ runtime: { resources: [{ resource: "krn:asset:pump-1" }], configuration: { rate: 1 } } });
+    const update = { app_version: "1.1.0", runtime: { configuration: { rate: 9 } }, deployment_type: "staged+instant-apply" };
+    const a = await emu.post(pathOf(areas.workloads.patch, { workload_name: "w1" }), update);
+    expect(a.status).toBe(200);
+    const staging = {
+      app_version: "1.0.0",
+      runtime: { configuration: { rate: 1 } },
+      download_status: "downloading",
+      status: { state: "running" },
+      staged: { app_version: "1.1.0", instantly_apply: true, ready: false, payload: { app_version: "1.1.0", runtime: { configuration: { rate: 9 } } } },
+    };
+    expect(a.body).toMatchObject(staging);
+    // Until the download is done (1 s on the emulator's clock) nothing moves, however often it is read.
+    clockOffset += 500;
+    expect(await get("w1")).toMatchObject(staging);
+    expect((await emu.get(pathOf(areas.workloads.list), { staged: true })).body.data.map((w: { name: string }) => w.name)).toEqual(["w1"]);
+    // It is applied by the platform, not by the apply call (which is for staged-only versions).
+    expect(messages(await emu.post(pathOf(areas.workloads.apply), { workload_names: ["w1"] }))).toMatch(/applied instantly/);
+    clockOffset += 1000;
+    const applied = await eventually(
+      () => get("w1"),
+      (w) => w.staged === null,
+      "the staged version applied once downloaded",
+    );
+    expect(applied).toMatchObject({
+      app_version: "1.1.0",
+      runtime: { configuration: { rate: 9 }, resources: [{ resource: "krn:asset:pump-1" }] },
+      download_status: "ready",
+      status: { state: "running" },
+    });
+    expect(applied.updated_by).toBe("krn:service-account:system");
+    const log = (await emu.get(pathOf(areas.workloads.logs, { workload_name: "w1" }))).body.logs["w1-0"].join("\n");
+    expect(log).toMatch(/staged version 1\.1\.0 created \(applied once downloaded\)[\s\S]*staged version 1\.1\.0 applied/);
+  });
+
+  test("packageMs: 0 (on request) makes the edge download at once: a download answers the zip, a staged version is applied at the next tick", async () => {
+    const instant = await startTestEmulator({ packageMs: 0 });
+    try {
+      await instant.post(pathOf(areas.clusters.create), { name: "plant-a" });
+      for (const version of ["1.0.0", "1.1.0"]) await instant.post(pathOf(areas.apps.create), { name: "sim", title: "Sim", description: "d", type: "app", version });
+      await instant.post(pathOf(areas.workloads.create), { name: "w1", app_name: "sim", app_version: "1.0.0", cluster_name: "plant-a" });
+      expect((await instant.get(pathOf(areas.workloads.download, { workload_name: "w1" }))).status).toBe(200);
+      await instant.post(pathOf(areas.workloads.patch, { workload_name: "w1" }), { app_version: "1.1.0", deployment_type: "staged+instant-apply" });
+      const read = async () => (await instant.get(pathOf(areas.workloads.get, { workload_name: "w1" }))).body;
+      expect(await eventually(read, (w) => w.staged === null, "applied")).toMatchObject({ app_version: "1.1.0" });
+    } finally {
+      await instant.close();
+    }
+    await expect(startTestEmulator({ packageMs: -5 })).rejects.toThrow(/packageMs must be an integer from 0 to 3600000/);
+  });
+
+  test("a package download that fails (fault injection) leaves the workload on its version, the staged one failed", async () => {
     await createWorkload();
-    const a = await emu.post(pathOf(areas.workloads.patch, { workload_name: "w1" }), { app_version: "1.1.0", deployment_type: "staged+instant-apply" });
-    expect(a.body).toMatchObject({ app_version: "1.1.0", staged: null });
+    await emu.post("/emulator/faults", { package_failure_rate: 1, seed: 1 });
+    try {
+      await emu.post(pathOf(areas.workloads.patch, { workload_name: "w1" }), { app_version: "1.1.0", deployment_type: "staged+instant-apply" });
+      clockOffset += 1500;
+      const failed = await get("w1");
+      expect(failed).toMatchObject({ app_version: "1.0.0", download_status: "failed", staged: { app_version: "1.1.0", ready: false, status: { state: "failed" } } });
+      expect(failed.download_error).toMatch(/download of the package failed/);
+      expect((await emu.get("/emulator/faults")).body.counters.by_kind).toEqual({ package_failure: 1 });
+    } finally {
+      await emu.post("/emulator/faults", {});
+    }
+    // A new update starts a new download, which now succeeds.
+    await emu.post(pathOf(areas.workloads.patch, { workload_name: "w1" }), { app_version: "1.1.0", deployment_type: "staged+instant-apply" });
+    clockOffset += 1500;
+    expect(
+      await eventually(
+        () => get("w1"),
+        (w) => w.staged === null,
+        "the second download applied",
+      ),
+    ).toMatchObject({ app_version: "1.1.0", download_status: "ready" });
   });
 });
 
@@ -244,7 +315,7 @@ describe("Workloads: apply, enable, start, stop, delete (bulk: 204, 207 per item
     await emu.post(pathOf(areas.workloads.patch, { workload_name: "w1" }), { app_version: "1.1.0", deployment_type: "staged-only" });
     const notDownloaded = await emu.post(pathOf(areas.workloads.apply), { workload_names: ["w1"] });
     expectErrorBody(notDownloaded, 400);
-    expect(messages(notDownloaded)).toMatch(/download_status pending/);
+    expect(messages(notDownloaded)).toMatch(/download_status downloading/);
     await downloadReady("w1");
     expect((await get("w1")).staged.ready).toBe(true);
     expect((await emu.post(pathOf(areas.workloads.apply), { workload_names: ["w1"] })).status).toBe(204);

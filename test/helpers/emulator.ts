@@ -76,6 +76,21 @@ export function queryString(query: CallOptions["query"]): string {
   return s ? `?${s}` : "";
 }
 
+/**
+ * Reads until `done` holds for what `read` answers, and returns that: for the emulator's background
+ * work (staged versions applied once downloaded, schedules falling due), which its ticker does a
+ * moment after the emulator's clock says it is due. Fails naming `what` after `timeoutMs`.
+ */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not the case after ${timeoutMs} ms; last read ${JSON.stringify(value).slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 /** A fetch response read as the tests read answers: JSON bodies parsed (streams and other bodies as text). */
 export async function answerOf<T = Json>(res: Response): Promise<Answer<T>> {
   const text = await res.text();

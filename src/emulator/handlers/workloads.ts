@@ -25,6 +25,7 @@
 import { apps } from "../../api/apps";
 import { answeredAs, badRequest, conflict, invalidField, notFound } from "../../api/errors";
 import { workloads as ep, type Workload } from "../../api/workloads";
+import { krnOf, SYSTEM_IDENTITY } from "../auth";
 import { route, type AreaModule, type HandlerContext } from "../handler";
 import { part1List } from "../list";
 import { refs } from "../store/tables";
@@ -33,6 +34,7 @@ import {
   WORKLOAD_SORT,
   allWorkloads,
   appTypeOf,
+  applyDueRollouts,
   applyProblem,
   applyStaged,
   deleteStaged,
@@ -64,7 +66,7 @@ import { servedPath } from "../paths";
 
 /** The record as /apps/workloads answers it (facts §4.3): the legacy and internal fields stripped. */
 function view(w: StoredWorkload): Workload {
-  const { build_started_ms: _b, log: _l, instantly_apply: _i, pre_download: _p, payload: _pl, networking: _n, ...rest } = w;
+  const { build_started_ms: _b, package_ms: _pm, package_fails: _pf, log: _l, instantly_apply: _i, pre_download: _p, payload: _pl, networking: _n, ...rest } = w;
   return rest as Workload;
 }
 
@@ -317,4 +319,6 @@ export const area: AreaModule = {
       return { workload_names };
     }),
   ],
+  // staged+instant-apply versions are applied once the edge has downloaded them, as the system.
+  tickers: [({ store, now, nowMs }) => applyDueRollouts({ store, now, nowMs, actor: krnOf(SYSTEM_IDENTITY) })],
 };
