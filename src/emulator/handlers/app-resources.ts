@@ -18,6 +18,7 @@
  */
 import semver from "semver";
 import { apps as ep, type AppResource } from "../../api/apps";
+import { workloadState } from "../../api/workloads";
 import { badRequest, notFound } from "../../api/errors";
 import { inFilter, matchesSearch, part1List } from "../list";
 import { route, type HandlerContext, type Route } from "../handler";
@@ -103,21 +104,9 @@ export function resourceCount(store: Store, app: string): { total: number; runni
   return { total: rows.length, running: rows.filter((r) => running.has(r.resource)).length };
 }
 
-/** Workload states on the way to another (a staged version waiting counts too). */
-const MOVING = new Set([
-  "pending_deploy",
-  "pending_update",
-  "pending_start",
-  "pending_stop",
-  "pending_apply",
-  "deploying",
-  "starting",
-  "stopping",
-  "applying",
-  "received",
-  "downloading",
-  "staged",
-]);
+/** Workload states that stay until something acts (the others are on the way to another state). */
+const SETTLED: readonly string[] = ["running", "stopped", "failed", "unreachable", "ready", "pending_deploy"];
+const MOVING: ReadonlySet<string> = new Set(workloadState.options.filter((state) => !SETTLED.includes(state)));
 
 /**
  * The app's status (AppStatus) from its workloads: `requires_attention` when one failed or is
