@@ -1,7 +1,7 @@
 "use strict";
 /**
  * The provider's CPU per resource as a fresh process runs it: check and create of `perRound` assets,
- * `concurrency` at a time, through the provider the host loads (`dist/provider/runtime.js`, `shim`),
+ * `concurrency` at a time, through the provider the host loads (`dist/provider/host.js`, `shim`),
  * configured as the engine kit configures it, for `rounds` rounds in one process. The first round is
  * what a 500-resource up pays in a fresh provider host (its code still runs before V8 has optimised
  * it); the last is the same work once warm.
@@ -12,7 +12,7 @@
 const path = require("node:path");
 
 async function run(spec) {
-  const runtime = require(path.join(spec.dist, "provider", "runtime.js"));
+  const runtime = require(path.join(spec.dist, "provider", "host.js"));
   const config = { "svc:baseUrl": spec.baseUrl, "svc:clientId": "svc-admin", "svc:clientSecret": "svc-admin-secret" };
   await runtime.configure({ config: { get: (k) => config[k], keys: () => Object.keys(config) } });
   const provider = runtime.shim("Asset");

@@ -50,6 +50,12 @@ export interface SvcClientOptions {
    * from one process of a run to another this way.
    */
   relocate?: () => Promise<string | undefined>;
+  /**
+   * The clock token renewal reads, in milliseconds since the epoch (default `Date.now`): a token is
+   * renewed once about 90 % of its lifetime has passed by this clock. Tests drive renewal with it
+   * instead of waiting.
+   */
+  clock?: () => number;
 }
 
 export const ENV = {
@@ -83,6 +89,7 @@ export interface ResolvedConfig {
   /** How messages name each setting (see SvcClientOptions.settingNames). */
   names: Record<keyof typeof ENV, string>;
   relocate?: () => Promise<string | undefined>;
+  clock: () => number;
 }
 
 const DEFAULT_RETRY: Required<RetryOptions> = { maxAttempts: 6, maxElapsedMs: 60_000, baseDelayMs: 200, maxDelayMs: 10_000 };
@@ -198,5 +205,6 @@ export function resolveConfig(options: SvcClientOptions): ResolvedConfig {
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     names: Object.fromEntries(Object.keys(ENV).map((k) => [k, named(options.settingNames, k as keyof typeof ENV)])) as ResolvedConfig["names"],
     relocate: options.relocate,
+    clock: options.clock ?? Date.now,
   };
 }

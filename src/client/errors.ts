@@ -1,6 +1,8 @@
 /**
- * The client's errors. Every message is one line a person can act on: what was called, what the
- * server (or the network) answered, and the request id to quote. No message carries a secret.
+ * The client's errors: a class per kind of failure, so that callers test classes (and, for the network
+ * failures, a stable `code`), never messages or magic values. Every message is one line a person can
+ * act on: what was called, what the server (or the network) answered, and the request id to quote. No
+ * message carries a secret.
  */
 
 /** One entry of the spec's error body. */
@@ -10,26 +12,24 @@ export interface ApiErrorEntry {
   message: string[];
 }
 
-export interface SvcApiErrorInit {
-  /** HTTP status; 0 when no answer arrived (connection reset, timeout). */
-  status: number;
-  errors?: ApiErrorEntry[];
+/** What every failed call names: the request, as the caller can quote it. */
+interface FailedRequest {
   method: string;
   /** Path as called, relative to the API root (`/orchestration/clusters/create`). */
   path: string;
   requestId?: string;
+  /** True when repeating the same request later may succeed. */
   retryable: boolean;
   /** What went wrong, already free of secrets. */
   detail: string;
   endpointId?: string;
 }
 
-/** A non-2xx answer, or a request that got no answer. */
-export class SvcApiError extends Error {
-  readonly status: number;
-  /** The first entry's `error_code`, when the server sent the spec's error body. */
-  readonly code?: number;
-  readonly errors: ApiErrorEntry[];
+/**
+ * A call that failed, answered ({@link SvcApiError}) or not ({@link SvcNetworkError}); its message is
+ * `METHOD /path → what: detail (request id)`.
+ */
+export abstract class SvcCallError extends Error {
   readonly method: string;
   readonly path: string;
   readonly requestId?: string;
@@ -39,14 +39,9 @@ export class SvcApiError extends Error {
   /** The message without the method, path and request id around it. */
   readonly detail: string;
 
-  constructor(init: SvcApiErrorInit) {
-    const status = init.status === 0 ? "no answer" : String(init.status);
-    const request = init.requestId ? ` (request ${init.requestId})` : "";
-    super(`${init.method} ${init.path} → ${status}: ${init.detail}${request}`);
-    this.name = "SvcApiError";
-    this.status = init.status;
-    this.errors = init.errors ?? [];
-    this.code = this.errors[0]?.error_code;
+  protected constructor(init: FailedRequest, what: string) {
+    super(`${init.method} ${init.path} → ${what}: ${init.detail}${init.requestId ? ` (request ${init.requestId})` : ""}`);
+    this.name = new.target.name;
     this.method = init.method;
     this.path = init.path;
     this.requestId = init.requestId;
@@ -54,6 +49,76 @@ export class SvcApiError extends Error {
     this.endpointId = init.endpointId;
     this.detail = init.detail;
   }
+}
+
+export interface SvcApiErrorInit extends FailedRequest {
+  /** HTTP status of the answer. */
+  status: number;
+  errors?: ApiErrorEntry[];
+}
+
+/** The server answered with a status other than 2xx. A request that got no answer is an {@link SvcNetworkError}. */
+export class SvcApiError extends SvcCallError {
+  readonly status: number;
+  /** The first entry's `error_code`, when the server sent the spec's error body. */
+  readonly code?: number;
+  readonly errors: ApiErrorEntry[];
+
+  constructor(init: SvcApiErrorInit) {
+    super(init, String(init.status));
+    this.status = init.status;
+    this.errors = init.errors ?? [];
+    this.code = this.errors[0]?.error_code;
+  }
+}
+
+export interface SvcNetworkErrorInit extends FailedRequest {
+  /** The system's or undici's code of the failure (`ECONNREFUSED`, `UND_ERR_SOCKET`), when it gave one. */
+  causeCode?: string;
+}
+
+/** The stable code of each way a request can get no answer (see the subclasses). */
+export type SvcNetworkErrorCode = "SVC_ERR_CONNECT" | "SVC_ERR_CONNECTION_RESET" | "SVC_ERR_TIMEOUT" | "SVC_ERR_REQUEST";
+
+/**
+ * A request that got no answer: one class per way it failed, each with a stable `code`, so that
+ * callers test the class or the code, never a message. Retried by the client (but SvcRequestError)
+ * before it is thrown.
+ */
+export abstract class SvcNetworkError extends SvcCallError {
+  abstract readonly code: SvcNetworkErrorCode;
+  /** Whether the server may have received (and acted on) the request. */
+  abstract readonly maybeSent: boolean;
+  readonly causeCode?: string;
+
+  constructor(init: SvcNetworkErrorInit) {
+    super(init, "no answer");
+    this.causeCode = init.causeCode;
+  }
+}
+
+/** `SVC_ERR_CONNECT`: no connection was made (refused, unknown host, unreachable, connect timeout); the request was not sent. */
+export class SvcConnectError extends SvcNetworkError {
+  readonly code = "SVC_ERR_CONNECT";
+  readonly maybeSent = false;
+}
+
+/** `SVC_ERR_CONNECTION_RESET`: the connection broke after the request may have been written. */
+export class SvcConnectionResetError extends SvcNetworkError {
+  readonly code = "SVC_ERR_CONNECTION_RESET";
+  readonly maybeSent = true;
+}
+
+/** `SVC_ERR_TIMEOUT`: no complete answer within the timeout; the server may still be working on the request. */
+export class SvcTimeoutError extends SvcNetworkError {
+  readonly code = "SVC_ERR_TIMEOUT";
+  readonly maybeSent = true;
+}
+
+/** `SVC_ERR_REQUEST`: the request could not be sent (the client was closed, or undici refused it); never retried. */
+export class SvcRequestError extends SvcNetworkError {
+  readonly code = "SVC_ERR_REQUEST";
+  readonly maybeSent = false;
 }
 
 /** The client was configured wrongly: the message names the option and its environment variable. */

@@ -16,7 +16,7 @@ import { FetchedTokenSource, StaticTokenSource, type TokenSource } from "./auth"
 import { mergeOptions, optionsFromEnv, resolveConfig, ENV, type Credentials, type ResolvedConfig, type SvcClientOptions } from "./config";
 import { apiErrorFrom, decodeSuccess } from "./decode";
 import { acceptFor, API_ROOT, encodeBody, encodeQuery, fillPath, isOutsideApiRoot, type RawInput } from "./encode";
-import { SvcApiError } from "./errors";
+import { SvcApiError, SvcConnectError, SvcConnectionResetError, SvcRequestError, SvcTimeoutError, type SvcNetworkError, type SvcNetworkErrorInit } from "./errors";
 import { walkPages } from "./pagination";
 import { Secrets } from "./redact";
 import { AbortedError, backoffDelay, confirmsBeforeRepeat, isAmbiguousStatus, isCreate, parseRetryAfter, RETRYABLE_STATUSES, sleep } from "./retry";
@@ -26,7 +26,20 @@ import type { CallInput, CallOptions, CallOutput, ListItem, SvcAreas } from "./t
 export type { SvcClientOptions, RetryOptions, ClientEvent } from "./config";
 export type { CallInput, CallOptions, CallOutput, ListItem, SvcAreas, AreaClient, EndpointMethod, QueryInput, RawAnswer, Part1LimitsAnswer, Part1StreamAnswer } from "./types";
 export type { UploadFile } from "./encode";
-export { SvcApiError, SvcConfigError, SvcResponseError, type ApiErrorEntry, type ResponseIssue } from "./errors";
+export {
+  SvcApiError,
+  SvcCallError,
+  SvcConfigError,
+  SvcConnectError,
+  SvcConnectionResetError,
+  SvcNetworkError,
+  SvcRequestError,
+  SvcResponseError,
+  SvcTimeoutError,
+  type ApiErrorEntry,
+  type ResponseIssue,
+  type SvcNetworkErrorCode,
+} from "./errors";
 
 /** Lets fromEnv() say which environment the options fall back to. */
 const ENV_SOURCE = Symbol("svc.client.env");
@@ -40,9 +53,17 @@ interface Prepared {
   request: { method: "GET" | "POST"; path: string; body?: string | FormData; contentType?: string };
 }
 
+/** The error of each way a request can get no answer (an abort is thrown as AbortedError). */
+const NO_ANSWER: Record<Exclude<TransportError["failure"], "aborted">, new (init: SvcNetworkErrorInit) => SvcNetworkError> = {
+  unsent: SvcConnectError,
+  reset: SvcConnectionResetError,
+  timeout: SvcTimeoutError,
+  other: SvcRequestError,
+};
+
 /** A failed attempt that may be repeated. */
 interface Failure {
-  error: SvcApiError;
+  error: SvcApiError | SvcNetworkError;
   retryAfterMs?: number;
   /** The server may have acted on the request. */
   maybeApplied: boolean;
@@ -107,6 +128,7 @@ export class SvcClient {
             (which, form, grant) => this.requestToken(which, form, grant),
             (secret) => this.secrets.add(secret),
             (message, extra) => this.log("token", message, extra),
+            this.config.clock,
           );
   }
 
@@ -159,7 +181,7 @@ export class SvcClient {
     try {
       await this.call(areas.instance.settingsGet);
     } catch (err) {
-      if (!(err instanceof SvcApiError) || err.status === 0 || err.status === 401) throw err;
+      if (!(err instanceof SvcApiError) || err.status === 401) throw err;
     }
     return "token accepted";
   }
@@ -234,17 +256,17 @@ export class SvcClient {
           attempt--;
           continue;
         }
-        const error = new SvcApiError({
-          status: 0,
+        const error = new NO_ANSWER[outcome.failure]({
           method: ep.method,
           path: p.shownPath,
           requestId,
           retryable: outcome.failure !== "other",
           detail: outcome.message,
           endpointId: ep.id,
+          causeCode: outcome.causeCode,
         });
-        if (outcome.failure === "other") throw error;
-        failure = { error, maybeApplied: outcome.maybeSent };
+        if (!error.retryable) throw error;
+        failure = { error, maybeApplied: error.maybeSent };
       } else {
         const res = outcome;
         if (res.status >= 200 && res.status < 300) return decodeSuccess(ep, res, requestId, how.validate);
@@ -269,10 +291,11 @@ export class SvcClient {
       const delay = failure.retryAfterMs ?? backoffDelay(attempt, policy);
       if (attempt >= policy.maxAttempts || Date.now() - started + delay > policy.maxElapsedMs) throw failure.error;
       this.stats.retries++;
-      this.log("retry", `${ep.method} ${p.shownPath} → ${failure.error.status || "no answer"}; repeating in ${delay} ms (attempt ${attempt + 1} of ${policy.maxAttempts})`, {
+      const status = failure.error instanceof SvcApiError ? failure.error.status : undefined;
+      this.log("retry", `${ep.method} ${p.shownPath} → ${status ?? "no answer"}; repeating in ${delay} ms (attempt ${attempt + 1} of ${policy.maxAttempts})`, {
         method: ep.method,
         path: p.shownPath,
-        status: failure.error.status,
+        status: status ?? 0,
         delayMs: delay,
         attempt: attempt + 1,
         requestId,
@@ -287,7 +310,7 @@ export class SvcClient {
    * find out whether it was applied: for a create by the caller's check, else by the confirm its table
    * row declares (a read answering 404 = not applied). With neither, say so.
    */
-  private async confirmAmbiguous(p: Prepared, options: CallOptions, error: SvcApiError): Promise<Confirmation> {
+  private async confirmAmbiguous(p: Prepared, options: CallOptions, error: Failure["error"]): Promise<Confirmation> {
     const what = `${p.ep.method} ${p.shownPath}`;
     if (options.ambiguityCheck && isCreate(p.ep)) {
       this.log("ambiguous", `${what} failed without a clear answer; asking the caller's check whether it was applied`, { method: p.ep.method, path: p.shownPath });
@@ -387,17 +410,13 @@ export class SvcClient {
   }
 }
 
-function maybeApplied(error: SvcApiError, advice: string): SvcApiError {
-  return new SvcApiError({
-    status: error.status,
-    errors: error.errors,
-    method: error.method,
-    path: error.path,
-    requestId: error.requestId,
-    retryable: false,
-    detail: `${error.detail}; ${advice}`,
-    endpointId: error.endpointId,
-  });
+/** The same failure, no longer retryable, its detail followed by the advice. */
+function maybeApplied(error: Failure["error"], advice: string): Failure["error"] {
+  const init = { method: error.method, path: error.path, requestId: error.requestId, retryable: false, detail: `${error.detail}; ${advice}`, endpointId: error.endpointId };
+  if (error instanceof SvcApiError) return new SvcApiError({ ...init, status: error.status, errors: error.errors });
+  // The class of the failure it was.
+  const Same = error.constructor as new (init: SvcNetworkErrorInit) => SvcNetworkError;
+  return new Same({ ...init, causeCode: error.causeCode });
 }
 
 /**

@@ -2,30 +2,12 @@
  * One HTTP exchange over a keep-alive undici Pool: send, read the whole answer, or fail with a
  * TransportError that says whether the request may have reached the server. Retries, auth and
  * error mapping are layered on top (see index.ts); this layer knows nothing about the API.
+ *
+ * undici is loaded through its public entry only: its files under lib/ are not part of its contract,
+ * and a release that adds an `exports` map makes requiring them fail (ERR_PACKAGE_PATH_NOT_EXPORTED).
  */
 import type { IncomingHttpHeaders } from "node:http";
-import type * as Undici from "undici";
-import type { Dispatcher, FormData, Pool as UndiciPool } from "undici";
-
-/**
- * undici's Pool, loaded on its own. `require("undici")` loads the whole package (fetch, WebSocket,
- * caches, mocks: 110 modules, 40–55 ms of CPU), and the provider host pays for it on every
- * `pulumi up` before its first call; the Pool module alone is 22 modules. It is the very class the
- * package's index exports (test/client/transport-load.test.ts checks it); should a later undici move
- * or reshape the file, the index is the fallback.
- */
-function loadPool(): typeof UndiciPool {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const pool: unknown = require("undici/lib/dispatcher/pool");
-    if (typeof pool === "function") return pool as typeof UndiciPool;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw err;
-  }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require("undici") as typeof Undici).Pool;
-}
-const Pool = loadPool();
+import { Pool, type Dispatcher, type FormData } from "undici";
 
 export interface WireRequest {
   method: "GET" | "POST";
@@ -101,7 +83,7 @@ function classify(err: unknown, origin: string): TransportError {
 class StoppedSignal extends Error {}
 
 export class Transport {
-  private readonly pool: UndiciPool;
+  private readonly pool: Pool;
   private closed = false;
 
   constructor(readonly origin: string) {

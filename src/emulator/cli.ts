@@ -10,6 +10,7 @@ import type { SnapshotEvent, SnapshotProblem } from "../plant";
 import { DEFAULT_PACKAGE_MS } from "./edge";
 import { FaultConfigError, type FaultConfigInput } from "./faults";
 import { startEmulator } from "./index";
+import { isSecretKey } from "./redaction";
 
 const integer = (min: number, max: number, what: string) => (v: string) => {
   const n = Number(v);
@@ -378,7 +379,7 @@ program
     if (opts.format !== "text" && opts.format !== "markdown") throw new InvalidArgumentError(`--format: '${opts.format}' is not text or markdown`);
     const { loadTypeScriptProgram } = await import("../plant/load-program");
     const testing = await import("../testing");
-    const secretConfig = Object.keys(opts.config).filter((k) => /secret|password|token/i.test(k));
+    const secretConfig = Object.keys(opts.config).filter(isSecretKey);
     const plan = await testing.adoptionPlan(loadTypeScriptProgram(opts.program), {
       cwd: opts.program,
       config: opts.config,

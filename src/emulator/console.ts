@@ -7,9 +7,10 @@
  *
  * The page is plain static files written by hand (src/emulator/console/: index.html, console.js as
  * an ES module, console.css), shipped in the package and copied to dist/ by the build: no framework,
- * no bundler, nothing fetched from elsewhere. The one generated answer is operations.json: the
+ * no bundler, nothing fetched from elsewhere. Two answers are made here: operations.json, the
  * method, path and list convention of each read operation, from the endpoint table, so that the page
- * names operations by id and never spells a path.
+ * names operations by id and never spells a path; and redaction.js, the module of the emulator's
+ * secret-key rule (redaction.ts), so that the page redacts with the very rule the audit log uses.
  */
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -17,6 +18,7 @@ import { join } from "node:path";
 import { endpoints } from "../api/endpoints";
 import { errors } from "../api/errors";
 import { servedPath } from "./paths";
+import { redactionModule } from "./redaction";
 import type { ExtraRoute } from "./server";
 
 export const CONSOLE_PATH = "/emulator/ui";
@@ -78,14 +80,19 @@ export function consoleRoutes(dir = join(__dirname, "console")): Record<string, 
       }
       send(res, 200, CONSOLE_FILES[name], content);
     };
-  let operations: string | undefined;
+  /** An answer made at its first request and kept. */
+  const made = (type: string, make: () => string): ExtraRoute => {
+    let body: string | undefined;
+    return (req, res) => {
+      if (req.method !== "GET") return send(res, 405, "application/json", JSON.stringify(errors.METHOD_NOT_ALLOWED("use GET").toBody()));
+      send(res, 200, type, (body ??= make()));
+    };
+  };
   const routes: Record<string, ExtraRoute> = {
     [CONSOLE_PATH]: file("index.html"),
     [`${CONSOLE_PATH}/`]: file("index.html"),
-    [`${CONSOLE_PATH}/operations.json`]: (req, res) => {
-      if (req.method !== "GET") return send(res, 405, "application/json", JSON.stringify(errors.METHOD_NOT_ALLOWED("use GET").toBody()));
-      send(res, 200, "application/json", (operations ??= JSON.stringify(consoleOperations())));
-    },
+    [`${CONSOLE_PATH}/operations.json`]: made("application/json", () => JSON.stringify(consoleOperations())),
+    [`${CONSOLE_PATH}/redaction.js`]: made("text/javascript; charset=utf-8", redactionModule),
   };
   for (const name of Object.keys(CONSOLE_FILES)) routes[`${CONSOLE_PATH}/${name}`] = file(name);
   return routes;

@@ -5,16 +5,10 @@
  * manifests, metadata): a text field whose key names a secret, and any text holding a secret value
  * the snapshot knows (the credentials it logged in with, the tokens the platform answered).
  */
-
-/** Keys whose text values are secrets: password, passwd, secret, token, api_key, private_key, credentials, ... */
-const SECRET_KEY = /(^|[_\-.\s]|[a-z](?=[A-Z]))(pass(word|wd)?|pwd|secret|token|api[_-]?key|apikey|private[_-]?key|credentials?)($|[_\-.\s]|[A-Z])/i;
+import { isSecretKey } from "../emulator/redaction";
 
 /** Values shorter than this are matched whole only (a short password must not flag every text containing it). */
 const SUBSTRING_MIN = 8;
-
-export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key);
-}
 
 export class SecretGuard {
   private readonly values = new Set<string>();

@@ -1,7 +1,7 @@
 /**
- * The provider as the dynamic-provider host loads it, by package name (`require("pulumi-svc/provider")`),
- * from the serialized shim stored with every resource. Clients and the embedded emulator are made
- * here, lazily, once per provider process; nothing of them is ever serialized.
+ * The provider as the dynamic-provider host loads it, by package name (`require("pulumi-svc/provider")`,
+ * whose entry is host.ts), from the serialized shim stored with every resource. Clients and the
+ * embedded emulator are made here, lazily, once per provider process; nothing of them is ever serialized.
  *
  * The host calls `configure` once per resource kind; the work is done once per process: the
  * configuration is read (unknown `svc:` keys are warned about), and the credentials are verified with
@@ -10,10 +10,8 @@
  * this and fails with its error. `svc:skipCredentialsCheck` turns the verification off; with the
  * embedded emulator there is nothing to verify.
  */
-// First: the compile cache applies to the modules loaded after it.
-import "./compile-cache";
 import type { ResourceProvider } from "@pulumi/pulumi/dynamic";
-import { SvcApiError, SvcClient, SvcConfigError } from "../client";
+import { SvcClient, SvcConfigError, SvcNetworkError } from "../client";
 import { credentialKeys, keysSet, ProviderConfigError, resolveConfig, SETTINGS, type ConfigSource, type ProviderConfig, type Setting } from "./config";
 import type { Kind, KindContext } from "./kind";
 import * as machinery from "./machinery";
@@ -76,7 +74,7 @@ async function setUp(source: ConfigSource, warn: (message: string) => void): Pro
 /** The credentials check failed: which keys were used (never their values), at which platform, and how to skip the check. */
 function credentialsError(cfg: ProviderConfig, err: unknown): Error {
   const used = keysSet(cfg, credentialKeys(cfg));
-  const what = err instanceof SvcApiError && err.status === 0 ? "could not verify the credentials" : "the credentials were refused";
+  const what = err instanceof SvcNetworkError ? "could not verify the credentials" : "the credentials were refused";
   const detail = err instanceof Error ? err.message : String(err);
   return new ProviderConfigError(
     `${what} (${used}, platform ${cfg.baseUrl} from ${cfg.sources.baseUrl}): ${detail}. ` +

@@ -16,7 +16,7 @@ import { deleteResources } from "./deletion";
 import { ProviderError, type ResourceRef } from "./grpc";
 import { reportedInputs, type OperationKind, type OperationReport } from "./report";
 import { dependencyOrder, type ResourceState } from "./state";
-import { annotateSecrets, changedKeys, forProviderMap, UNKNOWN, isObject, isSecret, secret, unwrapSecret, type PropertyMap, type PropertyValue } from "./values";
+import { annotateSecrets, changedKeys, deepEqual, forProviderMap, UNKNOWN, isObject, isSecret, reveal, secret, unwrapSecret, type PropertyMap, type PropertyValue } from "./values";
 
 /** A resource registration as the program sends it (RegisterResourceRequest / ReadResourceRequest). */
 export interface Registration {
@@ -39,6 +39,10 @@ export interface Registration {
   importId?: string;
   /** Set for `get` (ReadResource): the id of the object to read. */
   readId?: string;
+  /** The `replacementTrigger` option: a change of this value (unknowns included) replaces the resource. */
+  replacementTrigger?: PropertyValue;
+  /** The `replaceWith` option: the URNs whose replacement replaces this resource too. */
+  replaceWith?: string[];
   /** The `aliases` option: what the resource was called before (its state is taken over, not replaced). */
   aliases?: AliasSpec[];
   /** For each input, the URNs of the resources its value came from. */
@@ -82,6 +86,8 @@ export class Deployment {
   private readonly aliased = new Set<string>();
   /** Resources deleted (or, in a preview, to be deleted) because a resource they depend on is replaced delete-first: their registration replaces them. */
   private readonly dependentReplaced = new Map<string, string[]>();
+  /** What this run decided for each resource it planned: replaced or not (for `replaceWith` and `deletedWith`). */
+  private readonly decisions = new Map<string, Deferred<boolean>>();
   /** Old objects retired by this run's replacements: their deletion is part of the "replace" already reported. */
   private readonly replaced = new Set<string>();
   private readonly running = new Set<Promise<unknown>>();
@@ -123,6 +129,8 @@ export class Deployment {
     this.ctx.redactor.learn(reg.inputs);
     if (reg.type === ROOT_STACK_TYPE) return Promise.resolve({ urn, id: "", outputs: {} });
     if (!reg.custom) return this.track(Promise.resolve(this.component(urn, reg)));
+    // Known from the registration on, so that a later `replaceWith` or `deletedWith` naming it waits for its plan.
+    this.decision(urn);
     return this.track(this.ctx.semaphore.run(() => (this.errors.length > 0 ? Promise.reject(new CancelledError(`"${reg.name}"`)) : this.custom(urn, reg))));
   }
 
@@ -235,6 +243,21 @@ export class Deployment {
   }
 
   private async custom(urn: string, reg: Registration): Promise<Answer> {
+    const decision = this.decision(urn);
+    try {
+      return await this.customResource(urn, reg, decision);
+    } finally {
+      decision.resolve(false);
+    }
+  }
+
+  private decision(urn: string): Deferred<boolean> {
+    let d = this.decisions.get(urn);
+    if (!d) this.decisions.set(urn, (d = deferred<boolean>()));
+    return d;
+  }
+
+  private async customResource(urn: string, reg: Registration, decision: Deferred<boolean>): Promise<Answer> {
     const ref = { urn, type: reg.type, name: reg.name };
     if (reg.readId !== undefined) return this.readExternal(ref, reg);
     const existing = this.ctx.state.get(urn) ?? this.aliasedEntry(urn, reg);
@@ -243,9 +266,10 @@ export class Deployment {
     const inputs = await this.check(ref, old?.inputs ?? {}, news);
     const dependentKeys = this.dependentReplaced.get(urn);
     if (dependentKeys) return this.recreateDependent(ref, reg, inputs, dependentKeys, old);
-    if (!old) return reg.importId ? this.adopt(ref, reg, inputs, reg.importId) : this.create(ref, reg, inputs);
+    if (!old) return reg.importId ? this.refuseImport(ref) : this.create(ref, reg, inputs);
 
     const plan = await this.plan(ref, reg, old, inputs);
+    decision.resolve(plan.op === "replace");
     if (plan.op === "same") {
       this.report(ref, "same");
       if (!this.preview) this.ctx.state.put(this.entry(urn, reg, inputs, old.outputs, old.id));
@@ -266,18 +290,34 @@ export class Deployment {
     return this.ctx.redactor.protect(annotateSecrets(checked.inputs, news));
   }
 
+  /**
+   * The engine's step decision (step_generator.go): a changed `replacementTrigger` replaces without
+   * asking the provider; a resource named in `replaceWith`, or the `deletedWith` target, being
+   * replaced replaces this one; otherwise the provider's Diff decides, with `replaceOnChanges`
+   * applied to the keys the provider names as changed. The Node dynamic-provider host names none, so
+   * there `replaceOnChanges` has no effect, as under `pulumi up`; only a provider without an opinion
+   * (no diff method) gets the engine's own comparison of inputs, whose keys it does apply to.
+   */
   private async plan(ref: ResourceRef, reg: Registration, old: ResourceState, inputs: PropertyMap): Promise<Plan> {
+    const inputDiffs = changedKeys(old.inputs, inputs, { provider: true });
+    const dbr = (d?: boolean) => reg.deleteBeforeReplace ?? d ?? false;
+    if (triggerChanged(old.replacementTrigger, reg.replacementTrigger)) return { op: "replace", diffs: inputDiffs, replaces: [], deleteBeforeReplace: dbr() };
+    for (const [key, urns] of [
+      ["replaceWith", reg.replaceWith ?? []],
+      ["deletedWith", reg.deletedWith ? [reg.deletedWith] : []],
+    ] as const) {
+      for (const urn of urns) if (await this.decisions.get(urn)?.promise) return { op: "replace", diffs: inputDiffs, replaces: [key], deleteBeforeReplace: dbr() };
+    }
     const diff = await providerStep(this.ctx, ref, "diff", () =>
       this.ctx.client.diff(ref, old.id ?? "", forProviderMap(old.inputs), forProviderMap(old.outputs), forProviderMap(inputs), reg.ignoreChanges),
     );
-    const inputDiffs = changedKeys(old.inputs, inputs);
-    // A provider without an opinion (no diff method) gets the engine's own comparison of inputs.
     const changes = diff.changes === "unknown" ? inputDiffs.length > 0 : diff.changes === "some";
     if (!changes) return { op: "same" };
-    const diffs = diff.diffs.length > 0 ? diff.diffs : inputDiffs;
-    const replaces = [...new Set([...diff.replaces, ...diffs.filter((k) => matchesAnyPath(k, reg.replaceOnChanges))])];
+    const changed = diff.changes === "unknown" ? inputDiffs : diff.diffs;
+    const diffs = changed.length > 0 ? changed : inputDiffs;
+    const replaces = [...new Set([...diff.replaces, ...changed.filter((k) => matchesAnyPath(k, reg.replaceOnChanges))])];
     if (replaces.length === 0) return { op: "update", diffs };
-    return { op: "replace", diffs, replaces, deleteBeforeReplace: reg.deleteBeforeReplace ?? diff.deleteBeforeReplace };
+    return { op: "replace", diffs, replaces, deleteBeforeReplace: dbr(diff.deleteBeforeReplace) };
   }
 
   private async create(ref: ResourceRef, reg: Registration, inputs: PropertyMap): Promise<Answer> {
@@ -355,9 +395,24 @@ export class Deployment {
   }
 
   private async replace(ref: ResourceRef, reg: Registration, old: ResourceState, inputs: PropertyMap, plan: Extract<Plan, { op: "replace" }>): Promise<Answer> {
-    if (old.protect) throw new EngineError(ref, "replace", "the resource is protected; set `protect: false` and run up before replacing it");
+    // Unprotecting and replacing in one run is allowed: only a resource protected before and after is refused.
+    if (old.protect && reg.protect) {
+      throw new EngineError(
+        ref,
+        "replace",
+        `unable to replace resource "${ref.urn}"\nas it is currently marked for protection. To unprotect the resource, remove the \`protect\` flag from the resource in your Pulumi program and run \`pulumi up\``,
+      );
+    }
     const detail = { diffs: plan.diffs, replaces: plan.replaces, olds: old.inputs, news: inputs };
     const dependents = plan.deleteBeforeReplace ? await this.dependentReplacements(old) : [];
+    const guarded = dependents.find((d) => d.entry.protect);
+    if (guarded) {
+      throw new EngineError(
+        ref,
+        "replace",
+        `unable to replace resource "${guarded.entry.urn}" as part of replacing "${ref.urn}" as it is currently marked for protection. To unprotect the resource, remove the \`protect\` flag from the resource in your Pulumi program and run \`pulumi up\`, or use the command:\n\`pulumi state unprotect '${guarded.entry.urn}'\``,
+      );
+    }
     for (const d of dependents) this.dependentReplaced.set(d.entry.urn, d.keys);
     if (this.preview) {
       this.report(ref, "replace", detail);
@@ -365,19 +420,16 @@ export class Deployment {
     }
     if (plan.deleteBeforeReplace) {
       // What depends on the old object and would be replaced by its replacement goes first, dependents first.
-      for (const d of [...dependents].reverse()) {
-        const dref = { urn: d.entry.urn, type: d.entry.type, name: d.entry.name };
-        await providerStep(this.ctx, dref, "delete", () => this.ctx.client.delete(dref, d.entry.id ?? "", forProviderMap(d.entry.inputs), forProviderMap(d.entry.outputs)));
-        this.ctx.state.remove(d.entry);
-      }
-      await providerStep(this.ctx, ref, "delete", () => this.ctx.client.delete(ref, old.id ?? "", forProviderMap(old.inputs), forProviderMap(old.outputs)));
-      this.ctx.state.remove(old);
+      // The engine's DeleteStep leaves a `retainOnDelete` object on the platform, here too.
+      for (const d of [...dependents].reverse()) await this.deleteReplaced(d.entry);
+      await this.deleteReplaced(old);
       const created = await this.createObject(ref, reg, inputs);
       this.report(ref, "replace", detail);
       return created;
     }
     // Create-then-delete: the old object waits, marked for deletion, until the end of the run.
-    this.ctx.state.retire(old);
+    // A program that drops `protect` in the same run as the replacement lets the old object go (as the engine does).
+    this.ctx.state.retire(old, reg.protect ? {} : { protect: undefined });
     this.replaced.add(`${old.urn}#${old.id}`);
     const created = await this.createObject(ref, reg, inputs).catch((e: Error) => {
       // Nothing replaced the old object (unless the new one exists but failed to initialize): it stays.
@@ -386,6 +438,13 @@ export class Deployment {
     });
     this.report(ref, "replace", detail);
     return created;
+  }
+
+  /** Deletes the old object of a delete-before-replace (unless it is retained) and forgets it. */
+  private async deleteReplaced(old: ResourceState): Promise<void> {
+    const ref = { urn: old.urn, type: old.type, name: old.name };
+    if (!old.retainOnDelete) await providerStep(this.ctx, ref, "delete", () => this.ctx.client.delete(ref, old.id ?? "", forProviderMap(old.inputs), forProviderMap(old.outputs)));
+    this.ctx.state.remove(old);
   }
 
   /**
@@ -429,21 +488,20 @@ export class Deployment {
     return created;
   }
 
-  /** The `import` option: read the existing object and take it over if it matches the program's inputs. */
-  private async adopt(ref: ResourceRef, reg: Registration, inputs: PropertyMap, id: string): Promise<Answer> {
-    const read = await providerStep(this.ctx, ref, "import", () => this.ctx.client.read(ref, id, {}, forProviderMap(inputs)));
-    if (!read.id) throw new EngineError(ref, "import", `there is no object with id "${id}" to import`);
-    const diff = await providerStep(this.ctx, ref, "diff", () =>
-      this.ctx.client.diff(ref, read.id, forProviderMap(read.inputs ?? inputs), forProviderMap(read.properties), forProviderMap(inputs), reg.ignoreChanges),
+  /**
+   * The `import` option. The engine imports with a Read that carries neither inputs nor state, so the
+   * Node dynamic-provider host, which finds the provider in them, fails with the words below
+   * (pulumi/pulumi#3550, #16175): a dynamic resource cannot be imported by the engine, and the kit
+   * refuses it the same way, before touching anything.
+   */
+  private refuseImport(ref: ResourceRef): Promise<Answer> {
+    return Promise.reject(
+      new EngineError(
+        ref,
+        "import",
+        "code must be a string, not undefined (the engine imports with a Read that carries no inputs, and the dynamic-provider host needs the serialized provider among them: dynamic resources cannot be imported with the `import` option; pulumi-svc kinds take an existing object over with `adopt: true`)",
+      ),
     );
-    if (diff.changes === "some") {
-      const keys = diff.diffs.length ? diff.diffs : changedKeys(read.properties, inputs).filter((k) => k in inputs);
-      throw new EngineError(ref, "import", `the object with id "${id}" does not match the program's inputs${keys.length ? ` (${keys.join(", ")})` : ""}`);
-    }
-    this.report(ref, "import");
-    if (this.preview) return { urn: ref.urn, id: read.id, outputs: annotateSecrets(read.properties, inputs, reg.additionalSecretOutputs) };
-    const outputs = this.record(ref.urn, reg, inputs, read.properties, read.id);
-    return { urn: ref.urn, id: read.id, outputs };
   }
 
   /** `get`: read an object the stack does not manage. */
@@ -464,6 +522,8 @@ export class Deployment {
     if (reg.protect) e.protect = true;
     if (reg.retainOnDelete) e.retainOnDelete = true;
     if (reg.deletedWith) e.deletedWith = reg.deletedWith;
+    if (reg.replacementTrigger !== undefined && reg.replacementTrigger !== null) e.replacementTrigger = reg.replacementTrigger;
+    if (reg.replaceWith?.length) e.replaceWith = reg.replaceWith;
     if (reg.additionalSecretOutputs.length) e.additionalSecretOutputs = reg.additionalSecretOutputs;
     const propertyDependencies = Object.entries(reg.propertyDependencies ?? {}).filter(([, urns]) => urns.length > 0);
     if (propertyDependencies.length) e.propertyDependencies = Object.fromEntries(propertyDependencies);
@@ -471,15 +531,58 @@ export class Deployment {
   }
 }
 
-/** `ignoreChanges`: the named top-level properties keep their old values (or stay absent). */
+/**
+ * `ignoreChanges`, as the engine's processIgnoreChanges applies it: each property path
+ * (`runtime.configuration`, `tags["a.b"]`, `items[0].name`, `*` for any key or element) keeps the old
+ * inputs' value there, or stays absent where the old inputs have none.
+ */
 function applyIgnoreChanges(news: PropertyMap, olds: PropertyMap | undefined, ignore: readonly string[]): PropertyMap {
   if (!olds || ignore.length === 0) return news;
-  const out = { ...news };
-  for (const path of ignore) {
-    const key = topLevel(path);
-    if (key === "*") return { ...olds };
-    if (key in olds) out[key] = olds[key];
-    else delete out[key];
+  if (ignore.includes("*")) return { ...olds };
+  let out: PropertyValue = news;
+  for (const path of ignore) out = resetPath(out, olds, parsePath(path));
+  return out as PropertyMap;
+}
+
+/** `dest` with the value at `path` taken from `source` (removed where `source` has none); secrets stay secret. */
+function resetPath(dest: PropertyValue, source: PropertyValue | undefined, path: ReadonlyArray<string | number>): PropertyValue {
+  if (path.length === 0) return source === undefined ? dest : source;
+  if (isSecret(dest)) return secret(resetPath(unwrapSecret(dest), source === undefined ? undefined : unwrapSecret(source), path));
+  const [head, ...rest] = path;
+  const src = source === undefined ? undefined : unwrapSecret(source);
+  if (Array.isArray(dest)) {
+    const indexes = head === "*" ? dest.map((_, i) => i) : typeof head === "number" ? [head] : [];
+    const copy = [...dest];
+    for (const i of indexes) {
+      if (i >= copy.length) continue;
+      const from = Array.isArray(src) ? src[i] : undefined;
+      if (rest.length === 0 && from === undefined) continue; // an element cannot be removed from the middle
+      copy[i] = resetPath(copy[i], from, rest);
+    }
+    return copy;
+  }
+  if (!isObject(dest)) return dest;
+  const keys = head === "*" ? Object.keys(dest) : [String(head)];
+  const copy: PropertyMap = { ...(dest as PropertyMap) };
+  for (const k of keys) {
+    const from = isObject(src) ? src[k] : undefined;
+    if (rest.length === 0) {
+      if (from === undefined) delete copy[k];
+      else copy[k] = from;
+    } else if (k in copy) copy[k] = resetPath(copy[k], from, rest);
+    else if (from !== undefined) copy[k] = from;
+  }
+  return copy;
+}
+
+/** A property path's segments: `a.b[0]["c.d"]` → ["a", "b", 0, "c.d"]. */
+function parsePath(path: string): Array<string | number> {
+  const out: Array<string | number> = [];
+  const re = /\[\s*"((?:[^"\\]|\\.)*)"\s*\]|\[(\d+|\*)\]|([^.[\]]+)/g;
+  for (let m = re.exec(path); m; m = re.exec(path)) {
+    if (m[1] !== undefined) out.push(JSON.parse(`"${m[1]}"`) as string);
+    else if (m[2] !== undefined) out.push(m[2] === "*" ? "*" : Number(m[2]));
+    else out.push(m[3]);
   }
   return out;
 }
@@ -503,4 +606,25 @@ const topLevel = (path: string) => path.split(/[.[]/)[0];
 
 function matchesAnyPath(key: string, paths: readonly string[]): boolean {
   return paths.some((p) => p === "*" || topLevel(p) === key);
+}
+
+/** The engine's shouldTriggerReplace: unknowns always count as a change; a null on either side is no trigger. */
+function triggerChanged(old: PropertyValue | undefined, now: PropertyValue | undefined): boolean {
+  if (containsUnknown(old) || containsUnknown(now)) return true;
+  if (old === undefined || old === null || now === undefined || now === null) return false;
+  return !deepEqual(reveal(old), reveal(now));
+}
+
+const containsUnknown = (v: PropertyValue | undefined): boolean =>
+  v === UNKNOWN || (Array.isArray(v) ? v.some(containsUnknown) : isObject(v) ? Object.values(v).some(containsUnknown) : false);
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
 }

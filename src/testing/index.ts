@@ -9,13 +9,40 @@
  *   await stack.destroy();
  *   await stack.close();
  */
+import * as path from "node:path";
+import { CliStack } from "./cli-stack";
+import { folderProgram, isProgramFolder, type ProgramFolder } from "./program-folder";
 import type { Program } from "./program";
 import type { RenderedRunResult } from "./report";
-import { TestStack, type StackOptions } from "./test-stack";
+import { stackConfig, startOwnEmulator, TestStack, type StackOptions } from "./test-stack";
 
-/** Starts a stack for `program`: its provider host, its state, and the emulator when asked for. */
-export function stack(program: Program, options: StackOptions = {}): Promise<TestStack> {
-  return TestStack.start(program, options);
+/**
+ * Starts a stack for `program`: its provider host, its state, and the emulator when asked for. With
+ * `engine: "pulumi"`, a stack whose runs are the Pulumi CLI's (see CliStack).
+ */
+export function stack(program: Program | ProgramFolder, options: StackOptions & { engine: "pulumi" }): Promise<CliStack>;
+export function stack(program: Program | ProgramFolder, options?: StackOptions): Promise<TestStack>;
+export function stack(source: Program | ProgramFolder, options: StackOptions = {}): Promise<TestStack | CliStack> {
+  // A program folder is loaded afresh for each run; its provider host resolves packages from the folder.
+  let program: Program;
+  try {
+    program = isProgramFolder(source) ? folderProgram(source) : source;
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  const opts = isProgramFolder(source) ? { cwd: path.resolve(source.dir), ...options } : options;
+  return opts.engine === "pulumi" ? startCliStack(program, opts) : TestStack.start(program, opts);
+}
+
+async function startCliStack(program: Program, options: StackOptions): Promise<CliStack> {
+  const emulator = options.emulator ? await startOwnEmulator(options.emulator) : undefined;
+  try {
+    const { config, secretKeys } = stackConfig(options, emulator);
+    return await CliStack.start(program, options, emulator, config, secretKeys);
+  } catch (e) {
+    await emulator?.close();
+    throw e;
+  }
 }
 
 /**
@@ -31,8 +58,10 @@ export async function adoptionPlan(program: Program, options: StackOptions = {})
   }
 }
 
+export { CliStack, findPulumi } from "./cli-stack";
 export { TestStack, RunError, type StackOptions, type ResourceView, type ImportArgs } from "./test-stack";
 export type { Program } from "./program";
+export type { ProgramFolder } from "./program-folder";
 export type { RunResult, RenderedRunResult, RunKind, OperationReport, OperationKind } from "./report";
 export {
   renderPlan,

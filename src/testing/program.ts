@@ -6,6 +6,7 @@
  * fresh runtime store (the runtime's per-run local storage, as the Automation API uses) and runs
  * alone in the process, since parts of the runtime state are global.
  */
+import type { CustomResourceOptions, InvokeTransform, ResourceTransform } from "@pulumi/pulumi";
 import * as runtime from "@pulumi/pulumi/runtime";
 import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
 import * as settings from "@pulumi/pulumi/runtime/settings";
@@ -15,7 +16,7 @@ import * as path from "node:path";
 import { CancelledError } from "./context";
 import type { AliasSpec, Answer, Deployment, Registration } from "./deployment";
 import { pulumiFile } from "./host";
-import { toPropertyMap, type PropertyMap } from "./values";
+import { toPropertyMap, toPropertyValue, type PropertyMap } from "./values";
 
 /** A Pulumi program: creates resources, and may return the stack outputs. */
 export type Program = () => unknown;
@@ -45,6 +46,13 @@ function refusal(err: unknown) {
 }
 
 class EngineMonitor extends MockMonitor {
+  /** Transform functions by the token the runtime registered them under. */
+  private readonly transformsByToken = new Map<string, ResourceTransform>();
+  /** Stack transforms, in registration order: applied to every resource registered after them. */
+  private readonly stackTransforms: ResourceTransform[] = [];
+  /** Each resource's own transforms, which its children inherit. */
+  private readonly transformsOf = new Map<string, ResourceTransform[]>();
+
   constructor(private readonly deployment: Deployment) {
     super({
       newResource: () => {
@@ -56,7 +64,31 @@ class EngineMonitor extends MockMonitor {
     });
   }
 
+  override recordTransformCallback(token: string, transform: ResourceTransform | InvokeTransform): void {
+    super.recordTransformCallback(token, transform);
+    this.transformsByToken.set(token, transform as ResourceTransform);
+  }
+
+  override registerStackTransform(req: { getToken(): string }, callback: Callback): void {
+    const transform = this.transformsByToken.get(req.getToken());
+    if (transform) this.stackTransforms.push(transform);
+    callback(null, {});
+  }
+
   override async registerResource(req: resprotoTypes.RegisterResourceRequest, callback: Callback): Promise<void> {
+    const own = req.getTransformsList().flatMap((cb) => this.transformsByToken.get(cb.getToken()) ?? []);
+    const parent = req.getParent();
+    this.transformsOf.set(resourceUrnOf(req), [...own, ...(parent ? (this.transformsOf.get(parent) ?? []) : [])]);
+    const transforms = [...(this.transformsOf.get(resourceUrnOf(req)) ?? []), ...this.stackTransforms];
+    let transformed: Transformed | undefined;
+    if (transforms.length > 0) {
+      try {
+        transformed = await applyTransforms(transforms, req);
+      } catch (e) {
+        callback(refusal(e), undefined);
+        return;
+      }
+    }
     const registration = (): Registration => ({
       type: req.getType(),
       name: req.getName(),
@@ -72,8 +104,11 @@ class EngineMonitor extends MockMonitor {
       deletedWith: req.getDeletedwith() || undefined,
       additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
       importId: req.getImportid() || undefined,
+      replacementTrigger: req.hasReplacementTrigger() ? toPropertyValue(req.getReplacementTrigger()?.toJavaScript()) : undefined,
+      replaceWith: req.getReplaceWithList(),
       aliases: aliasesOf(req),
       propertyDependencies: propertyDependenciesOf(req),
+      ...transformed,
     });
     await this.answer(registration, callback, (answer) => {
       const resp = new resproto.RegisterResourceResponse();
@@ -128,6 +163,44 @@ class EngineMonitor extends MockMonitor {
     this.resources.set(answer.urn, { urn: answer.urn, id: answer.id || null, state: answer.outputs });
     callback(null, respond(answer));
   }
+}
+
+/** What transforms may change of a registration: the inputs and the options the kit's engine honours. */
+type Transformed = Partial<Pick<Registration, "inputs" | "protect" | "retainOnDelete" | "ignoreChanges" | "replaceOnChanges" | "deleteBeforeReplace" | "additionalSecretOutputs">>;
+
+/**
+ * The engine's transforms: the resource's own, then its ancestors', then the stack's, each given the
+ * props and options the previous one returned (a transform returning nothing leaves them as they are).
+ */
+async function applyTransforms(transforms: readonly ResourceTransform[], req: resprotoTypes.RegisterResourceRequest): Promise<Transformed> {
+  let props = runtime.deserializeProperties(req.getObject()!, true);
+  let opts: CustomResourceOptions = {
+    protect: req.hasProtect() ? req.getProtect() : undefined,
+    retainOnDelete: req.hasRetainondelete() ? req.getRetainondelete() : undefined,
+    ignoreChanges: req.getIgnorechangesList(),
+    replaceOnChanges: req.getReplaceonchangesList(),
+    deleteBeforeReplace: req.getDeletebeforereplacedefined() ? req.getDeletebeforereplace() : undefined,
+    additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+  };
+  for (const transform of transforms) {
+    const result = await transform({ custom: req.getCustom(), type: req.getType(), name: req.getName(), props, opts });
+    if (result) ({ props, opts } = { props: result.props, opts: result.opts });
+  }
+  return {
+    inputs: toPropertyMap(await runtime.serializeProperties(`transformed ${req.getName()}`, props, { keepOutputValues: false })),
+    protect: opts.protect,
+    retainOnDelete: opts.retainOnDelete,
+    ignoreChanges: opts.ignoreChanges ?? [],
+    replaceOnChanges: opts.replaceOnChanges ?? [],
+    deleteBeforeReplace: opts.deleteBeforeReplace,
+    additionalSecretOutputs: opts.additionalSecretOutputs ?? [],
+  };
+}
+
+function resourceUrnOf(req: resprotoTypes.RegisterResourceRequest): string {
+  const parent = req.getParent();
+  const type = parent ? `${parent.split("::")[2]}$${req.getType()}` : req.getType();
+  return `urn:pulumi:${settings.getStack()}::${settings.getProject()}::${type}::${req.getName()}`;
 }
 
 /** For each input, the URNs of the resources its value came from (the request's property dependencies). */

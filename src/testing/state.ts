@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { SecretsCipher } from "./secrets";
-import type { PropertyMap } from "./values";
+import type { PropertyMap, PropertyValue } from "./values";
 
 export const STATE_VERSION = 1;
 
@@ -34,6 +34,10 @@ export interface ResourceState {
   retainOnDelete?: boolean;
   deletedWith?: string;
   additionalSecretOutputs?: string[];
+  /** The `replacementTrigger` option's last value. */
+  replacementTrigger?: PropertyValue;
+  /** The `replaceWith` option: URNs whose replacement replaces this resource. */
+  replaceWith?: string[];
 }
 
 export interface StackState {
@@ -105,9 +109,9 @@ export class StateStore {
   }
 
   /** Keeps `entry` (the old object of a replacement) as pending deletion. */
-  retire(entry: ResourceState): void {
+  retire(entry: ResourceState, changes: Partial<ResourceState> = {}): void {
     const i = this.entries.indexOf(entry);
-    const retired = { ...entry, delete: true };
+    const retired = { ...entry, ...changes, delete: true };
     if (i >= 0) this.entries[i] = retired;
     else this.entries.push(retired);
     this.save();

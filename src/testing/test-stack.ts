@@ -2,7 +2,10 @@
  * A stack under test: a program, its state, and ONE dynamic-provider host child process that every
  * operation of the stack goes through. Operations on one stack run one at a time.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { Emulator, EmulatorOptions } from "../emulator";
+import { lockFile } from "../emulator/store/file-lock";
 import { assertEmptyPlan, assertNoDrift, checkDestroyed } from "./assertions";
 import { EngineError, Redactor, resourceUrn, type EngineContext } from "./context";
 import { deleteResources } from "./deletion";
@@ -38,6 +41,13 @@ export interface StackOptions {
   /** After every up, a preview must plan no changes (default true). */
   expectEmptyPlanAfterUp?: boolean;
   /**
+   * Run `up` without the preview `pulumi up` runs first (as `pulumi up --skip-preview` and the
+   * Automation API do). Default false: every up previews first, with values that come from resources
+   * created or replaced in the same run unknown, so the provider's Check and Diff see those unknowns
+   * and a preview failure fails the up, as under `pulumi up`.
+   */
+  skipPreview?: boolean;
+  /**
    * After destroy, Read every object the stack created and fail if one still exists (default true).
    * Objects destroy leaves by design are not checked: released ones (`retainOnDelete`; a Cluster or a
    * DataType, which API v4 cannot delete) and the InstanceSettings, whose destroy restores the defaults.
@@ -47,6 +57,15 @@ export interface StackOptions {
   secretsPassphrase?: string;
   /** Receives each line the provider host writes. */
   log?: (line: string) => void;
+  /**
+   * Which engine runs the program: `"kit"` (default), this kit's engine around the real
+   * dynamic-provider host; or `"pulumi"`, the Pulumi CLI itself through the Automation API, with a
+   * local file backend in a temporary folder (or in the folder `statePath` names). The README lists
+   * what differs between the two.
+   */
+  engine?: "kit" | "pulumi";
+  /** With `engine: "pulumi"`: the folder holding the `pulumi` executable (default: SVC_PULUMI_DIR, else PATH). */
+  pulumiPath?: string;
 }
 
 /** A resource as tests look at it: values in plain form, with the paths of the secret ones. */
@@ -118,16 +137,24 @@ export class TestStack {
     private program: Program,
     private readonly ctx: EngineContext,
     private readonly host: ProviderHost,
-    private readonly settings: Required<Pick<StackOptions, "expectEmptyPlanAfterUp" | "checkDestroy">> & { config: Record<string, string>; secretKeys: string[] },
+    private readonly settings: Required<Pick<StackOptions, "expectEmptyPlanAfterUp" | "checkDestroy" | "skipPreview">> & { config: Record<string, string>; secretKeys: string[] },
     /** The emulator the stack started, if it did. */
     readonly emulator: Emulator | undefined,
+    /** Releases the lock on the state file, when the stack keeps one. */
+    private readonly releaseState?: () => Promise<void>,
   ) {}
 
   /** @internal Use `stack()`. */
   static async start(program: Program, options: StackOptions = {}): Promise<TestStack> {
     const project = options.project ?? "test";
     const stackName = options.stack ?? "test";
-    const emulator = options.emulator ? await startOwnEmulator(options.emulator) : undefined;
+    const release = options.statePath ? await lockState(options.statePath) : undefined;
+    const emulator = options.emulator
+      ? await startOwnEmulator(options.emulator).catch(async (e: Error) => {
+          await release?.();
+          throw e;
+        })
+      : undefined;
     const { config, secretKeys } = stackConfig(options, emulator);
     let host: ProviderHost | undefined;
     let client: ProviderClient | undefined;
@@ -152,12 +179,19 @@ export class TestStack {
         },
       };
       await configureProvider(ctx, config, secretKeys);
-      const settings = { expectEmptyPlanAfterUp: options.expectEmptyPlanAfterUp ?? true, checkDestroy: options.checkDestroy ?? true, config, secretKeys };
-      return new TestStack(program, ctx, host, settings, emulator);
+      const settings = {
+        expectEmptyPlanAfterUp: options.expectEmptyPlanAfterUp ?? true,
+        checkDestroy: options.checkDestroy ?? true,
+        skipPreview: options.skipPreview ?? false,
+        config,
+        secretKeys,
+      };
+      return new TestStack(program, ctx, host, settings, emulator, release);
     } catch (e) {
       client?.close();
       await host?.stop();
       await emulator?.close();
+      await release?.();
       throw e;
     }
   }
@@ -172,10 +206,14 @@ export class TestStack {
     return reveal(this.ctx.state.outputs) as Record<string, unknown>;
   }
 
-  /** Deploys the program (or `program`, which becomes the stack's program), then checks the plan is empty. */
+  /**
+   * Previews then deploys the program (or `program`, which becomes the stack's program), as `pulumi
+   * up` does, then checks the plan is empty. A failed preview fails the up before anything changes.
+   */
   up(program?: Program): Promise<RenderedRunResult> {
     return this.exclusive(async () => {
       if (program) this.program = program;
+      if (!this.settings.skipPreview) await this.deploy(true, undefined, "up");
       const result = await this.deploy(false);
       if (this.settings.expectEmptyPlanAfterUp) assertEmptyPlan(await this.deploy(true), "a preview right after up");
       return result;
@@ -315,6 +353,7 @@ export class TestStack {
     this.ctx.client.close();
     await this.host.stop();
     await this.emulator?.close();
+    await this.releaseState?.();
   }
 
   /** The provider host's recent output, for diagnosing a failure. */
@@ -337,8 +376,8 @@ export class TestStack {
     throw new Error(`several resources are named "${nameOrUrn}"; use the URN: ${matches.map((e) => e.urn).join(", ")}`);
   }
 
-  private async deploy(preview: boolean, adoptionId?: (type: string, inputs: PropertyMap) => string | undefined): Promise<RenderedRunResult> {
-    const kind = adoptionId ? "adoption" : preview ? "preview" : "up";
+  private async deploy(preview: boolean, adoptionId?: (type: string, inputs: PropertyMap) => string | undefined, as?: RunKind): Promise<RenderedRunResult> {
+    const kind = as ?? (adoptionId ? "adoption" : preview ? "preview" : "up");
     const deployment = new Deployment(this.ctx, preview, adoptionId);
     let programError: Error | undefined;
     try {
@@ -377,8 +416,27 @@ function view(e: ResourceState): ResourceView {
   };
 }
 
+/**
+ * A state file is one stack's at a time, as a Pulumi backend locks a stack for an update: a second
+ * stack on the same file fails at once, naming the process that holds it, until the first closes.
+ */
+function lockState(statePath: string): Promise<() => Promise<void>> {
+  const file = path.resolve(statePath);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  return lockFile(file, {
+    timeoutMs: 0,
+    staleMs: 10_000,
+    failed: (err) => new Error(`cannot lock the state file ${file}: ${(err as Error).message}`),
+    locked: (lockPath, holder) =>
+      new Error(
+        `the state file ${file} is locked by ${holder ? `process ${holder.pid} on ${holder.host}${holder.since ? ` since ${holder.since}` : ""}` : "another process"}: ` +
+          `another stack is open on it (a state is one stack's at a time). Close that stack (stack.close()) and try again; if that process is gone, remove ${lockPath}.`,
+      ),
+  });
+}
+
 /** The stack configuration; with an emulator, its address and the built-in service account unless given. */
-function stackConfig(options: StackOptions, emulator: Emulator | undefined): { config: Record<string, string>; secretKeys: string[] } {
+export function stackConfig(options: StackOptions, emulator: Emulator | undefined): { config: Record<string, string>; secretKeys: string[] } {
   const config = { ...options.config };
   const secretKeys = [...(options.secretConfig ?? [])];
   if (emulator) {
@@ -392,7 +450,7 @@ function stackConfig(options: StackOptions, emulator: Emulator | undefined): { c
   return { config, secretKeys };
 }
 
-async function startOwnEmulator(options: true | EmulatorOptions): Promise<Emulator> {
+export async function startOwnEmulator(options: true | EmulatorOptions): Promise<Emulator> {
   // Loaded only when asked for, so that stacks without an emulator do not load it.
   const { startEmulator } = await import("../emulator");
   return startEmulator(options === true ? {} : options);

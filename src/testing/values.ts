@@ -124,12 +124,13 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 
 /**
  * Top-level keys whose values differ between two property maps, compared without secret markings
- * (a value turning secret is not a change of value). `__provider` is left out: it changes whenever the
- * program's provider code does, and the dynamic-provider host deliberately ignores that.
+ * (a value turning secret is not a change of value). `__provider` is left out unless asked for: it
+ * changes whenever the program's provider code does, and the dynamic-provider host ignores that.
  */
-export function changedKeys(olds: PropertyMap, news: PropertyMap): string[] {
+export function changedKeys(olds: PropertyMap, news: PropertyMap, options: { provider?: boolean } = {}): string[] {
   const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
-  keys.delete(PROVIDER_KEY);
+  // The engine's own comparison (for a provider without a diff method) counts `__provider` as an input.
+  if (!options.provider) keys.delete(PROVIDER_KEY);
   return [...keys].filter((k) => !deepEqual(reveal(olds[k] ?? null), reveal(news[k] ?? null))).sort();
 }
 

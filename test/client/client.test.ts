@@ -11,7 +11,17 @@ import { request } from "undici";
 import { z } from "zod";
 import { defineArea } from "../../src/api/endpoint";
 import { areas } from "../../src/api/endpoints";
-import { SvcApiError, SvcClient, SvcResponseError, type ClientEvent, type SvcClientOptions } from "../../src/client";
+import {
+  SvcApiError,
+  SvcClient,
+  SvcConnectionResetError,
+  SvcNetworkError,
+  SvcRequestError,
+  SvcResponseError,
+  SvcTimeoutError,
+  type ClientEvent,
+  type SvcClientOptions,
+} from "../../src/client";
 import { useEmulator } from "../helpers/emulator";
 
 // ---------------------------------------------------------------------------------------------
@@ -329,17 +339,18 @@ describe("Authentication (spec Part 1 Authentication; facts §2)", () => {
 
 describe("Token renewal (facts §2)", () => {
   test("a refused refresh is answered by logging in again", async () => {
-    // The front shortens the lifetimes the client is told, so that renewal falls due within a second.
+    // The front shortens the lifetimes the client is told, and the client's clock is moved past 90 % of the access token's.
     const shorten = (a: { status: number; body: string }) => ({ status: a.status, body: { ...JSON.parse(a.body), expires_in: 1, refresh_expires_in: 60 } });
+    let now = Date.now();
     front.script = (s) =>
       s.body.includes("grant_type=refresh_token")
         ? { status: 400, body: { error: "invalid_grant", error_description: "session not active" } }
         : s.path.endsWith("/token")
           ? { forwardThen: shorten }
           : undefined;
-    const c = client();
+    const c = client({ clock: () => now });
     await c.clusters.list();
-    await new Promise((r) => setTimeout(r, 950));
+    now += 950;
     const page = await c.clusters.list();
     expect(page.data).toEqual([]);
     expect(front.tokenRequests().map((s) => form(s).grant_type)).toEqual(["password", "refresh_token", "password"]);
@@ -377,6 +388,61 @@ describe("Errors (spec Errors; facts §1.3)", () => {
     const err = (await errorOf(c.clusters.list(undefined, { requestId: "r-9" }))) as SvcApiError;
     expect(err.message).toBe("GET /orchestration/clusters/list → 502: bad gateway: 502 Bad Gateway nginx (request r-9)");
     expect(err.retryable).toBe(true);
+  });
+});
+
+describe("Failures without an answer: a class and a stable code for each", () => {
+  test("a read reset every time: SvcConnectionResetError (SVC_ERR_CONNECTION_RESET) after the retries, not an SvcApiError", async () => {
+    const c = client({ retry: { ...FAST_RETRY, maxAttempts: 2 } });
+    await c.clusters.list();
+    front.script = () => "reset";
+    const err = await errorOf(c.clusters.list(undefined, { requestId: "r-1" }));
+    expect(err).toBeInstanceOf(SvcConnectionResetError);
+    expect(err).toBeInstanceOf(SvcNetworkError);
+    expect(err).not.toBeInstanceOf(SvcApiError);
+    expect(err).toMatchObject({
+      name: "SvcConnectionResetError",
+      code: "SVC_ERR_CONNECTION_RESET",
+      maybeSent: true,
+      retryable: true,
+      causeCode: "ECONNRESET",
+      method: "GET",
+      path: "/orchestration/clusters/list",
+      endpointId: "clusters.list",
+      requestId: "r-1",
+    });
+    expect(err.message).toBe(`GET /orchestration/clusters/list → no answer: connection to ${front.baseUrl} reset (ECONNRESET) (request r-1)`);
+    expect("status" in err).toBe(false);
+    expect(front.apiRequests()).toHaveLength(3);
+  });
+
+  test("a read that hangs: SvcTimeoutError (SVC_ERR_TIMEOUT)", async () => {
+    const c = client({ timeoutMs: 200, retry: { ...FAST_RETRY, maxAttempts: 1 } });
+    await c.clusters.list();
+    front.script = () => "hang";
+    const err = await errorOf(c.clusters.list());
+    expect(err).toBeInstanceOf(SvcTimeoutError);
+    expect(err).toMatchObject({ code: "SVC_ERR_TIMEOUT", maybeSent: true, retryable: true });
+  });
+
+  test("a create whose answer is lost and which no read can confirm keeps its class, with the advice, no longer retryable", async () => {
+    const c = client();
+    front.script = (s) => (s.path.endsWith("/datalabels/create") ? { forwardThen: () => "reset" } : undefined);
+    const body = { label_name: "anomaly", start_date: "2024-05-01T12:00:00Z", end_date: "2024-05-01T13:00:00Z" };
+    const err = await errorOf(c.datalabels.create({ body }));
+    expect(err).toBeInstanceOf(SvcConnectionResetError);
+    expect(err).toMatchObject({ code: "SVC_ERR_CONNECTION_RESET", retryable: false, causeCode: "ECONNRESET" });
+    expect(err.message).toMatch(/→ no answer: connection to .* reset \(ECONNRESET\); the create may or may not have been applied/);
+    expect(front.apiRequests().filter((s) => s.path.endsWith("/datalabels/create"))).toHaveLength(1);
+  });
+
+  test("a call on a closed client: SvcRequestError (SVC_ERR_REQUEST), sent nowhere and not retried", async () => {
+    const c = client();
+    await c.close();
+    const err = await errorOf(c.clusters.list());
+    expect(err).toBeInstanceOf(SvcRequestError);
+    expect(err).toMatchObject({ code: "SVC_ERR_REQUEST", maybeSent: false, retryable: false });
+    expect(c.stats.retries).toBe(0);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { SvcApiError, SvcClient, SvcConfigError, type ClientEvent } from "../../src/client";
+import { SvcApiError, SvcClient, SvcConfigError, SvcConnectError, type ClientEvent } from "../../src/client";
 import { useEmulator } from "../helpers/emulator";
 
 const FAST_RETRY = { baseDelayMs: 1, maxDelayMs: 5, maxAttempts: 2 };
@@ -42,8 +42,10 @@ afterEach(async () => {
 describe("a server that does not answer is named", () => {
   test("connection refused names the scheme, host and port and what the code means", async () => {
     const port = await deadPort();
-    const err = (await errorOf(make({ baseUrl: `http://127.0.0.1:${port}`, token: "t" }).clusters.list())) as SvcApiError;
-    expect(err).toBeInstanceOf(SvcApiError);
+    const err = await errorOf(make({ baseUrl: `http://127.0.0.1:${port}`, token: "t" }).clusters.list());
+    expect(err).toBeInstanceOf(SvcConnectError);
+    expect(err).toMatchObject({ name: "SvcConnectError", code: "SVC_ERR_CONNECT", causeCode: "ECONNREFUSED", maybeSent: false, retryable: true });
+    expect(err).not.toBeInstanceOf(SvcApiError);
     expect(err.message).toMatch(
       new RegExp(
         `^GET /orchestration/clusters/list → no answer: could not connect to http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED: nothing listens there\\) \\(request [0-9a-f-]+\\)$`,
@@ -101,6 +103,11 @@ describe("verifyCredentials: one request", () => {
     const bad = make({ baseUrl: emu.baseUrl, token: "not-a-token" });
     expect(((await errorOf(bad.verifyCredentials())) as SvcApiError).status).toBe(401);
     expect(bad.stats).toMatchObject({ tokenRequests: 0, requests: 1 });
+  });
+
+  test("a static token at an address where nothing listens is not accepted: the connection failure is thrown", async () => {
+    const c = make({ baseUrl: `http://127.0.0.1:${await deadPort()}`, token: "t" });
+    expect(await errorOf(c.verifyCredentials())).toBeInstanceOf(SvcConnectError);
   });
 });
 

@@ -12,7 +12,7 @@ import { consoleOperations } from "../../src/emulator/console";
 
 const ROOT = resolve(__dirname, "../..");
 const PLANT = join(ROOT, "examples/fixtures/plant.yaml");
-const PAGE_FILES = ["/emulator/ui", "/emulator/ui/", "/emulator/ui/console.js", "/emulator/ui/console.css", "/emulator/ui/operations.json"];
+const PAGE_FILES = ["/emulator/ui", "/emulator/ui/", "/emulator/ui/console.js", "/emulator/ui/redaction.js", "/emulator/ui/console.css", "/emulator/ui/operations.json"];
 
 const running: Emulator[] = [];
 async function emulator(options: Parameters<typeof startEmulator>[0] = {}): Promise<Emulator> {

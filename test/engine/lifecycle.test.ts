@@ -24,13 +24,13 @@ describe("create", () => {
     const result = await f.stack.up();
     expect(result).toHaveActions({ a: "create", b: "create" });
     expect(result.totals).toEqual({ create: 2 });
-    // Check then Create; then the preview that follows every up only checks and diffs.
+    // The preview `pulumi up` runs first only checks; then Check and Create; then the preview that follows every up only checks and diffs.
     expect(
       f
         .ops()
         .filter((o) => o.name === "a")
         .map((o) => o.op),
-    ).toEqual(["check", "create", "created", "check", "diff"]);
+    ).toEqual(["check", "check", "create", "created", "check", "diff"]);
 
     const [a, b] = f.stack.state.resources;
     expect(a).toMatchObject({ urn: "urn:pulumi:test::test::pulumi-nodejs:dynamic/fixture:Record::a", type: "pulumi-nodejs:dynamic/fixture:Record", name: "a", custom: true });

@@ -168,11 +168,10 @@ function compile(source: string) {
   return compileFixture(FIXTURE, source, { ...options, noEmit: true });
 }
 
+// The fixture as written (each directive met) is compiled by `npm run typecheck` (tsconfig.json includes test/).
 test("each declaration whose args cannot build an endpoint's body fails to compile, naming the problem; the others compile", () => {
   const text = ts.sys.readFile(FIXTURE) ?? "";
-  const mistakes = markedMistakes(text);
-  expect(mistakes.length).toBeGreaterThanOrEqual(6);
-  // An unused @ts-expect-error is an error too: a mistake the types no longer catch.
-  expect(compile(text)).toEqual([]);
+  expect(markedMistakes(text).length).toBeGreaterThanOrEqual(6);
+  // Compiled without its directives: errors on the marked lines only.
   expect(unmetMistakes(text, compile)).toEqual([]);
 }, 120_000);

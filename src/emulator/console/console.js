@@ -12,6 +12,9 @@
  * another field repeats them, become "[redacted]".
  */
 
+// The emulator's secret-key rule (src/emulator/redaction.ts), which it serves as this module.
+import { redact } from "./redaction.js";
+
 const DEFAULT_LOGIN = { grant_type: "password", username: "viewer@example.com", password: "viewer", client_id: "svc-cli" };
 const PAGE_SIZE = 50;
 const AUDIT_PAGE_SIZE = 20;
@@ -22,34 +25,6 @@ const LIST_REFRESH_POLLS = 5;
 const TREE_BATCH = 200;
 /** A tree this small opens entirely at first. */
 const TREE_OPEN_ALL = 100;
-
-// ---------------------------------------------------------------------------------------------
-// Redaction: the rule of src/emulator/audit.ts, applied to everything the page shows.
-
-const SECRET_KEY = /password|secret|token|credential/i;
-const MIN_REPEATED_SECRET = 8;
-const MAX_DEPTH = 32;
-
-function secretValues(v, out, underSecret) {
-  if (typeof v === "string") {
-    if (underSecret && v.length >= MIN_REPEATED_SECRET) out.add(v);
-  } else if (v !== null && typeof v === "object") {
-    for (const [k, x] of Object.entries(v)) secretValues(x, out, underSecret || (!Array.isArray(v) && SECRET_KEY.test(k)));
-  }
-  return out;
-}
-
-export function redact(record) {
-  const secrets = [...secretValues(record, new Set(), false)];
-  const copy = (v, depth) => {
-    if (typeof v === "string") return secrets.reduce((s, secret) => s.split(secret).join("[redacted]"), v);
-    if (v === null || typeof v !== "object") return v;
-    if (depth >= MAX_DEPTH) return "[truncated]";
-    if (Array.isArray(v)) return v.map((x) => copy(x, depth + 1));
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_KEY.test(k) ? "[redacted]" : copy(x, depth + 1)]));
-  };
-  return copy(record, 0);
-}
 
 // ---------------------------------------------------------------------------------------------
 // DOM

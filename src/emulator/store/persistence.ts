@@ -36,13 +36,11 @@
  * what was last written at every commit and at `persistUnjournaled()`, and logged when they changed.
  */
 import { createHash } from "node:crypto";
-import { constants as fsConstants, createReadStream, promises as fsp, readFileSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
+import { constants as fsConstants, createReadStream, promises as fsp } from "node:fs";
 import { dirname } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { crc32 } from "node:zlib";
-import lockfile from "proper-lockfile";
-import { pidAlive } from "./process";
+import { lockFile } from "./file-lock";
 import type { Change, Store } from "./store";
 
 export const STATE_FORMAT = "svc-emulator-state";
@@ -118,7 +116,6 @@ const META = "_meta";
 
 const errText = (err: unknown) => (err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message ?? String(err);
 const checksum = (json: string) => crc32(json).toString(16).padStart(8, "0");
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function encodeLine(record: LogRecord): string {
   const json = JSON.stringify(record);
@@ -165,71 +162,19 @@ async function syncDir(dir: string): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Lock
 
-function readOwner(path: string): { pid: number; host: string; stamp: string } | undefined {
-  try {
-    const raw = readFileSync(path, "utf8");
-    const o = JSON.parse(raw) as { pid: number; host: string };
-    return typeof o.pid === "number" && typeof o.host === "string" ? { ...o, stamp: raw } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * True when the lock's holder was a process of this host that no longer runs (killed). The owner
- * file is read twice, apart, so a holder that just took the lock has time to write its own.
- */
-async function holderIsDead(ownerPath: string): Promise<boolean> {
-  const first = readOwner(ownerPath);
-  if (!first || first.host !== hostname() || first.pid === process.pid || pidAlive(first.pid)) return false;
-  await sleep(50);
-  const again = readOwner(ownerPath);
-  return again?.stamp === first.stamp;
-}
-
-async function acquireLock(file: string, options: PersistenceOptions): Promise<() => Promise<void>> {
-  const lockPath = `${file}.lock`;
-  const ownerPath = `${file}.lock-owner`;
-  const deadline = Date.now() + (options.lockTimeoutMs ?? 10_000);
-  for (;;) {
-    try {
-      const release = await lockfile.lock(file, {
-        realpath: false,
-        lockfilePath: lockPath,
-        stale: Math.max(options.lockStaleMs ?? 10_000, 2_000),
-        onCompromised: (err) => options.log?.(`svc-emulator: the lock on ${file} was lost (${err.message}); another process may be writing the same state`),
-      });
-      writeFileSync(ownerPath, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }));
-      return async () => {
-        try {
-          unlinkSync(ownerPath);
-        } catch {
-          // already gone
-        }
-        await release();
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ELOCKED") {
-        throw new StateFileError(file, `cannot lock state file ${file}: ${errText(err)}`);
-      }
-    }
-    if (await holderIsDead(ownerPath)) {
-      try {
-        rmdirSync(lockPath);
-      } catch {
-        // someone else broke it first; retry
-      }
-      continue;
-    }
-    if (Date.now() >= deadline) {
-      throw new StateFileError(
+function acquireLock(file: string, options: PersistenceOptions): Promise<() => Promise<void>> {
+  const timeoutMs = options.lockTimeoutMs ?? 10_000;
+  return lockFile(file, {
+    timeoutMs,
+    staleMs: options.lockStaleMs ?? 10_000,
+    onCompromised: (err) => options.log?.(`svc-emulator: the lock on ${file} was lost (${err.message}); another process may be writing the same state`),
+    failed: (err) => new StateFileError(file, `cannot lock state file ${file}: ${errText(err)}`),
+    locked: (lockPath) =>
+      new StateFileError(
         file,
-        `state file ${file} is locked: another emulator holds it (lock ${lockPath}); ` +
-          `gave up after ${options.lockTimeoutMs ?? 10_000} ms. Stop the other emulator or use another --state file.`,
-      );
-    }
-    await sleep(100);
-  }
+        `state file ${file} is locked: another emulator holds it (lock ${lockPath}); ` + `gave up after ${timeoutMs} ms. Stop the other emulator or use another --state file.`,
+      ),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

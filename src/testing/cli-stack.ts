@@ -1,0 +1,340 @@
+/**
+ * A stack under test run by the real Pulumi CLI (`engine: "pulumi"`): the same program, options and
+ * results as the kit's own engine, but every run is `pulumi preview`, `up`, `refresh` or `destroy`
+ * through the Automation API, with the program inline (the CLI connects back to this process to run
+ * it), a local file backend and passphrase secrets in a temporary folder, never Pulumi Cloud. The CLI
+ * starts a fresh dynamic-provider host for every command, as it does for users.
+ *
+ * The engine's events become the kit's operation reports (one per resource: the replace family of
+ * steps is one `replace`), and `resources()` reads the state the CLI exported, so a test can run
+ * either engine and compare.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type * as automation from "@pulumi/pulumi/automation";
+import type { Emulator } from "../emulator";
+import { assertEmptyPlan, assertNoDrift } from "./assertions";
+import { pulumiFile } from "./host";
+import type { Program } from "./program";
+import { runResult, type OperationKind, type OperationReport, type RenderedRunResult, type RunKind } from "./report";
+import { DEFAULT_PASSPHRASE } from "./secrets";
+import type { ResourceView, StackOptions } from "./test-stack";
+import { RunError } from "./test-stack";
+import { changedKeys, isObject, isSecret, type PropertyMap } from "./values";
+
+/** Where the CLI is: the `pulumiPath` option, else `SVC_PULUMI_DIR`, else `pulumi` on PATH. */
+export function findPulumi(dir = process.env.SVC_PULUMI_DIR): string | undefined {
+  const candidates = dir ? [path.join(dir, "pulumi")] : (process.env.PATH ?? "").split(path.delimiter).map((d) => path.join(d, "pulumi"));
+  return candidates.find((p) => {
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+interface Settings {
+  expectEmptyPlanAfterUp: boolean;
+  skipPreview: boolean;
+  env: Record<string, string>;
+  pulumi: string;
+  workDir: string;
+}
+
+export class CliStack {
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private lastOutputs: Record<string, unknown> = {};
+
+  private constructor(
+    private program: Program,
+    private readonly stack: automation.Stack,
+    private readonly settings: Settings,
+    private readonly temp: string | undefined,
+    readonly emulator: Emulator | undefined,
+  ) {}
+
+  /** @internal Use `stack(program, { engine: "pulumi" })`. */
+  static async start(program: Program, options: StackOptions, emulator: Emulator | undefined, config: Record<string, string>, secretKeys: string[]): Promise<CliStack> {
+    const pulumi = findPulumi(options.pulumiPath);
+    if (!pulumi)
+      throw new Error(
+        `engine "pulumi" needs the Pulumi CLI: ${options.pulumiPath ? `no executable pulumi in ${options.pulumiPath}` : "none on PATH and SVC_PULUMI_DIR is not set"} (in this repository, \`npm run --silent pulumi:path\` builds it and prints its folder)`,
+      );
+    const auto = (await import("@pulumi/pulumi/automation")) as typeof automation;
+    const temp = fs.mkdtempSync(path.join(os.tmpdir(), "svc-cli-stack-"));
+    const backend = options.statePath ? path.resolve(options.statePath) : path.join(temp, "backend");
+    fs.mkdirSync(backend, { recursive: true });
+    const workDir = path.join(temp, "work");
+    fs.mkdirSync(workDir);
+    // The engine finds the dynamic-provider plugin (a script in @pulumi/pulumi) on PATH, and the script
+    // and the serialized providers resolve packages from the program's folder: NODE_PATH points them at
+    // the node_modules this package and @pulumi/pulumi are installed in.
+    const pulumiPackage = path.dirname(pulumiFile("package.json"));
+    const nodeModules = path.dirname(path.basename(path.dirname(pulumiPackage)) === "@pulumi" ? path.dirname(pulumiPackage) : pulumiPackage);
+    const env: Record<string, string> = {
+      PATH: [path.dirname(pulumi), pulumiPackage, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+      NODE_PATH: [nodeModules, process.env.NODE_PATH].filter(Boolean).join(path.delimiter),
+      PULUMI_CONFIG_PASSPHRASE: options.secretsPassphrase ?? process.env.PULUMI_CONFIG_PASSPHRASE ?? DEFAULT_PASSPHRASE,
+      PULUMI_BACKEND_URL: `file://${backend}`,
+      PULUMI_HOME: path.join(temp, "home"),
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DIY_BACKEND_NO_LOCK: "",
+      PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "",
+    };
+    for (const k of Object.keys(env)) if (env[k] === "") delete env[k];
+    try {
+      // PulumiCommand.get({ root }) runs <root>/bin/pulumi: a link gives the CLI that layout wherever it is.
+      const root = path.join(temp, "cli");
+      fs.mkdirSync(path.join(root, "bin"), { recursive: true });
+      fs.symlinkSync(pulumi, path.join(root, "bin", "pulumi"));
+      const command = await auto.PulumiCommand.get({ root, skipVersionCheck: false });
+      const project = options.project ?? "test";
+      const stackName = options.stack ?? "test";
+      const stack = await auto.LocalWorkspace.createOrSelectStack(
+        { projectName: project, stackName, program: async () => (await program()) as Record<string, unknown> | undefined },
+        {
+          workDir,
+          pulumiHome: env.PULUMI_HOME,
+          pulumiCommand: command,
+          envVars: env,
+          secretsProvider: "passphrase",
+          projectSettings: { name: project, runtime: "nodejs", backend: { url: env.PULUMI_BACKEND_URL } },
+        },
+      );
+      const all: automation.ConfigMap = {};
+      for (const [key, value] of Object.entries(config)) all[key] = { value, secret: secretKeys.includes(key) };
+      await stack.setAllConfig(all);
+      return new CliStack(
+        program,
+        stack,
+        { expectEmptyPlanAfterUp: options.expectEmptyPlanAfterUp ?? true, skipPreview: options.skipPreview ?? false, env, pulumi, workDir },
+        options.statePath ? undefined : temp,
+        emulator,
+      );
+    } catch (e) {
+      fs.rmSync(temp, { recursive: true, force: true });
+      throw e;
+    }
+  }
+
+  /** The stack outputs of the last up (secrets unwrapped). */
+  get outputs(): Record<string, unknown> {
+    return this.lastOutputs;
+  }
+
+  /** The deployment as `pulumi stack export` writes it (secrets encrypted). */
+  get state(): unknown {
+    return this.export(false);
+  }
+
+  /** `pulumi up` (with `program`, which becomes the stack's program), then a preview that must plan nothing. */
+  up(program?: Program): Promise<RenderedRunResult> {
+    return this.exclusive(async () => {
+      if (program) this.program = program;
+      const result = await this.run("up");
+      if (this.settings.expectEmptyPlanAfterUp) assertEmptyPlan(await this.run("preview"), "a preview right after up");
+      return result;
+    });
+  }
+
+  /** `pulumi preview` of the program (or `program`, which becomes the stack's program). */
+  preview(program?: Program): Promise<RenderedRunResult> {
+    return this.exclusive(async () => {
+      if (program) this.program = program;
+      return this.run("preview");
+    });
+  }
+
+  /** `pulumi refresh`. */
+  refresh(): Promise<RenderedRunResult> {
+    return this.exclusive(() => this.run("refresh"));
+  }
+
+  /** `pulumi destroy`. */
+  destroy(): Promise<RenderedRunResult> {
+    return this.exclusive(() => this.run("destroy"));
+  }
+
+  /** Refreshes, then previews: fails if the platform drifted from the state or the program would change anything. */
+  async expectNoDrift(): Promise<void> {
+    const refreshed = await this.refresh();
+    const planned = await this.preview();
+    assertNoDrift(refreshed, planned);
+  }
+
+  /** The resource of that name (or URN) in the state the CLI keeps. */
+  resource(nameOrUrn: string): ResourceView {
+    const matches = this.resources().filter((r) => r.urn === nameOrUrn || r.name === nameOrUrn);
+    if (matches.length !== 1) throw new Error(`the stack has ${matches.length} resources named "${nameOrUrn}"`);
+    return matches[0];
+  }
+
+  /** Every resource of the state (the stack and the default provider excepted), secrets revealed. */
+  resources(): ResourceView[] {
+    const deployment = this.export(true) as { resources?: ExportedResource[] };
+    return (deployment.resources ?? []).filter((r) => !r.delete && !isEngineResource(r.type)).map(viewOf);
+  }
+
+  /** Ends the stack's runs and removes its temporary folder (the backend too, unless `statePath` named it). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue.catch(() => undefined);
+    await this.emulator?.close();
+    if (this.temp) fs.rmSync(this.temp, { recursive: true, force: true });
+  }
+
+  private async run(kind: Exclude<RunKind, "adoption">): Promise<RenderedRunResult> {
+    const events = new Events(kind);
+    const onEvent = (e: automation.EngineEvent) => events.add(e);
+    const program = async () => (await this.program()) as Record<string, unknown> | undefined;
+    try {
+      if (kind === "up") {
+        // The Automation API's up is `pulumi up --skip-preview`; `pulumi up` previews first.
+        if (!this.settings.skipPreview) await this.stack.preview({ program, color: "never" });
+        const r = await this.stack.up({ onEvent, program, color: "never" });
+        this.lastOutputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, v.value]));
+      } else if (kind === "preview") await this.stack.preview({ onEvent, program, color: "never" });
+      else if (kind === "refresh") await this.stack.refresh({ onEvent, color: "never" });
+      else {
+        await this.stack.destroy({ onEvent, color: "never" });
+        this.lastOutputs = {};
+      }
+    } catch (e) {
+      throw new RunError(kind, [new Error(events.failure() ?? cliMessage(e))], events.operations());
+    }
+    return runResult(kind, events.operations(), kind === "up" ? this.lastOutputs : {});
+  }
+
+  private export(showSecrets: boolean): unknown {
+    const args = ["stack", "export", "--stack", this.stack.name, ...(showSecrets ? ["--show-secrets"] : [])];
+    const run = spawnSync(this.settings.pulumi, args, { cwd: this.settings.workDir, env: { ...process.env, ...this.settings.env }, encoding: "utf8", maxBuffer: 1 << 30 });
+    if (run.status !== 0) throw new Error(`pulumi ${args.join(" ")} failed: ${run.stderr}`);
+    return (JSON.parse(run.stdout) as { deployment: unknown }).deployment;
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error("the stack is closed"));
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+interface ExportedResource {
+  urn: string;
+  type: string;
+  id?: string;
+  custom?: boolean;
+  delete?: boolean;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  dependencies?: string[];
+}
+
+const isEngineResource = (type: string) => type === "pulumi:pulumi:Stack" || type.startsWith("pulumi:providers:");
+
+function viewOf(r: ExportedResource): ResourceView {
+  const { __provider: provider, ...inputs } = r.inputs ?? {};
+  const { __provider: _sameProvider, ...outputs } = r.outputs ?? {};
+  const secretOutputs: string[] = [];
+  return {
+    urn: r.urn,
+    type: r.type,
+    name: r.urn.split("::").pop() ?? r.urn,
+    id: r.id || undefined,
+    inputs: revealed(inputs, "", []) as Record<string, unknown>,
+    outputs: revealed(outputs, "", secretOutputs) as Record<string, unknown>,
+    secretOutputs,
+    dependencies: r.dependencies ?? [],
+    provider: typeof provider === "string" ? provider : undefined,
+  };
+}
+
+/** The exported JSON with each secret's plaintext in its place; the paths of secrets go to `paths`. */
+function revealed(v: unknown, at: string, paths: string[]): unknown {
+  if (Array.isArray(v)) return v.map((x, i) => revealed(x, `${at}[${i}]`, paths));
+  if (!isObject(v)) return v;
+  const o = v as Record<string, unknown>;
+  if (isSecret(v)) {
+    paths.push(at);
+    return typeof o.plaintext === "string" ? revealed(JSON.parse(o.plaintext), at, []) : o.value;
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, revealed(x, at ? `${at}.${k}` : k, paths)]));
+}
+
+/** The engine's steps for one resource, folded into the kit's one operation per resource. */
+const OPS: Record<string, OperationKind | undefined> = {
+  same: "same",
+  create: "create",
+  update: "update",
+  delete: "delete",
+  replace: "replace",
+  "create-replacement": "replace",
+  "delete-replaced": "replace",
+  read: "read",
+  "read-replacement": "read",
+  import: "import",
+  "import-replacement": "import",
+  discard: "delete",
+  "discard-replaced": "replace",
+};
+
+class Events {
+  private readonly byUrn = new Map<string, OperationReport>();
+  private readonly failures: string[] = [];
+
+  constructor(private readonly kind: Exclude<RunKind, "adoption">) {}
+
+  add(e: automation.EngineEvent): void {
+    if (e.diagnosticEvent?.severity === "error" && e.diagnosticEvent.urn) this.failures.push(e.diagnosticEvent.message.trim());
+    const step = e.resourcePreEvent?.metadata ?? e.resOutputsEvent?.metadata;
+    if (!step || isEngineResource(step.type)) return;
+    const op = this.kind === "refresh" ? refreshOp(step, e.resOutputsEvent !== undefined) : OPS[step.op];
+    if (!op) return;
+    const known = this.byUrn.get(step.urn);
+    // A replacement arrives as several steps; the first decides, except that a refresh's outputs event settles it.
+    if (known && !(this.kind === "refresh" && e.resOutputsEvent)) {
+      if (op === "replace") known.op = "replace";
+      return;
+    }
+    const report: OperationReport = { urn: step.urn, type: step.type, name: step.urn.split("::").pop() ?? step.urn, op };
+    // The Node dynamic-provider host answers Diff without the changed keys; the CLI then shows the
+    // inputs that differ, and so does the report.
+    const diffs = step.diffs?.length ? step.diffs : step.detailedDiff ? Object.keys(step.detailedDiff) : changedKeysOf(step.old?.inputs, step.new?.inputs);
+    if (diffs.length && (op === "update" || op === "replace")) report.diffs = [...diffs];
+    if (op === "replace" && step.keys?.length) report.replaces = [...step.keys];
+    if (op === "delete" && step.old?.retainOnDelete) report.released = true;
+    if (this.kind === "refresh" && op === "update") report.diffs = changedOutputs(step);
+    this.byUrn.set(step.urn, report);
+  }
+
+  operations(): OperationReport[] {
+    return [...this.byUrn.values()];
+  }
+
+  failure(): string | undefined {
+    return this.failures.length ? this.failures.join("\n") : undefined;
+  }
+}
+
+function refreshOp(step: automation.StepEventMetadata, settled: boolean): OperationKind | undefined {
+  if (!settled) return undefined;
+  if (!step.new) return "delete";
+  return changedOutputs(step).length ? "update" : "same";
+}
+
+const changedOutputs = (step: automation.StepEventMetadata): string[] => changedKeysOf(step.old?.outputs, step.new?.outputs);
+
+/** The top-level keys whose values differ; the engine's JSON marks secrets as the kit's values do. */
+const changedKeysOf = (before: Record<string, unknown> = {}, after: Record<string, unknown> = {}): string[] => changedKeys(before as PropertyMap, after as PropertyMap);
+
+function cliMessage(e: unknown): string {
+  const err = e as { stderr?: string; message?: string };
+  return (err.stderr?.trim() || err.message || String(e)).slice(-4000);
+}
