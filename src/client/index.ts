@@ -170,7 +170,8 @@ export class SvcClient {
   /**
    * Verifies the credentials with one request: the token request of a login, or, with a static token
    * (which needs none), one authenticated read of the instance settings, where any answer but 401
-   * means the token was accepted (403: valid, without the permission to read them). The token a login
+   * (refused) and 404 (no API at that address) means the token was accepted (403: valid, without the
+   * permission to read them). The token a login
    * obtains is kept for the calls that follow. Throws the refusal as SvcApiError.
    */
   async verifyCredentials(): Promise<"login" | "token accepted"> {
@@ -181,7 +182,7 @@ export class SvcClient {
     try {
       await this.call(areas.instance.settingsGet);
     } catch (err) {
-      if (!(err instanceof SvcApiError) || err.status === 401) throw err;
+      if (!(err instanceof SvcApiError) || err.status === 401 || err.status === 404) throw err;
     }
     return "token accepted";
   }

@@ -4,6 +4,7 @@
  * Messages name settings by their keys, never by their values.
  */
 import path from "node:path";
+import { nearest } from "./nearest";
 
 export interface ConfigSource {
   get(key: string): string | undefined;
@@ -132,28 +133,7 @@ export function unknownKeyWarnings(keys: readonly string[]): string[] {
     if (!key.startsWith("svc:")) continue;
     const name = key.slice(4);
     if (known.includes(name)) continue;
-    const nearest = known.reduce((best, k) => (closeness(name, k) < closeness(name, best) ? k : best));
-    out.push(`svc:${name} is not a setting of pulumi-svc and is ignored; did you mean svc:${nearest}? (settings: ${known.map((k) => `svc:${k}`).join(", ")})`);
+    out.push(`svc:${name} is not a setting of pulumi-svc and is ignored; did you mean svc:${nearest(name, known)}? (settings: ${known.map((k) => `svc:${k}`).join(", ")})`);
   }
   return out;
-}
-
-/** How far a mistyped key is from a known one: its edit distance, or 1 when one begins the other (`user`, `username`). */
-function closeness(typed: string, known: string): number {
-  const a = typed.toLowerCase();
-  const b = known.toLowerCase();
-  return a.length > 1 && (b.startsWith(a) || a.startsWith(b)) ? Math.min(1, distance(a, b)) : distance(a, b);
-}
-
-/** Edit distance (insertions, deletions, substitutions, swaps of neighbours). */
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
 }

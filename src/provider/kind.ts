@@ -26,6 +26,12 @@ export interface ArgSpec {
    * objects that pass through untouched, `contained` where the platform fills defaults.
    */
   compare?: "exact" | "contained";
+  /**
+   * Whether the platform's value states the declared one where it writes it in another form (a time
+   * in another offset, a version without its build metadata): then refresh keeps the declared form.
+   * Replaces `compare`.
+   */
+  equal?(declared: unknown, stated: unknown): boolean;
   /** Structured object or array: convert nested keys camelCase ↔ snake_case (except `freeForm` paths). */
   nested?: boolean;
   /** Wire paths inside the value (e.g. `deployment.*`, `app.configuration`) that pass through untouched. */
@@ -34,7 +40,15 @@ export interface ArgSpec {
   writeOnly?: boolean;
   /** Not sent to the platform at all (provider-side settings such as `adopt`); kinds' calls never see it. */
   local?: boolean;
+  /**
+   * The wire schema of the value, where the kind's `schema` does not hold it: the fields it names
+   * are the ones the value may have (check refuses others, at every depth).
+   */
+  schema?: z.ZodType;
 }
+
+/** The property the dynamic-provider host reads the serialized provider from; never an arg. */
+export const PROVIDER_KEY = "__provider";
 
 /**
  * What destroying a resource does to its object on the platform:
@@ -72,7 +86,9 @@ export type OutputMap = Record<string, OutputReader>;
 export type Outputs<O extends OutputMap> = { readonly [K in keyof O]: pulumi.Output<ReturnType<O[K]>> };
 
 export interface CheckFailure {
+  /** The top-level arg. */
   property: string;
+  /** The rule and the value given, inside the arg (`[0].name: ...`), without the arg's name: the engine prints it in front. */
   reason: string;
 }
 

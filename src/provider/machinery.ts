@@ -3,8 +3,11 @@
  * calls), so a preview costs nothing; create, read, update and delete go through the client.
  */
 import { SvcApiError } from "../client";
-import { destroyEffectOf, wireArgs, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
-import { camel, containedIn, containsUnknown, convertKeys, deepEqual, describeIssue, scrub, snake } from "./values";
+import { z } from "zod";
+import { destroyEffectOf, PROVIDER_KEY, wireArgs, type ArgSpec, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
+import { AS_WRITTEN, unknownFields, type Naming } from "./known-fields";
+import { nearest } from "./nearest";
+import { camel, containedIn, containsUnknown, convertKeys, deepEqual, describeIssue, insideFreeForm, reconcile, scrub, snake } from "./values";
 import { renderPath } from "../api/common";
 import { endpoints } from "../api/endpoints";
 import { isCreate } from "../client/retry";
@@ -67,8 +70,45 @@ function safeId(kind: Kind, args: Props): string | undefined {
   }
 }
 
+/** The wire schema of an arg's value: its spec's, else its field in the kind's schema. */
+function wireSchemaOf(kind: Kind, name: string): z.ZodType | undefined {
+  const spec = kind.args[name];
+  if (spec.schema) return spec.schema;
+  return kind.schema instanceof z.ZodObject ? (kind.schema.shape as Record<string, z.ZodType | undefined>)[wireName(kind, name)] : undefined;
+}
+
+/** How an arg's keys are spelled on the wire: snake_cased where the arg is nested, except below its free-form paths. */
+function namingOf(spec: ArgSpec): Naming {
+  if (!spec.nested) return AS_WRITTEN;
+  const free = spec.freeForm ?? [];
+  const asIs = (parent: string) => parent !== "" && insideFreeForm(parent, free);
+  return { toWire: (k, parent) => (asIs(parent) ? k : snake(k)), toUser: (k, parent) => (asIs(parent) ? k : camel(k)) };
+}
+
+const didYouMean = (typed: string, known: readonly string[], what: string) =>
+  known.length ? `did you mean ${nearest(typed, known)}? (${what}: ${known.join(", ")})` : `there are none here`;
+
 /**
- * Validates the inputs before any call: required args, the kind's wire schema, then the kind's own
+ * The one rule for unknown args, whatever the kind: a key of the inputs that is not an arg, and a
+ * field inside an arg's value that its wire schema does not name (free-form values excepted), is
+ * refused, naming the path and the nearest known one. Programs built from data (parsed YAML) get
+ * the same answer as a typo the compiler would have caught.
+ */
+function refuseUnknownArgs(kind: Kind, news: Props, add: (property: string, reason: string) => void): void {
+  const names = Object.keys(kind.args);
+  for (const key of Object.keys(news)) {
+    if (key === PROVIDER_KEY || key in kind.args || news[key] === undefined) continue;
+    add(key, `is not an arg of ${kind.name}; ${didYouMean(key, names, "its args")}`);
+  }
+  for (const [name, spec] of Object.entries(kind.args)) {
+    const schema = wireSchemaOf(kind, name);
+    if (news[name] === undefined || spec.local || !schema) continue;
+    for (const f of unknownFields(news[name], schema, namingOf(spec))) add(name, `${f.path}: unknown field; ${didYouMean(f.key, f.known, "fields there")}`);
+  }
+}
+
+/**
+ * Validates the inputs before any call: unknown args, required args, the kind's wire schema, then the kind's own
  * rules. Every failure of every field is reported at once, one entry per arg, each reason stating the
  * rule and the value given (the engine prints the arg's name in front of it, so the reason does not).
  */
@@ -80,17 +120,19 @@ export function check(kind: Kind, olds: Props | undefined, news: Props, nowMs: n
     if (!reasons.includes(reason)) reasons.push(reason);
     found.set(property, reasons);
   };
-  const unknownArgs = new Set(Object.keys(args).filter((k) => containsUnknown(args[k])));
+  refuseUnknownArgs(kind, news, add);
+  const notKnownYet = new Set(Object.keys(args).filter((k) => containsUnknown(args[k])));
   const missing = kind.required.filter((r) => args[r] === undefined);
   for (const r of missing) add(r, "is required");
   if (kind.schema) {
     const known: Props = {};
-    for (const [k, v] of Object.entries(args)) if (!unknownArgs.has(k)) known[k] = v;
+    for (const [k, v] of Object.entries(args)) if (!notKnownYet.has(k)) known[k] = v;
     const parsed = kind.schema.safeParse(toWire(kind, known), { reportInput: true });
     if (!parsed.success) {
-      const unknownWire = new Set([...unknownArgs].map((a) => wireName(kind, a)));
+      const unknownWire = new Set([...notKnownYet].map((a) => wireName(kind, a)));
       for (const issue of parsed.error.issues) {
-        if (issue.path.length === 0 || unknownWire.has(String(issue.path[0]))) continue;
+        // Unknown fields are told by the rule above, with the nearest known one.
+        if (issue.path.length === 0 || issue.code === "unrecognized_keys" || unknownWire.has(String(issue.path[0]))) continue;
         const path = argPath(kind, renderPath("", issue.path).slice(1));
         const top = path.split(/[.[]/)[0];
         if (missing.includes(top)) continue;
@@ -100,14 +142,14 @@ export function check(kind: Kind, olds: Props | undefined, news: Props, nowMs: n
   }
   // The kind's own rules see only inputs that are complete and known; on inputs the schema already
   // refused they may stumble, which then adds nothing to the failures above.
-  if (kind.check && unknownArgs.size === 0 && missing.length === 0) {
+  if (kind.check && notKnownYet.size === 0 && missing.length === 0) {
     let own: CheckFailure[] = [];
     try {
       own = kind.check(args, nowMs, olds && Object.keys(olds).length ? argsOf(kind, olds) : undefined);
     } catch (e) {
       if (found.size === 0) throw e;
     }
-    for (const f of own) add(f.property, withoutArgName(f.property, f.reason));
+    for (const f of own) add(f.property, f.reason);
   }
   const failures = [...found].map(([property, reasons]) => ({ property, reason: reasons.join("; ") }));
   return { inputs: news, failures };
@@ -119,27 +161,15 @@ function withinArg(top: string, path: string, reason: string): string {
   return inner ? `${inner}: ${reason}` : reason;
 }
 
-/** A kind's reason without the arg's name in front (`resource: 'x' is ...` → `'x' is ...`): the engine prints it already. */
-function withoutArgName(property: string, reason: string): string {
-  if (!property || !reason.startsWith(property)) return reason;
-  const rest = reason.slice(property.length);
-  if (rest.startsWith(": ")) return rest.slice(2);
-  if (rest.startsWith(".")) return rest.slice(1);
-  if (rest.startsWith("[")) return rest;
-  return reason;
-}
-
 export function diff(kind: Kind, id: string, olds: Props, news: Props) {
-  // Provider-side (local) args count too: never sent to the platform, they must still reach the
-  // state's outputs, which are all a later refresh reads them from (an update that only changes them
-  // makes no call that changes anything). They never replace.
-  const changed: string[] = [];
-  for (const name of Object.keys(kind.args)) {
-    if (containsUnknown(news[name]) || !deepEqual(olds[name], news[name])) changed.push(name);
+  // Provider-side (local) args (`adopt`) only steer a create: once the object exists, setting or
+  // removing one changes nothing, so it is no change (the state keeps the value the object was created with).
+  const platformChanged: string[] = [];
+  for (const [name, spec] of Object.entries(kind.args)) {
+    if (!spec.local && (containsUnknown(news[name]) || !deepEqual(olds[name], news[name]))) platformChanged.push(name);
   }
-  if (changed.length === 0) return { changes: false };
-  const platformChanged = changed.filter((n) => !kind.args[n].local);
-  const replaceAll = platformChanged.length > 0 && (kind.replaceWhen?.(argsOf(kind, olds), argsOf(kind, news)) ?? false);
+  if (platformChanged.length === 0) return { changes: false };
+  const replaceAll = kind.replaceWhen?.(argsOf(kind, olds), argsOf(kind, news)) ?? false;
   const replaces = replaceAll ? platformChanged : platformChanged.filter((n) => kind.args[n].replaces);
   // A replacement that keeps the platform identity must delete first, or the create would collide.
   const newId = safeId(kind, news);
@@ -204,8 +234,18 @@ export function argsOfRecord(kind: Kind, record: WireRecord, options: { writeOnl
   return out;
 }
 
-/** Whether the platform's value states the user's (`exact` args equal, others contain it). */
-const sameArg = (kind: Kind, name: string, user: unknown, server: unknown) => (kind.args[name].compare === "exact" ? deepEqual(user, server) : containedIn(user, server));
+/** Whether the platform's value states the user's (the arg's own equivalence, else `exact` args equal, others contain it). */
+function sameArg(kind: Kind, name: string, user: unknown, server: unknown): boolean {
+  const spec = kind.args[name];
+  if (spec.equal) return spec.equal(user, server);
+  return spec.compare === "exact" ? deepEqual(user, server) : containedIn(user, server);
+}
+
+/** What refresh records for an arg: the declared value where the platform states it, else the platform's drift from it. */
+function refreshedArg(kind: Kind, name: string, user: unknown, server: unknown): unknown {
+  if (sameArg(kind, name, user, server)) return user;
+  return kind.args[name].compare === "exact" ? server : reconcile(user, server);
+}
 
 /**
  * Takes over an object that exists with the declared identity: the args that cannot change in place
@@ -277,7 +317,7 @@ export async function read(kind: Kind, ctx: KindContext, id: string, props: Prop
       if (value !== undefined) refreshed[name] = value;
       continue;
     }
-    refreshed[name] = sameArg(kind, name, old, value) ? old : value;
+    refreshed[name] = refreshedArg(kind, name, old, value);
   }
   const inputs = scrub(refreshed);
   return { id, props: outputsOf(kind, inputs, record), inputs };

@@ -11,7 +11,7 @@
  * embedded emulator there is nothing to verify.
  */
 import type { ResourceProvider } from "@pulumi/pulumi/dynamic";
-import { SvcClient, SvcConfigError, SvcNetworkError } from "../client";
+import { SvcApiError, SvcClient, SvcConfigError, SvcNetworkError } from "../client";
 import { credentialKeys, keysSet, ProviderConfigError, resolveConfig, SETTINGS, type ConfigSource, type ProviderConfig, type Setting } from "./config";
 import type { Kind, KindContext } from "./kind";
 import * as machinery from "./machinery";
@@ -71,15 +71,25 @@ async function setUp(source: ConfigSource, warn: (message: string) => void): Pro
   }
 }
 
-/** The credentials check failed: which keys were used (never their values), at which platform, and how to skip the check. */
+/**
+ * The credentials check failed: why (no answer, no such endpoint at that address, or refused), which
+ * keys were used (never their values), at which platform, and how to skip the check.
+ */
 function credentialsError(cfg: ProviderConfig, err: unknown): Error {
   const used = keysSet(cfg, credentialKeys(cfg));
-  const what = err instanceof SvcNetworkError ? "could not verify the credentials" : "the credentials were refused";
   const detail = err instanceof Error ? err.message : String(err);
-  return new ProviderConfigError(
-    `${what} (${used}, platform ${cfg.baseUrl} from ${cfg.sources.baseUrl}): ${detail}. ` +
-      `Checked once when the provider is configured; set svc:skipCredentialsCheck to true to skip the check.`,
-  );
+  const status = err instanceof SvcApiError ? err.status : undefined;
+  const platform = `${cfg.baseUrl} from ${cfg.sources.baseUrl}`;
+  const skip = "Checked once when the provider is configured; set svc:skipCredentialsCheck to true to skip the check.";
+  if (status === 404) {
+    // The login or the API is not where the base URL says: the address is wrong, not the credentials.
+    return new ProviderConfigError(
+      `the platform's base URL is wrong: ${platform} has no ${err instanceof SvcApiError ? `${err.method} ${err.path}` : "such endpoint"} (${detail}). ` +
+        `Set ${cfg.sources.baseUrl} to the platform's root, under which the API lives at /api/v4 and the login at /auth/realms/svc; the credentials (${used}) were not tried. ${skip}`,
+    );
+  }
+  const what = err instanceof SvcNetworkError ? "could not verify the credentials" : "the credentials were refused";
+  return new ProviderConfigError(`${what} (${used}, platform ${platform}): ${detail}. ${skip}`);
 }
 
 const NAMES = Object.fromEntries(Object.keys(SETTINGS).map((k) => [k, `svc:${k}`])) as Record<Setting, string>;

@@ -8,10 +8,7 @@
  * state written on one machine works on another.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { TYPE_TOKEN_PREFIX, type Kind } from "./kind";
-
-/** The property the dynamic-provider host reads the provider from. */
-const PROVIDER_KEY = "__provider";
+import { PROVIDER_KEY, TYPE_TOKEN_PREFIX, type Kind } from "./kind";
 
 /** The `__provider` module text of a kind. */
 export function providerModule(kind: string): string {

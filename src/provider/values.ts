@@ -40,6 +40,12 @@ export function convertKeys(value: unknown, to: (k: string) => string, freeForm:
   return out;
 }
 
+/** Whether the wire path is inside a free-form subtree: the path or one of its parents is one of `freeForm`. */
+export function insideFreeForm(path: string, freeForm: readonly string[]): boolean {
+  const segments = path.split(".");
+  return segments.some((_, i) => isFreeForm(segments.slice(0, i + 1).join("."), freeForm));
+}
+
 function isFreeForm(path: string, freeForm: readonly string[]): boolean {
   return freeForm.some((f) => {
     const a = f.split(".");
@@ -92,6 +98,46 @@ export function containedIn(user: unknown, server: unknown): boolean {
     return Object.entries(user).every(([k, v]) => containedIn(v, (server as Record<string, unknown>)[k]));
   }
   return user === server;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * What a refresh records for a declared value: the declared value itself where the platform's states
+ * it (`containedIn`), else the platform's, in the declared shape: inside objects the declared keys
+ * only (what else the record holds are defaults the program never wrote), inside arrays item by item,
+ * a field the platform no longer holds left out. So a drift reads as the fields that changed, and the
+ * next plan restores exactly those.
+ */
+export function reconcile(declared: unknown, stated: unknown): unknown {
+  if (containedIn(declared, stated)) return declared;
+  if (stated === null || stated === undefined) return undefined;
+  if (isPlainObject(declared) && isPlainObject(stated)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(declared)) {
+      const v = reconcile(declared[k], stated[k]);
+      if (v !== undefined) out[k] = v;
+    }
+    return out;
+  }
+  if (Array.isArray(declared) && Array.isArray(stated)) return stated.map((s: unknown, i) => (i < declared.length ? reconcile(declared[i], s) : s));
+  return stated;
+}
+
+const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** An RFC 3339 time as its instant to the nanosecond (`<epoch seconds>.<9 digits>`); undefined for anything else. */
+function instantOf(t: unknown): string | undefined {
+  const m = typeof t === "string" ? RFC3339.exec(t) : null;
+  if (!m) return undefined;
+  const ms = Date.parse(`${m[1]}T${m[2]}${m[4].toUpperCase()}`);
+  return Number.isNaN(ms) ? undefined : `${ms / 1000}.${(m[3] ?? "").padEnd(9, "0")}`;
+}
+
+/** Whether two RFC 3339 times are the same instant, whatever offset and number of fraction digits each is written with. */
+export function sameInstant(a: unknown, b: unknown): boolean {
+  const x = instantOf(a);
+  return x !== undefined && x === instantOf(b);
 }
 
 /** A zod issue, parsed with `reportInput` so it carries the value. */

@@ -482,7 +482,8 @@ export class Deployment {
   private async recreateDependent(ref: ResourceRef, reg: Registration, inputs: PropertyMap, keys: string[], old: ResourceState | undefined): Promise<Answer> {
     const detail = { diffs: keys, replaces: keys, olds: old?.inputs, news: inputs };
     if (this.preview) {
-      this.report(ref, "replace", detail);
+      // Until the run applies, the inputs that come from the replaced resource are not known.
+      this.report(ref, "replace", { ...detail, news: { ...inputs, ...Object.fromEntries(keys.map((k) => [k, UNKNOWN])) } });
       return { urn: ref.urn, id: "", outputs: inputs };
     }
     const created = await this.createObject(ref, reg, inputs);

@@ -3,9 +3,14 @@
  * A read that returns no id means the object is gone, and it leaves the state. Secrets keep their
  * marking (the engine re-marks refreshed outputs from the old ones). Reads run in parallel, within the
  * limit; the state is saved after each.
+ *
+ * Whether the program's inputs drifted is the provider's judgement, as in the Pulumi engine: the diff
+ * an up of the unchanged program would make from the refreshed state. A provider that reads its
+ * inputs back in another, equivalent form (a default filled in, a time in another offset) or keeps
+ * provider-side settings only at create has not drifted. Outputs that moved are recorded and reported.
  */
 import { providerStep, type EngineContext } from "./context";
-import type { OperationReport } from "./report";
+import { reportedInputs, type OperationReport } from "./report";
 import type { ResourceState } from "./state";
 import { annotateSecrets, changedKeys, forProviderMap, type PropertyMap } from "./values";
 
@@ -17,7 +22,7 @@ export async function refreshResources(ctx: EngineContext, report: (op: Operatio
       ctx.semaphore.run(async () => {
         if (failure) return;
         try {
-          refreshed(ctx, e, await read(ctx, e), report);
+          await refreshed(ctx, e, await read(ctx, e), report);
         } catch (error) {
           failure ??= { error };
         }
@@ -32,7 +37,22 @@ function read(ctx: EngineContext, e: ResourceState) {
   return providerStep(ctx, ref, "read", () => ctx.client.read(ref, e.id ?? "", forProviderMap(e.outputs), forProviderMap(e.inputs)));
 }
 
-function refreshed(ctx: EngineContext, e: ResourceState, read: { id: string; properties: PropertyMap; inputs?: PropertyMap }, report: (op: OperationReport) => void): void {
+/** The input keys that drifted: those the provider's diff from the refreshed state back to the state's inputs sees change. */
+async function driftedInputs(ctx: EngineContext, e: ResourceState, id: string, inputs: PropertyMap, outputs: PropertyMap): Promise<string[]> {
+  const ref = { urn: e.urn, type: e.type, name: e.name };
+  const keys = changedKeys(e.inputs, inputs);
+  const diff = await providerStep(ctx, ref, "diff", () => ctx.client.diff(ref, id, forProviderMap(inputs), forProviderMap(outputs), forProviderMap(e.inputs), []));
+  if (diff.changes === "none") return [];
+  if (diff.changes === "unknown") return keys;
+  return diff.diffs.length > 0 ? diff.diffs : keys;
+}
+
+async function refreshed(
+  ctx: EngineContext,
+  e: ResourceState,
+  read: { id: string; properties: PropertyMap; inputs?: PropertyMap },
+  report: (op: OperationReport) => void,
+): Promise<void> {
   const ref = { urn: e.urn, type: e.type, name: e.name };
   if (!read.id) {
     ctx.state.remove(e);
@@ -42,14 +62,25 @@ function refreshed(ctx: EngineContext, e: ResourceState, read: { id: string; pro
   const outputs = ctx.redactor.protect(annotateSecrets(read.properties, e.outputs, e.additionalSecretOutputs));
   const inputs = read.inputs ? ctx.redactor.protect(annotateSecrets(read.inputs, e.inputs)) : e.inputs;
   ctx.redactor.learn(outputs);
-  const diffs = [...new Set([...changedKeys(e.outputs, outputs), ...changedKeys(e.inputs, inputs)])].sort();
   const id = read.id;
-  if (diffs.length === 0 && id === e.id) {
+  const outputDiffs = changedKeys(e.outputs, outputs);
+  const inputsMoved = changedKeys(e.inputs, inputs).length > 0;
+  // Only a provider that reads inputs back says which of the program's inputs changed.
+  const inputDiffs = read.inputs && inputsMoved ? await driftedInputs(ctx, e, id, inputs, outputs) : [];
+  if (outputDiffs.length === 0 && inputDiffs.length === 0 && id === e.id) {
     report({ ...ref, op: "same" });
     return;
   }
   ctx.state.replace(e, { ...e, id, inputs, outputs });
-  // Only a provider that reads inputs back says which of the program's inputs changed.
-  const inputDiffs = read.inputs ? changedKeys(e.inputs, inputs).sort() : undefined;
-  report({ ...ref, op: "update", diffs: id === e.id ? diffs : [...diffs, "id"], ...(inputDiffs ? { inputDiffs: id === e.id ? inputDiffs : [...inputDiffs, "id"] } : {}) });
+  const withId = (keys: string[]) => (id === e.id ? keys : [...keys, "id"]);
+  report({
+    ...ref,
+    op: "update",
+    diffs: withId([...new Set([...outputDiffs, ...inputDiffs])].sort()),
+    ...(read.inputs ? { inputDiffs: withId(inputDiffs) } : {}),
+    oldInputs: reportedInputs(e.inputs),
+    newInputs: reportedInputs(inputs),
+    oldOutputs: reportedInputs(e.outputs),
+    newOutputs: reportedInputs(outputs),
+  });
 }

@@ -60,11 +60,14 @@ export function propertyChanges(o: OperationReport): PropertyChange[] {
   // Without the provider's list (a report from elsewhere), every top-level key whose value differs.
   if (keys.size === 0) for (const k of new Set([...Object.keys(olds), ...Object.keys(news)])) if (!deepEqual(olds[k], news[k])) keys.add(k);
   const forcing = new Set((o.replaces ?? []).map(topKey));
+  // A refresh reports the inputs that drifted from its inputs, and what else moved from its outputs.
+  const valuesOf = (k: string) => (o.oldOutputs && o.newOutputs && !(o.inputDiffs ?? []).includes(k) ? [o.oldOutputs, o.newOutputs] : [olds, news]);
   for (const k of [...keys].sort()) {
     const before = out.length;
-    compare(olds[k], news[k], k, k in olds, k in news, out);
+    const [a, b] = valuesOf(k);
+    compare(a[k], b[k], k, k in a, k in b, out);
     // Changed at the top level but equal here (a secret whose value the report does not hold).
-    if (out.length === before && (k in olds || k in news)) out.push({ path: k, kind: "update", old: olds[k], new: news[k] });
+    if (out.length === before && (k in a || k in b)) out.push({ path: k, kind: "update", old: a[k], new: b[k] });
     if (forcing.has(k)) for (const c of out.slice(before)) c.replaces = true;
   }
   return out;
@@ -102,13 +105,16 @@ function compare(a: unknown, b: unknown, path: string, hasA: boolean, hasB: bool
   out.push({ path, kind: "update", old: a, new: b });
 }
 
-/** A value for people: JSON, except secrets (`[secret]`), unknowns (`[unknown]`) and resource references. */
+/** How a value not known until the run applies shows, as `pulumi preview` shows it. */
+const UNKNOWN_TEXT = "output<string>";
+
+/** A value for people: JSON, except secrets (`[secret]`), unknowns (`output<string>`) and resource references. */
 export function formatValue(v: unknown): string {
   if (v === undefined) return "undefined";
-  if (v === UNKNOWN) return "[unknown]";
+  if (v === UNKNOWN) return UNKNOWN_TEXT;
   if (isSecret(v)) return "[secret]";
   if (isObject(v) && v[SIG_KEY] === RESOURCE_SIG) return `[resource ${String(v.urn ?? v.id ?? "")}]`;
-  if (isObject(v) && v[SIG_KEY] === OUTPUT_SIG) return "value" in v ? formatValue(v.value) : "[unknown]";
+  if (isObject(v) && v[SIG_KEY] === OUTPUT_SIG) return "value" in v ? formatValue(v.value) : UNKNOWN_TEXT;
   if (Array.isArray(v)) return `[${v.map(formatValue).join(", ")}]`;
   if (isObject(v))
     return `{${Object.keys(v)

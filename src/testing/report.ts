@@ -1,3 +1,4 @@
+import { EngineError } from "./context";
 import { renderPlan, type RenderOptions } from "./render";
 import { isObject, isSecret, mapValues, PROVIDER_KEY, SECRET_SIG, SIG_KEY, type PropertyMap, type PropertyValue } from "./values";
 
@@ -33,6 +34,9 @@ export interface OperationReport {
   oldInputs?: Record<string, unknown>;
   /** The inputs after the operation (create, update, replace), in the same form. */
   newInputs?: Record<string, unknown>;
+  /** For refresh: the outputs before and after, in the same form (what a drift of a computed output shows). */
+  oldOutputs?: Record<string, unknown>;
+  newOutputs?: Record<string, unknown>;
 }
 
 /** "adoption": a preview in which each create with `adopt: true` is planned against the object it takes over. */
@@ -93,4 +97,28 @@ function maskSecrets(v: PropertyValue): PropertyValue {
   if (Array.isArray(v)) return v.map(maskSecrets);
   if (isObject(v)) return mapValues(v, maskSecrets);
   return v;
+}
+
+/** How many resources a grouped failure names before it only counts them. */
+const NAMED = 8;
+
+/**
+ * The message of a failed run: its first failure, and the others. Resources that failed with the
+ * same provider message (a configuration or credentials problem fails every one of them) are told
+ * once, with the resources it failed, rather than once per resource.
+ */
+export function describeFailures(kind: RunKind, failures: readonly Error[]): string {
+  const groups = new Map<string, Error[]>();
+  for (const f of failures) {
+    const key = f instanceof EngineError ? f.providerMessage : f.message;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  const told = [...groups.values()].map(([first, ...same]) => {
+    if (same.length === 0) return first.message;
+    const names = same.map((f) => (f instanceof EngineError ? `"${f.resource.name}"` : "")).filter(Boolean);
+    const shown = names.length > NAMED ? `${names.slice(0, NAMED).join(", ")}, …` : names.join(", ");
+    return `${first.message} (the same for ${same.length} more resource(s)${shown ? `: ${shown}` : ""})`;
+  });
+  const [head, ...rest] = told;
+  return `${kind} failed: ${head}${rest.length ? ` (and ${rest.length} more failure(s): ${rest.join("; ")})` : ""}`;
 }

@@ -14,7 +14,7 @@ import { ProviderClient } from "./grpc";
 import { ProviderHost } from "./host";
 import { runProgram, type Program } from "./program";
 import { refreshResources } from "./refresh";
-import { reportedInputs, runResult, type OperationReport, type RenderedRunResult, type RunKind } from "./report";
+import { describeFailures, reportedInputs, runResult, type OperationReport, type RenderedRunResult, type RunKind } from "./report";
 import { Semaphore } from "./scheduler";
 import { DEFAULT_PASSPHRASE } from "./secrets";
 import { StateStore, type ResourceState, type StackState } from "./state";
@@ -102,17 +102,7 @@ export class RunError extends Error {
     readonly failures: readonly Error[],
     readonly operations: readonly OperationReport[],
   ) {
-    const first = failures[0];
-    super(
-      `${kind} failed: ${first.message}${
-        failures.length > 1
-          ? ` (and ${failures.length - 1} more failure(s): ${failures
-              .slice(1)
-              .map((f) => f.message)
-              .join("; ")})`
-          : ""
-      }`,
-    );
+    super(describeFailures(kind, failures));
     this.name = "RunError";
   }
   /** The resource, operation and provider message of the first failure, when a provider failed. */

@@ -103,6 +103,9 @@ describe("verifyCredentials: one request", () => {
     const bad = make({ baseUrl: emu.baseUrl, token: "not-a-token" });
     expect(((await errorOf(bad.verifyCredentials())) as SvcApiError).status).toBe(401);
     expect(bad.stats).toMatchObject({ tokenRequests: 0, requests: 1 });
+    // A 404 says no API answers at that address: the base URL is wrong, nothing was accepted.
+    const elsewhere = make({ baseUrl: `${emu.baseUrl}/platform`, token: await emu.token("viewer") });
+    expect(((await errorOf(elsewhere.verifyCredentials())) as SvcApiError).status).toBe(404);
   });
 
   test("a static token at an address where nothing listens is not accepted: the connection failure is thrown", async () => {

@@ -131,6 +131,39 @@ describe("the credentials are checked once per run", () => {
     );
   });
 
+  test("a base URL with a wrong path is said to be wrong, not the credentials (issue 25)", async () => {
+    const base = await open(twoKinds, { emulator: true });
+    const wrong = `${base.emulator!.baseUrl}/platform`;
+    const login = await open(twoKinds, {
+      config: { "svc:baseUrl": wrong, "svc:clientId": "svc-admin", "svc:clientSecret": "svc-admin-secret" },
+      secretConfig: ["svc:clientSecret"],
+    });
+    const message = (await failure(login.preview())).providerMessage;
+    expect(message).toMatch(
+      /^the platform's base URL is wrong: http:\/\/127\.0\.0\.1:\d+\/platform from svc:baseUrl has no POST \/auth\/realms\/svc\/protocol\/openid-connect\/token \(.*→ 404.*\)\. Set svc:baseUrl to the platform's root, under which the API lives at \/api\/v4 and the login at \/auth\/realms\/svc; the credentials \(svc:clientId, svc:clientSecret\) were not tried\./,
+    );
+    expect(message).not.toMatch(/refused/);
+    // A static token, which needs no login, is checked with a read of the API: a 404 there is the same mistake.
+    const token = await open(twoKinds, { config: { "svc:baseUrl": wrong, "svc:token": "t0ken-value" }, secretConfig: ["svc:token"] });
+    expect((await failure(token.preview())).providerMessage).toMatch(/^the platform's base URL is wrong: .*\/platform from svc:baseUrl has no GET \/instance\/settings\/get /);
+  });
+
+  test("a wrong secret fails every resource the same way: the run's error tells it once, naming the resources (issue 25)", async () => {
+    const many = async () => {
+      for (let i = 0; i < 30; i++) new svc.Label(`label-${i}`, { name: `label-${i}`, title: "Label" });
+    };
+    const s = await open(many, { emulator: true, config: { "svc:clientSecret": "Wrong-Secret-123" }, secretConfig: ["svc:clientSecret"] });
+    const err = await failure(s.preview());
+    expect(err.failures.length).toBeGreaterThan(1);
+    expect(err.message.split("the credentials were refused")).toHaveLength(2);
+    expect(err.message).toMatch(
+      new RegExp(
+        `^preview failed: check of pulumi-nodejs:dynamic/svc:Label "label-\\d+" failed: the credentials were refused .* \\(the same for ${err.failures.length - 1} more resource\\(s\\): "label-\\d+", `,
+      ),
+    );
+    expect(err.message.length).toBeLessThan(1000);
+  });
+
   test("svc:skipCredentialsCheck turns the check off: the preview makes no request and passes", async () => {
     const s = await open(twoKinds, { emulator: true, config: { "svc:clientSecret": "wrong", "svc:skipCredentialsCheck": "true" } });
     resetCounts();

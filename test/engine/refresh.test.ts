@@ -4,6 +4,8 @@
  * A resource's state holds nothing that other resources of the stack move (an App and its versions).
  */
 import * as svc from "../../src";
+import { apps } from "../../src/api/apps";
+import { SvcClient } from "../../src/client";
 import * as testing from "../../src/testing";
 import { Record } from "./fixtures/record";
 import { backend, closeStacks, fixtureStack } from "./fixtures/harness";
@@ -79,6 +81,67 @@ describe("refresh of an App whose versions change", () => {
       expect(await stack.refresh()).toHaveNoChanges();
       expect(Object.keys(stack.resource("monitor").outputs).sort()).toEqual(["createdAt", "createdBy", "name", "title", "type"]);
       await stack.destroy();
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
+describe("refresh keeps what the program declared where the platform states it in its own form (issue 25)", () => {
+  // The manifest says one image; the explicit `image` arg, which wins, another. The platform fills the
+  // IO's way and storage in.
+  const manifest = { image: "reg/app:1.0.0", io: [{ name: "pressure", data_type: "number" }] };
+  const program = (image: string | undefined) => () => {
+    const v = new svc.AppVersion("monitor", { appName: "monitor", version: "1.0.0", type: "app", image, manifest });
+    const c = new svc.Cluster("edge", { name: "edge" });
+    new svc.Workload("monitor-1", { name: "monitor-1", appName: v.appName, appVersion: v.version, clusterName: c.name });
+  };
+  const patchVersion = (stack: testing.TestStack, body: { image: string }) =>
+    new SvcClient({ baseUrl: stack.emulator!.baseUrl, clientId: "svc-admin", clientSecret: "svc-admin-secret" }).call(apps.versionPatch, {
+      params: { app_name: "monitor", app_version: "1.0.0" },
+      body,
+    });
+
+  test("an app version whose manifest an explicit arg overrides: the refresh after the up is empty, and the next up changes nothing", async () => {
+    const stack = await testing.stack(program("reg/app:1.1.0"), { emulator: true });
+    try {
+      await stack.up();
+      expect(await stack.refresh()).toHaveNoChanges();
+      expect(await stack.preview()).toHaveNoChanges();
+      expect(await stack.up()).toHaveNoChanges();
+    } finally {
+      await stack.close();
+    }
+  });
+
+  test("a real drift of the image is reported with its values and put back in place, replacing nothing", async () => {
+    const stack = await testing.stack(program("reg/app:1.1.0"), { emulator: true });
+    try {
+      await stack.up();
+      await patchVersion(stack, { image: "reg/app:9.9.9" });
+      const refreshed = await stack.refresh();
+      expect(refreshed).toHaveActions({ monitor: "update", edge: "same", "monitor-1": "same" });
+      expect(refreshed.render()).toContain('~ svc:AppVersion monitor update\n    ~ image: "reg/app:1.1.0" => "reg/app:9.9.9"\n');
+      const planned = await stack.preview();
+      expect(planned).toHaveActions({ monitor: "update", edge: "same", "monitor-1": "same" });
+      expect(planned.render()).toContain('    ~ image: "reg/app:9.9.9" => "reg/app:1.1.0"\n');
+      await stack.up();
+      expect(await stack.refresh()).toHaveNoChanges();
+    } finally {
+      await stack.close();
+    }
+  });
+
+  test("a drift of an image the manifest sets (no image arg) is patched back, not a replacement", async () => {
+    const stack = await testing.stack(program(undefined), { emulator: true });
+    try {
+      await stack.up();
+      expect(await stack.refresh()).toHaveNoChanges();
+      await patchVersion(stack, { image: "reg/app:9.9.9" });
+      expect((await stack.refresh()).render()).toContain('    ~ manifest.image: "reg/app:1.0.0" => "reg/app:9.9.9"\n');
+      expect(await stack.preview()).toHaveActions({ monitor: "update", edge: "same", "monitor-1": "same" });
+      await stack.up();
+      expect(await stack.refresh()).toHaveNoChanges();
     } finally {
       await stack.close();
     }

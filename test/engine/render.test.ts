@@ -1,8 +1,12 @@
 /** The plan renderer: old => new values per property path, creates' inputs, forced replacements, secrets masked. */
 import { renderPlan, propertyChanges, summaryLine, type OperationReport } from "../../src/testing";
 import { reportedInputs } from "../../src/testing/report";
-import { secret } from "../../src/testing/values";
+import { secret, UNKNOWN } from "../../src/testing/values";
 import * as pulumi from "@pulumi/pulumi";
+import * as svc from "../../src";
+import { assets } from "../../src/api/assets";
+import { SvcClient } from "../../src/client";
+import * as testing from "../../src/testing";
 import { Record } from "./fixtures/record";
 import { closeStacks, fixtureStack } from "./fixtures/harness";
 
@@ -140,5 +144,50 @@ describe("the kit's runs carry old and new inputs", () => {
     expect(plan.operations[0]).toMatchObject({ op: "update", oldInputs: { value: "one" }, newInputs: { value: "two" } });
     // A destroy lists what it deletes.
     expect((await f.stack.destroy()).render()).toContain(`- fixture:Record a delete\n    - extra.list[0]: 1\n`);
+  });
+});
+
+describe("a refresh renders what drifted, old => new, as a preview does (issue 25)", () => {
+  test("an asset's title changed by hand: the text and the Markdown name the property and both values", async () => {
+    const program = () => {
+      const type = new svc.AssetType("pump", { name: "pump", title: "Pump" });
+      new svc.Asset("a", { name: "a", title: "Pump A", assetTypeName: type.name });
+    };
+    const stack = await testing.stack(program, { emulator: true });
+    try {
+      await stack.up();
+      const client = new SvcClient({ baseUrl: stack.emulator!.baseUrl, clientId: "svc-admin", clientSecret: "svc-admin-secret" });
+      await client.call(assets.update, { params: { asset_name: "a" }, body: { title: "Pump A (moved)" } });
+      await client.close();
+      const refreshed = await stack.refresh();
+      const text = refreshed.render();
+      expect(text).toMatch(/^~ svc:Asset a update\n {4}~ title: "Pump A" => "Pump A \(moved\)"\n {4}~ updated: "[^"]+" => "[^"]+"\n\n1 updated, 1 unchanged\n$/);
+      const md = refreshed.render({ format: "markdown" });
+      expect(md).toContain('### Refresh\n\n**1 updated, 1 unchanged**\n\n```diff\n~ svc:Asset a update\n~     title: "Pump A" => "Pump A (moved)"\n');
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
+describe("values not known until the run applies render as unknown, as pulumi shows them (issue 25)", () => {
+  test("a workload replaced with the app version it runs (deleted first): its inputs from that version are output<string>, not old => old", async () => {
+    const program = (title: string) => () => {
+      const v = new svc.AppVersion("v", { appName: "app", version: "1.0.0", type: "app", title });
+      const c = new svc.Cluster("c", { name: "c1" });
+      new svc.Workload("w", { name: "w1", appName: v.appName, appVersion: v.version, clusterName: c.name });
+    };
+    const stack = await testing.stack(program("One"), { emulator: true });
+    try {
+      await stack.up();
+      const text = (await stack.preview(program("Two"))).render();
+      expect(text).toContain('+- svc:AppVersion v replace (title forces replacement)\n    ~ title: "One" => "Two" (forces replacement)\n');
+      expect(text).toContain('+- svc:Workload w replace (appName forces replacement)\n    ~ appName: "app" => output<string> (forces replacement)\n');
+      expect(renderPlan({ operations: [op({ op: "update", type: "Asset", name: "x", diffs: ["title"], oldInputs: { title: "a" }, newInputs: { title: UNKNOWN } })] })).toContain(
+        '    ~ title: "a" => output<string>\n',
+      );
+    } finally {
+      await stack.close();
+    }
   });
 });

@@ -91,6 +91,30 @@ describe("adoption (the import route)", () => {
     }
   });
 
+  test("removing adopt: true after the adoption changes nothing: the preview and the up are quiet, and so is the refresh after (issue 25)", async () => {
+    const adopting = (adopt?: boolean) => async () => {
+      const t = new svc.AssetType("type", { name: "pump", title: "Pump", adopt });
+      new svc.Asset("pump", { name: "pump-1", title: "Pump one", assetTypeName: t.name, adopt });
+    };
+    const stack = await testing.stack(adopting(true), { emulator: true });
+    try {
+      const client = adminClient(stack.emulator!.baseUrl);
+      await client.assets.typeCreate({ body: { name: "pump", title: "Pump" } });
+      await client.close();
+      await stack.up();
+      expect(await stack.refresh()).toHaveNoChanges();
+      expect(await stack.preview(adopting())).toHaveNoChanges();
+      expect(await stack.up(adopting())).toHaveNoChanges();
+      expect(await stack.refresh()).toHaveNoChanges();
+      expect(await stack.preview(adopting())).toHaveNoChanges();
+      // Setting it again on objects that exist changes nothing either.
+      expect(await stack.up(adopting(true))).toHaveNoChanges();
+      expect(await stack.refresh()).toHaveNoChanges();
+    } finally {
+      await stack.close();
+    }
+  });
+
   // An import states what the platform holds, defaults the program never wrote included (Terraform's
   // ImportStateVerifyIgnore): those fields are named per kind.
   test.each([
@@ -171,6 +195,34 @@ describe("check and errors", () => {
       expect(String(err)).toMatch(/title/);
       const client = adminClient(stack.emulator!.baseUrl);
       expect((await client.assets.classList({ query: {} })).data).toEqual([]);
+      await client.close();
+    } finally {
+      await stack.close();
+    }
+  });
+
+  test("unknown args, at any depth, fail the check naming the resource, the path and the nearest known field; nothing is created (issue 25)", async () => {
+    // As a program built from parsed data would pass them: the types cannot catch these.
+    const fromData = (args: Record<string, unknown>) => args as never;
+    const stack = await testing.stack(
+      async () => {
+        new svc.Cluster("edge", fromData({ name: "edge", telemetryScrapeIntervall: 5, edgeOptions: { imagePulPolicy: "Always" } }));
+        const t = new svc.AssetType("type", { name: "pump", title: "Pump" });
+        new svc.Asset("pump", fromData({ name: "pump-1", title: "Pump 1", assetTypeName: t.name, locaton: { lat: 1, lon: 2 } }));
+      },
+      { emulator: true, checkDestroy: false },
+    );
+    try {
+      const err = (await stack.preview().catch((e: Error) => e)) as testing.RunError;
+      const messages = err.failures.map((f) => f.message).join("\n");
+      expect(messages).toContain(
+        'check of pulumi-nodejs:dynamic/svc:Cluster "edge" failed: telemetryScrapeIntervall: is not an arg of Cluster; did you mean telemetryScrapeInterval?',
+      );
+      expect(messages).toContain("edgeOptions: imagePulPolicy: unknown field; did you mean imagePullPolicy? (fields there: imagePullPolicy)");
+      expect(messages).toContain('check of pulumi-nodejs:dynamic/svc:Asset "pump" failed: locaton: is not an arg of Asset; did you mean location?');
+      await expect(stack.up()).rejects.toThrow(/is not an arg of/);
+      const client = adminClient(stack.emulator!.baseUrl);
+      expect((await client.clusters.list({ query: {} })).data).toEqual([]);
       await client.close();
     } finally {
       await stack.close();

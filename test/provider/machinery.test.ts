@@ -5,6 +5,9 @@
 import { check, diff } from "../../src/provider/machinery";
 import { kinds } from "../../src/provider/resources";
 import { UNKNOWN } from "../../src/provider/values";
+import fc from "fast-check";
+import { KINDS, plainArgs } from "../model/program";
+import { SCENARIOS } from "../robustness/kind-scenarios";
 
 const cluster = kinds.Cluster;
 const schedule = kinds.ParameterSchedule;
@@ -30,7 +33,10 @@ describe("check validates inputs before any call", () => {
 
   test("a schedule in the past is refused; the same schedule already in the stack is not", () => {
     const inputs = { appName: "a", appVersion: "1.0.0", scheduledFor: "2029-12-31T00:00:00Z", resources: ["pump-1"], parameters: { speed: 5 } };
-    expect(check(schedule, undefined, inputs, NOW).failures.map((f) => f.property)).toEqual(["scheduledFor"]);
+    // The engine prints the property in front of the reason: the reason does not repeat it (issue 25).
+    expect(check(schedule, undefined, inputs, NOW).failures).toEqual([
+      { property: "scheduledFor", reason: "must be in the future, got '2029-12-31T00:00:00Z' (now is 2030-01-01T00:00:00.000Z)" },
+    ]);
     expect(check(schedule, inputs, inputs, NOW).failures).toEqual([]);
   });
 
@@ -58,7 +64,7 @@ describe("check validates inputs before any call", () => {
       check(schedule, undefined, early, NOW)
         .failures.map((f) => f.reason)
         .join(),
-    ).toMatch(/must be after scheduledFor/);
+    ).toBe("scheduledFor: must be after the schedule's own scheduledFor (2030-02-01T00:00:00Z), got 2030-01-15T00:00:00Z");
   });
 
   test("an app version manifest is validated with the API's schema and failures name the manifest field", () => {
@@ -116,7 +122,7 @@ describe("check messages state the rule and the value, once, for every field at 
     const f = check(values, undefined, { appName: "a", appVersion: "1.0.0", resource: "Pump 1", values: { threshold: { nested: 1 } } }, NOW).failures;
     expect(f).toEqual([
       { property: "resource", reason: "'Pump 1' is neither an asset name nor a KRN 'krn:asset:<name>'" },
-      { property: "values", reason: "threshold: must be a number, string or boolean" },
+      { property: "values", reason: "threshold: must be a number, string or boolean, got an object" },
     ]);
   });
 });
@@ -162,14 +168,171 @@ describe("diff is exact", () => {
     expect(diff(schedule, "id", s, { ...s, comment: "now" })).toEqual({ changes: true, replaces: ["comment"], deleteBeforeReplace: true });
   });
 
-  test("toggling adopt is an update that never replaces, so that the state's outputs (what refresh reads) carry it", () => {
-    expect(diff(cluster, "plant-a", olds, { name: "plant-a", title: "Plant A", telemetryBufferSize: 5, adopt: true })).toEqual({
+  test("an app version's manifest: a change a patch can make (image, defaults, schemas) updates in place, any other replaces (issue 25)", () => {
+    const v = { appName: "a", version: "1.0.0", type: "app", manifest: { image: "r/a:1", io: [{ name: "p", data_type: "number" }] } };
+    expect(diff(appVersion, "a@1.0.0", v, { ...v, manifest: { ...v.manifest, image: "r/a:2" } })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(diff(appVersion, "a@1.0.0", v, { ...v, manifest: { ...v.manifest, defaults: { system: { x: 1 } } } })).toMatchObject({ replaces: [] });
+    expect(diff(appVersion, "a@1.0.0", v, { ...v, manifest: { ...v.manifest, io: [] } })).toEqual({ changes: true, replaces: ["manifest"], deleteBeforeReplace: true });
+    // The manifest's image under an explicit image arg never reaches the platform: nothing to replace.
+    const own = { ...v, image: "r/a:9" };
+    expect(diff(appVersion, "a@1.0.0", own, { ...own, manifest: { ...v.manifest, image: "r/a:3" } })).toMatchObject({ replaces: [] });
+    expect(diff(appVersion, "a@1.0.0", v, { ...v, manifest: UNKNOWN })).toMatchObject({ replaces: ["manifest"] });
+  });
+
+  test("setting or removing adopt alone is no change: it only steers a create (issue 25)", () => {
+    expect(diff(cluster, "plant-a", olds, { name: "plant-a", title: "Plant A", telemetryBufferSize: 5, adopt: true })).toEqual({ changes: false });
+    expect(diff(cluster, "plant-a", { ...olds, adopt: true }, { name: "plant-a", title: "Plant A", telemetryBufferSize: 5 })).toEqual({ changes: false });
+    // Even for kinds that replace on every change of their platform args.
+    const b = { name: "br", clusterName: "c", appName: "a", payload: {} };
+    expect(diff(kinds.Bridge, "br", b, { ...b, adopt: true })).toEqual({ changes: false });
+    // With another change, it is an update like any other.
+    expect(diff(cluster, "plant-a", { ...olds, adopt: true }, { name: "plant-a", title: "Plant B", telemetryBufferSize: 5 })).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
     });
-    // Even for kinds that replace on every change of their platform args.
-    const b = { name: "br", clusterName: "c", appName: "a", payload: {} };
-    expect(diff(kinds.Bridge, "br", b, { ...b, adopt: true })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+});
+
+describe("unknown args are refused by every kind, at every depth, naming the path and the nearest known field (issue 25)", () => {
+  const reasonsOf = (kind: string, inputs: Record<string, unknown>) => check(kinds[kind], undefined, inputs, NOW).failures;
+  const cluster1 = { name: "plant-a" };
+  const version1 = { appName: "app", version: "1.0.0", type: "app" };
+  const workload1 = { name: "w", appName: "app", appVersion: "1.0.0", clusterName: "c" };
+  const label1 = { labelName: "l", startDate: "2030-05-01T12:00:00Z", endDate: "2030-05-01T13:00:00Z" };
+  const schedule1 = { appName: "a", appVersion: "1.0.0", scheduledFor: "2030-02-01T00:00:00Z", resources: ["p"], parameters: { speed: 5 } };
+
+  test.each([
+    [
+      "Cluster",
+      { ...cluster1, telemetryScrapeIntervall: 5 },
+      "telemetryScrapeIntervall",
+      /^is not an arg of Cluster; did you mean telemetryScrapeInterval\? \(its args: name, title, type, /,
+    ],
+    [
+      "Cluster",
+      { ...cluster1, edgeOptions: { imagePulPolicy: "Always" } },
+      "edgeOptions",
+      /^imagePulPolicy: unknown field; did you mean imagePullPolicy\? \(fields there: imagePullPolicy\)$/,
+    ],
+    ["Asset", { name: "a", title: "A", assetTypeName: "t", locaton: { lat: 1, lon: 2 } }, "locaton", /^is not an arg of Asset; did you mean location\?/],
+    [
+      "Asset",
+      { name: "a", title: "A", assetTypeName: "t", location: { lat: 1, lon: 2, alt: 3 } },
+      "location",
+      /^alt: unknown field; did you mean lat\? \(fields there: lat, lon\)$/,
+    ],
+    [
+      "Workload",
+      { ...workload1, runtime: { resourses: [] } },
+      "runtime",
+      /^resourses: unknown field; did you mean resources\? \(fields there: resources, configuration, datastreams\)$/,
+    ],
+    [
+      "Workload",
+      { ...workload1, runtime: { resources: [{ resource: "krn:asset:p", paramters: {} }] } },
+      "runtime",
+      /^resources\[0\]\.paramters: unknown field; did you mean parameters\?/,
+    ],
+    [
+      "Workload",
+      { ...workload1, runtime: { datastreams: [{ name: "d", dataTypeName: "n", unit: "bar" }] } },
+      "runtime",
+      /^datastreams\[0\]\.unit: unknown field; did you mean unitName\?/,
+    ],
+    ["AppVersion", { ...version1, manifest: { imag: "r/a:1" } }, "manifest", /^imag: unknown field; did you mean image\?/],
+    [
+      "AppVersion",
+      { ...version1, manifest: { io: [{ name: "p", data_type: "number", stroage: "node" }] } },
+      "manifest",
+      /^io\[0\]\.stroage: unknown field; did you mean storage\?/,
+    ],
+    ["AppVersion", { ...version1, defaults: { deployment: { maxResource: 2 } } }, "defaults", /^deployment\.maxResource: unknown field; did you mean maxResources\?/],
+    ["AppVersion", { ...version1, schemas: { ioConfiguration: [{ typeName: "t", schema: {}, extra: 1 }] } }, "schemas", /^ioConfiguration\[0\]\.extra: unknown field/],
+    ["DataLabel", { ...label1, metrics: [{ assetName: "a", nam: "m" }] }, "metrics", /^\[0\]\.nam: unknown field; did you mean name\?/],
+    ["DataLabel", { ...label1, source: { type: "user", inf: {} } }, "source", /^inf: unknown field; did you mean info\?/],
+    [
+      "DataType",
+      { icd: { name: "a.b", className: "B", fields: [{ name: "f", type: "number", arrray: true }] } },
+      "icd",
+      /^fields\[0\]\.arrray: unknown field; did you mean array\?/,
+    ],
+    ["ParameterSchedule", { ...schedule1, revert: { scheduledFor: "2030-02-02T00:00:00Z", resourceParameters: [], when: 1 } }, "revert", /^when: unknown field/],
+    ["InstanceSettings", { acp: { metric: { enabled: true } } }, "acp", /^metric: unknown field; did you mean metrics\?/],
+    ["InstanceSettings", { acp: { metrics: { intervall: 5 } } }, "acp", /^metrics\.intervall: unknown field; did you mean interval\?/],
+    [
+      "AppParameterValues",
+      { appName: "a", appVersion: "1.0.0", resource: "p", values: { t: 1 }, coment: "x" },
+      "coment",
+      /^is not an arg of AppParameterValues; did you mean comment\?/,
+    ],
+    ["Label", { name: "l", title: "L", titel: "L" }, "titel", /^is not an arg of Label; did you mean title\?/],
+  ])("%s: %j is refused", (kind, inputs, property, reason) => {
+    const failures = reasonsOf(kind, inputs);
+    expect(failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
+  });
+
+  test.each([
+    [
+      "Workload",
+      {
+        ...workload1,
+        runtime: { configuration: { AnyKey: { deep: [{ x: 1 }] } }, resources: [{ resource: "krn:asset:p", parameters: { any_name: 1 } }] },
+        system: { k: 1 },
+        apiPermissions: { k: [1] },
+      },
+    ],
+    [
+      "AppVersion",
+      { ...version1, defaults: { app: { configuration: { Free: 1 } }, system: { s: 1 }, apiPermissions: [{ p: 1 }] }, schemas: { parameters: { type: "object", whatever: 1 } } },
+    ],
+    ["AssetMetadata", { assetName: "a", name: "m", payload: { anything: { at: ["all", { depths: 1 }] } } }],
+    ["Bridge", { name: "b", clusterName: "c", appName: "x", payload: { metrics_map: [{ name: "p", asset_name: "a", whatever: 1 }] } }],
+    ["DataLabel", { ...label1, info: { free: 1 }, source: { type: "user", info: { free: { form: 1 } } } }],
+    ["AppParameterValues", { appName: "a", appVersion: "1.0.0", resource: "p", values: { any_parameter: 1 } }],
+    ["ParameterSchedule", schedule1],
+  ])("%s: free-form values (configuration, payloads, JSON Schemas, metadata) take any key", (kind, inputs) => {
+    expect(reasonsOf(kind, inputs)).toEqual([]);
+  });
+
+  test("several unknown args are all named at once, with the other failures", () => {
+    const f = reasonsOf("Cluster", { name: "Plant A", telemetryScrapeIntervall: 5, edgeOptions: { imagePulPolicy: "x" }, forwardLogsBufferSize: 99 });
+    expect(f.map((x) => x.property).sort()).toEqual(["edgeOptions", "forwardLogsBufferSize", "name", "telemetryScrapeIntervall"]);
+    expect(f.find((x) => x.property === "forwardLogsBufferSize")!.reason).toBe("must be at most 20, got 99");
+  });
+});
+
+describe("every kind's structured args know their fields (issue 25)", () => {
+  /** Args whose values the platform leaves free-form: any key is data. */
+  const FREE = [
+    "AssetMetadata.payload",
+    "Bridge.payload",
+    "DataLabel.info",
+    "AppParameterValues.values",
+    "ParameterSchedule.parameters",
+    "Workload.system",
+    "Workload.apiPermissions",
+  ];
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  /** The first object inside a value (itself, or the first object item of a list): where a stray key goes. */
+  const firstObject = (v: unknown): Record<string, unknown> | undefined => (isObject(v) ? v : Array.isArray(v) ? v.find(isObject) : undefined);
+
+  test.each(KINDS.map((k) => [k]))("%s: valid random args pass; a stray key in any object arg is refused there unless the arg is free-form", (kind) => {
+    for (const scenario of fc.sample(SCENARIOS[kind], { seed: 7, numRuns: 25 })) {
+      const spec = scenario(1);
+      const decl = spec.filter((d) => d.kind === kind).at(-1)!;
+      const args = plainArgs(spec, decl);
+      expect(check(kinds[kind], undefined, args, NOW).failures).toEqual([]);
+      for (const [name, value] of Object.entries(args)) {
+        const target = firstObject(value);
+        if (!target) continue;
+        const bad = structuredClone(args);
+        firstObject(bad[name])!.zzStray = 1;
+        const failures = check(kinds[kind], undefined, bad, NOW).failures;
+        // (A free-form key may break a kind's rule elsewhere: a schedule's revert must set the same parameters.)
+        if (FREE.includes(`${kind}.${name}`)) expect(failures.filter((f) => f.property === name)).toEqual([]);
+        else expect(failures).toEqual([{ property: name, reason: expect.stringMatching(/^(\[0\]\.)?zzStray: unknown field; did you mean /) }]);
+      }
+    }
   });
 });

@@ -4,7 +4,8 @@ import type { SvcClient } from "../../client";
 import { parameters } from "../../api/parameters";
 import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
-import { assetNameOfKrn } from "../../api/common";
+import { assetNameOfKrn, nameKeyedRecord, scalarValue, showValue } from "../../api/common";
+import { parameterName } from "../../api/apps";
 import { isAssetRef, toAssetKrn } from "./refs";
 import type { Resolved } from "../wire-types";
 
@@ -74,14 +75,21 @@ function fromId(id: string): Identity {
 export const appParameterValuesKind = defineKind<Inputs>({
   name: "AppParameterValues",
   noun: "parameter values",
-  args: { appName: { replaces: true }, appVersion: { replaces: true }, resource: { replaces: true }, values: { compare: "exact" }, comment: { writeOnly: true } },
+  args: {
+    appName: { replaces: true },
+    appVersion: { replaces: true },
+    resource: { replaces: true },
+    // Parameter name → value: any name is data.
+    values: { compare: "exact", schema: nameKeyedRecord(parameterName, scalarValue) },
+    comment: { writeOnly: true },
+  },
   required: ["appName", "appVersion", "resource", "values"],
   id: (i) => `${i.appName}@${i.appVersion}/${toAssetKrn(i.resource)}`,
   check(i): CheckFailure[] {
     const failures: CheckFailure[] = [];
-    if (!isAssetRef(i.resource)) failures.push({ property: "resource", reason: `resource: '${i.resource}' is neither an asset name nor a KRN 'krn:asset:<name>'` });
+    if (!isAssetRef(i.resource)) failures.push({ property: "resource", reason: `'${i.resource}' is neither an asset name nor a KRN 'krn:asset:<name>'` });
     for (const [k, v] of Object.entries(i.values)) {
-      if (!["string", "number", "boolean"].includes(typeof v)) failures.push({ property: "values", reason: `values.${k}: must be a number, string or boolean` });
+      if (!["string", "number", "boolean"].includes(typeof v)) failures.push({ property: "values", reason: `${k}: must be a number, string or boolean, got ${showValue(v)}` });
     }
     return failures;
   },

@@ -5,9 +5,9 @@ import * as pulumi from "@pulumi/pulumi";
 import type * as Yaml from "yaml";
 import { AppVersionCreate, AppVersionPatch, apps } from "../../api/apps";
 import { renderPath } from "../../api/common";
-import { declareKind, defineOutputs, type CheckFailure, type Outputs } from "../kind";
+import { declareKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
-import { camel, containedIn, convertKeys, describeIssue, snake } from "../values";
+import { camel, containsUnknown, convertKeys, deepEqual, describeIssue, reconcile, snake } from "../values";
 import { conformed, type DeepInput, type Resolved, type Same, proves } from "../wire-types";
 import { DEFAULTS_FREE, MANIFEST_ARGS_ONLY, SCHEMAS_FREE, type AppManifest, type AppVersionDefaults, type AppVersionSchemas } from "./contract-types";
 
@@ -22,8 +22,8 @@ function parseYaml(text: string): unknown {
 type Json = Record<string, unknown>;
 
 /**
- * The arguments of an {@link AppVersion}. `image`, `defaults` and `schemas` change in place; a
- * change of any other argument replaces the version.
+ * The arguments of an {@link AppVersion}. `image`, `defaults` and `schemas` change in place (as args
+ * or in the manifest); a change of anything else replaces the version.
  */
 export interface AppVersionArgs {
   /** The app's name: lowercase letters, digits, '.', '_' and '-', 1–64 characters; the first version creates the app. Changing it replaces the version. */
@@ -56,7 +56,8 @@ export interface AppVersionArgs {
    * directory that holds Pulumi.yaml, or `main` when that names a directory). A file that cannot be
    * read or is not a YAML mapping fails the resource's check, naming the path and that directory.
    * Explicit args win over the manifest; `name`, `version` and `type` must be set with the args.
-   * Default: none. Changing it replaces the version.
+   * Default: none. A change of its `image`, `defaults` or `schemas` (where no arg overrides them)
+   * updates in place; a change of anything else in it replaces the version.
    */
   manifest?: pulumi.Input<DeepInput<AppManifest> | string>;
   /** Take over a version that already exists instead of failing, and bring it to the declared arguments. Provider-side only (never sent); default `false`. */
@@ -64,6 +65,10 @@ export interface AppVersionArgs {
 }
 
 const MANIFEST_OWN = ["name", "version", "type", "title", "description", "image", "defaults", "schemas"];
+/** The manifest's fields an explicit arg of the same name overrides. */
+const OVERRIDABLE = ["title", "description", "image", "defaults", "schemas"] as const;
+/** The fields of a version the platform can patch; a change of any other replaces the version. */
+const PATCHABLE = ["image", "defaults", "schemas"] as const;
 
 /**
  * The app version's args as the provider receives them. The manifest arrives as a mapping (a file's is
@@ -93,6 +98,22 @@ function createBody(i: Inputs): Json {
 
 function scrubUndefined(o: Json): Json {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+/** The create body without the fields a patch changes: what the version keeps for good. */
+const fixedPart = (body: Json): Json => Object.fromEntries(Object.entries(body).filter(([k]) => !(PATCHABLE as readonly string[]).includes(k)));
+
+/**
+ * The manifest as the platform's record states it. The record holds the manifest with the explicit
+ * args applied over it and the platform's defaults filled in: a field an arg overrides is that arg's
+ * to read, so the declared value stays; the other declared fields keep their declared form where the
+ * record states them, and show what changed where it does not.
+ */
+function manifestFromRecord(declared: Json, record: WireRecord, olds: Partial<Inputs>): Json {
+  const overridden = (k: string) => (OVERRIDABLE as readonly string[]).includes(k) && olds[k as (typeof OVERRIDABLE)[number]] !== undefined;
+  const own = Object.fromEntries(Object.entries(declared).filter(([k]) => !overridden(k)));
+  const stated = reconcile(own, record) as Json;
+  return stated === own ? declared : { ...stated, ...Object.fromEntries(Object.entries(declared).filter(([k]) => overridden(k))) };
 }
 
 const params = (id: string) => {
@@ -126,13 +147,17 @@ export const appVersionKind = declareKind<Inputs>()({
     title: { replaces: true },
     description: { replaces: true },
     image: {},
-    defaults: { nested: true, freeForm: DEFAULTS_FREE },
-    schemas: { nested: true, freeForm: SCHEMAS_FREE },
-    manifest: { replaces: true, local: false, wire: "__manifest" },
+    defaults: { nested: true, freeForm: DEFAULTS_FREE, schema: AppVersionCreate.shape.defaults },
+    schemas: { nested: true, freeForm: SCHEMAS_FREE, schema: AppVersionCreate.shape.schemas },
+    // A manifest change replaces the version unless it only changes what a patch can (see replaceWhen).
+    // Its fields are the create body's (check refuses name, version and type there, which args set).
+    manifest: { wire: "__manifest", schema: AppVersionCreate },
     adopt: { local: true },
   },
   required: ["appName", "version", "type"],
   id: (i) => `${i.appName}@${i.version}`,
+  // The manifest and the args make one body: a change the platform cannot patch replaces the version.
+  replaceWhen: (olds, news) => containsUnknown(news.manifest) || !deepEqual(fixedPart(createBody(olds as Inputs)), fixedPart(createBody(news as Inputs))),
   check(i): CheckFailure[] {
     const unreadable = manifestProblem(i.manifest);
     if (unreadable) return [{ property: "manifest", reason: unreadable }];
@@ -141,7 +166,8 @@ export const appVersionKind = declareKind<Inputs>()({
     const failures: CheckFailure[] = clash.map((k) => ({ property: "manifest", reason: `${k}: set it with the ${camel(k === "name" ? "app_name" : k)} arg instead` }));
     const parsed = AppVersionCreate.safeParse(createBody(i), { reportInput: true });
     if (!parsed.success) {
-      for (const issue of parsed.error.issues.slice(0, 20)) {
+      // Unknown fields are told by the machinery's rule for every kind, with the nearest known one.
+      for (const issue of parsed.error.issues.filter((i) => i.code !== "unrecognized_keys").slice(0, 20)) {
         const head = String(issue.path[0] ?? "");
         const property = head === "name" ? "appName" : head === "version" || head === "type" || MANIFEST_OWN.includes(head) ? camel(head) : "manifest";
         // Inside an arg the path below it; inside the manifest the manifest's own path.
@@ -153,10 +179,12 @@ export const appVersionKind = declareKind<Inputs>()({
   },
   create: async ({ client }, i) => await client.call(apps.create, { body: conformed(AppVersionCreate, createBody(i)) }),
   endpoints: { read: apps.versionGet, delete: apps.versionDelete, params },
-  async update({ client }, id, news, olds, changed) {
-    // Adoption sends every patchable key; an update only the changed ones. A removed key is sent empty.
-    const keys = olds === undefined ? ["image", "defaults", "schemas"] : changed.filter((c) => ["image", "defaults", "schemas"].includes(c));
+  async update({ client }, id, news, olds) {
+    // Adoption sends every patchable key; an update those whose value changed, whether an arg or the
+    // manifest set it. A removed key is sent empty.
     const body = createBody(news);
+    const before = olds && createBody(olds);
+    const keys = PATCHABLE.filter((k) => before === undefined || !deepEqual(before[k], body[k]));
     const patch: Json = {};
     for (const k of keys) {
       if (body[k] !== undefined) patch[k] = body[k];
@@ -165,15 +193,7 @@ export const appVersionKind = declareKind<Inputs>()({
     if (Object.keys(patch).length === 0) return await client.call(apps.versionGet, { params: params(id) });
     return await client.call(apps.versionPatch, { params: params(id), body: conformed(AppVersionPatch, patch) });
   },
-  argsFromRecord(r, olds) {
-    const out: Partial<Inputs> = {};
-    const old = olds.manifest;
-    if (old !== undefined) {
-      const same = containedIn(old, r);
-      out.manifest = same ? old : Object.fromEntries(Object.keys(old).map((k) => [k, r[k]]));
-    }
-    return out;
-  },
+  argsFromRecord: (r, olds) => (olds.manifest === undefined ? {} : { manifest: manifestFromRecord(olds.manifest, r, olds) }),
   outputs: appVersionOutputs,
 });
 
@@ -226,8 +246,9 @@ export interface AppVersion extends Outputs<typeof appVersionOutputs> {}
 
 /**
  * One version of an app, with the id `<app>@<version>`; the first version creates the app. `image`,
- * `defaults` and `schemas` change in place (the platform's patchable keys, patch semantics); any
- * other change replaces the version, because the platform cannot patch the rest of a manifest.
+ * `defaults` and `schemas` change in place (the platform's patchable keys, patch semantics), whether
+ * an arg or the manifest sets them; any other change replaces the version, because the platform
+ * cannot patch the rest of a manifest.
  * Destroying it deletes the version.
  */
 export class AppVersion extends SvcResource {

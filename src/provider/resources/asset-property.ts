@@ -45,6 +45,8 @@ type MetaInputs = Resolved<AssetMetadataArgs>;
 
 /** The text the platform stores for a value (arrays as JSON). */
 export const valueText = (v: Value): string => (Array.isArray(v) ? JSON.stringify(v) : String(v));
+/** Whether the platform's text is the declared value's. */
+const sameValueText = (declared: unknown, stated: unknown): boolean => valueText(declared as Value) === stated;
 
 type ParamOf<E> = E extends { params?: infer P extends z.ZodType } ? keyof z.input<P> & string : never;
 /** The path parameter that names a record of an asset (a property, a metadata record) in the table. */
@@ -84,7 +86,14 @@ export const assetMetadataOutputs = defineOutputs({
 export const assetPropertyKind = declareKind<PropInputs>()({
   name: "AssetProperty",
   noun: "asset property",
-  args: { assetName: { wire: "asset_name", replaces: true }, name: { replaces: true }, title: {}, value: {}, adopt: { local: true } },
+  args: {
+    assetName: { wire: "asset_name", replaces: true },
+    name: { replaces: true },
+    title: {},
+    // The platform stores the value as text.
+    value: { equal: sameValueText },
+    adopt: { local: true },
+  },
   required: ["assetName", "name", "value"],
   id: (i) => `${i.assetName}/${i.name}`,
   schema: AssetPropertyCreate.extend({ asset_name: nameSchema(64) }),
@@ -98,7 +107,6 @@ export const assetPropertyKind = declareKind<PropInputs>()({
     delete: assets.propertyDelete,
     params: childParams("asset_property_name"),
   },
-  argsFromRecord: (r, olds) => ({ value: olds.value !== undefined && valueText(olds.value) === r.value ? olds.value : (r.value as string) }),
   outputs: assetPropertyOutputs,
 });
 

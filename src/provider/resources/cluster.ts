@@ -1,6 +1,6 @@
 /** Cluster: a cluster of edge nodes; API v4 cannot delete one, so destroy releases it. */
 import type * as pulumi from "@pulumi/pulumi";
-import { ClusterCreate, clusters } from "../../api/clusters";
+import { ClusterCreate, ClusterUpdate, clusters } from "../../api/clusters";
 import type { z } from "zod";
 import type { clusterStatus } from "../../api/clusters";
 import { declareKind, defineOutputs, wireArgs, type ArgSpecs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
@@ -126,7 +126,8 @@ export const clusterKind = declareKind<Inputs>()({
   args: clusterArgs,
   required: ["name"],
   id: (i) => i.name,
-  schema: ClusterCreate.pick({ name: true, title: true, type: true }),
+  // The create's fields, and the settings the update that follows it sends.
+  schema: ClusterCreate.pick({ name: true, title: true, type: true }).extend(ClusterUpdate.omit({ title: true, upgrade: true, api_credentials: true, edge_apps: true }).shape),
   // The platform offers no cluster delete: the cluster stays and leaves the stack.
   onDestroy: "release",
   // So a cluster keeps its type for good: a replacement under the same name would only take the old

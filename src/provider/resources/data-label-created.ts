@@ -7,22 +7,19 @@
  */
 import { datalabels } from "../../api/datalabels";
 import type { KindContext, WireRecord } from "../kind";
-import { deepEqual } from "../values";
+import { deepEqual, sameInstant } from "../values";
 import type { DataLabelInputs as Inputs } from "./label";
 
 /** A minute of clock skew between this machine and the platform. */
 const CLOCK_SKEW_MS = 60_000;
-
-/** Times compare as instants to the microsecond, whatever form the platform renders them in. */
-const instant = (t: unknown) => (typeof t === "string" ? t.replace(/(\.\d*?)0*Z$/, "$1Z").replace(/\.Z$/, "Z") : t);
 
 /** Whether `r` holds what a create with inputs `i` stores (the platform's defaults where `i` leaves a field out). */
 function madeBy(i: Inputs, r: WireRecord): boolean {
   const metrics = (i.metrics ?? []).map((m) => ({ asset_name: m.assetName, name: m.name }));
   return (
     r.label_name === i.labelName &&
-    instant(r.start_date) === instant(i.startDate) &&
-    instant(r.end_date) === instant(i.endDate) &&
+    sameInstant(r.start_date, i.startDate) &&
+    sameInstant(r.end_date, i.endDate) &&
     deepEqual(r.metrics, metrics) &&
     r.description === (i.description ?? "") &&
     r.confidence === (i.confidence ?? 0) &&

@@ -4,7 +4,8 @@ import { DataTypeCreate, datatypes } from "../../api/datatypes";
 import { declareKind, defineOutputs, type CheckFailure, type Outputs } from "../kind";
 import { SvcResource } from "../shim";
 import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
-import { deepEqual } from "../values";
+import semverValid from "semver/functions/valid";
+import { containedIn, deepEqual } from "../values";
 
 /** The arguments of a {@link DataType}. A published version is immutable: a change replaces it, which means publishing a new `icd.version`. */
 export interface DataTypeArgs {
@@ -55,6 +56,14 @@ proves<Same<Icd, CamelCasedDeep<BodyOf<typeof datatypes.create>["icd"]>>>();
 
 const versionOf = (icd: Icd) => icd.version ?? "0.0.1";
 
+/** Versions compare as the platform stores them: normalized by semver (`v1.2.0` is `1.2.0`, build metadata dropped). */
+const normalized = (v: string) => semverValid(v) ?? v;
+
+/** Whether the platform's definition states the declared one (its version written in the platform's form). */
+function sameIcd(declared: Icd, stated: Partial<Icd> | undefined): boolean {
+  return stated !== undefined && containedIn({ ...declared, version: undefined }, stated) && normalized(versionOf(declared)) === normalized(stated.version ?? "");
+}
+
 /** A data type's computed outputs, read from the platform's record. */
 export const dataTypeOutputs = defineOutputs({
   /** The type's class name (the icd's `className`). */
@@ -72,7 +81,11 @@ export const dataTypeOutputs = defineOutputs({
 export const dataTypeKind = declareKind<Inputs>()({
   name: "DataType",
   noun: "data type",
-  args: { icd: { nested: true, replaces: true }, source: { replaces: true }, adopt: { local: true } },
+  args: {
+    icd: { nested: true, replaces: true, equal: (declared, stated) => sameIcd(declared as Icd, stated as Partial<Icd> | undefined) },
+    source: { replaces: true },
+    adopt: { local: true },
+  },
   required: ["icd"],
   id: (i) => `${i.icd.name}:${versionOf(i.icd)}`,
   schema: DataTypeCreate,
@@ -80,7 +93,7 @@ export const dataTypeKind = declareKind<Inputs>()({
   onDestroy: "release",
   check(i, _now, olds): CheckFailure[] {
     if (olds && olds.icd.name === i.icd.name && versionOf(olds.icd) === versionOf(i.icd) && (!deepEqual(olds.icd, i.icd) || olds.source !== i.source)) {
-      return [{ property: "icd", reason: `icd: data type ${i.icd.name}:${versionOf(i.icd)} is published and immutable; change icd.version to publish the new definition` }];
+      return [{ property: "icd", reason: `data type ${i.icd.name}:${versionOf(i.icd)} is published and immutable; change icd.version to publish the new definition` }];
     }
     return [];
   },

@@ -5,6 +5,7 @@ import { showValue } from "../../api/common";
 import { DataLabelCreate, LabelCreate, datalabels } from "../../api/datalabels";
 import { declareKind, defineOutputs, type Outputs } from "../kind";
 import { SvcResource } from "../shim";
+import { sameInstant } from "../values";
 import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
 import { findCreatedDataLabel } from "./data-label-created";
 
@@ -94,8 +95,9 @@ export const labelKind = declareKind<LabelInputs>()({
 
 const dataLabelArgs = {
   labelName: {},
-  startDate: {},
-  endDate: {},
+  // The platform answers times in its own form (UTC, six fraction digits).
+  startDate: { equal: sameInstant },
+  endDate: { equal: sameInstant },
   metrics: { nested: true },
   source: { nested: true, freeForm: ["info"] },
   description: {},
@@ -125,13 +127,6 @@ const dataLabelBody = (i: DataLabelInputs): BodyOf<typeof datalabels.create> => 
   info: i.info,
 });
 
-/** A record's field that is text, else absent. */
-const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-
-/** Dates compare as instants: the platform may render them in another (equivalent) form. */
-const sameInstant = (a: unknown, b: unknown) =>
-  typeof a === "string" && typeof b === "string" && a.replace(/(\.\d*?)0*Z$/, "$1Z").replace(/\.Z$/, "Z") === b.replace(/(\.\d*?)0*Z$/, "$1Z").replace(/\.Z$/, "Z");
-
 export const dataLabelKind = declareKind<DataLabelInputs>()({
   name: "DataLabel",
   noun: "data label",
@@ -144,10 +139,6 @@ export const dataLabelKind = declareKind<DataLabelInputs>()({
   // The platform numbers data labels: a create whose answer was lost finds the label it made.
   findCreated: findCreatedDataLabel,
   update: async ({ client }, id, i) => await client.call(datalabels.update, { params: { datalabel_id: id }, body: dataLabelBody(i) }),
-  argsFromRecord: (r, olds) => ({
-    startDate: sameInstant(olds.startDate, r.start_date) ? olds.startDate : text(r.start_date),
-    endDate: sameInstant(olds.endDate, r.end_date) ? olds.endDate : text(r.end_date),
-  }),
   outputs: dataLabelOutputs,
 });
 

@@ -1,11 +1,11 @@
 /** ParameterSchedule: parameter values applied to assets at a time, optionally reverted later. */
 import type * as pulumi from "@pulumi/pulumi";
-import { schedules } from "../../api/schedules";
+import { ParametersScheduleCreate, schedules } from "../../api/schedules";
 import type { z } from "zod";
 import type { scheduleState } from "../../api/schedules";
 import { declareKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
-import { camel, convertKeys, deepEqual } from "../values";
+import { deepEqual, sameInstant } from "../values";
 import { isAssetRef, toAssetKrn } from "./refs";
 import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
 
@@ -108,30 +108,41 @@ function revertFailures(i: Inputs): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const at = Date.parse(i.scheduledFor);
   if (!(Date.parse(i.revert.scheduledFor) > at)) {
-    failures.push({ property: "revert", reason: `revert.scheduledFor (${i.revert.scheduledFor}) must be after scheduledFor (${i.scheduledFor})` });
+    failures.push({ property: "revert", reason: `scheduledFor: must be after the schedule's own scheduledFor (${i.scheduledFor}), got ${i.revert.scheduledFor}` });
   }
   const wanted = new Set(i.resources.map(toAssetKrn));
   const names = Object.keys(i.parameters).sort();
   const seen = new Set<string>();
   for (const rp of i.revert.resourceParameters) {
     const krn = toAssetKrn(rp.resource);
-    if (!wanted.has(krn)) failures.push({ property: "revert", reason: `revert.resourceParameters names ${rp.resource}, which is not among the schedule's resources` });
-    if (seen.has(krn)) failures.push({ property: "revert", reason: `revert.resourceParameters names ${rp.resource} twice` });
+    if (!wanted.has(krn)) failures.push({ property: "revert", reason: `resourceParameters: names ${rp.resource}, which is not among the schedule's resources` });
+    if (seen.has(krn)) failures.push({ property: "revert", reason: `resourceParameters: names ${rp.resource} twice` });
     seen.add(krn);
     const got = Object.keys(rp.parameters).sort();
     if (!deepEqual(got, names))
-      failures.push({ property: "revert", reason: `revert for ${rp.resource} sets [${got.join(", ")}]; it must set exactly the scheduled parameters [${names.join(", ")}]` });
+      failures.push({
+        property: "revert",
+        reason: `resourceParameters: the entry for ${rp.resource} sets [${got.join(", ")}]; it must set exactly the scheduled parameters [${names.join(", ")}]`,
+      });
   }
-  for (const krn of wanted) if (!seen.has(krn)) failures.push({ property: "revert", reason: `revert.resourceParameters has no entry for ${krn}` });
+  for (const krn of wanted) if (!seen.has(krn)) failures.push({ property: "revert", reason: `resourceParameters: has no entry for ${krn}` });
   return failures;
 }
 
-/** Reverts compare by instant (the platform renders times in its own form) and by values. */
+/** Reverts compare by instant (the platform renders times in its own form) and by values, resources as KRNs. */
 function sameRevert(declared: ReturnType<typeof revertBody>, stored: unknown): boolean {
-  const s = stored as { scheduled_for?: string; resource_parameters?: unknown } | null;
+  const s = stored as { scheduled_for?: string; resource_parameters?: unknown } | null | undefined;
   if (!declared || !s) return !declared && !s;
-  return Date.parse(declared.scheduled_for) === Date.parse(s.scheduled_for ?? "") && deepEqual(declared.resource_parameters, s.resource_parameters);
+  return sameInstant(declared.scheduled_for, s.scheduled_for) && deepEqual(declared.resource_parameters, s.resource_parameters);
 }
+
+/** Asset references compare as KRNs: a program may name an asset where the platform answers its KRN. */
+const sameResources = (declared: unknown, stated: unknown) =>
+  Array.isArray(declared) &&
+  deepEqual(
+    declared.map((r) => toAssetKrn(String(r))),
+    stated,
+  );
 
 export const parameterScheduleKind = declareKind<Inputs>()({
   name: "ParameterSchedule",
@@ -139,10 +150,19 @@ export const parameterScheduleKind = declareKind<Inputs>()({
   args: {
     appName: {},
     appVersion: {},
-    scheduledFor: {},
-    resources: {},
-    parameters: { compare: "exact" },
-    revert: {},
+    // The platform answers times in its own form (UTC, six fraction digits) and assets as KRNs.
+    scheduledFor: { equal: sameInstant },
+    resources: { equal: sameResources },
+    parameters: { compare: "exact", schema: ParametersScheduleCreate.shape.parameters },
+    revert: {
+      nested: true,
+      freeForm: ["resource_parameters.*.parameters"],
+      schema: ParametersScheduleCreate.shape.revert,
+      equal: (declared, stated) => {
+        const s = stated as Inputs["revert"];
+        return sameRevert(revertBody(declared as Inputs["revert"]), s && { scheduled_for: s.scheduledFor, resource_parameters: s.resourceParameters });
+      },
+    },
     comment: {},
   },
   required: ["appName", "appVersion", "scheduledFor", "resources", "parameters"],
@@ -151,13 +171,14 @@ export const parameterScheduleKind = declareKind<Inputs>()({
   deleteBeforeReplace: true,
   check(i, nowMs, olds) {
     const failures: CheckFailure[] = [];
-    for (const r of i.resources) if (!isAssetRef(r)) failures.push({ property: "resources", reason: `resources: '${r}' is neither an asset name nor a KRN 'krn:asset:<name>'` });
+    for (const r of i.resources) if (!isAssetRef(r)) failures.push({ property: "resources", reason: `'${r}' is neither an asset name nor a KRN 'krn:asset:<name>'` });
     // A schedule the stack already holds keeps its (now past) time until its inputs change.
     const unchanged = olds !== undefined && deepEqual(olds, i);
     const at = Date.parse(i.scheduledFor);
-    if (Number.isNaN(at)) failures.push({ property: "scheduledFor", reason: `scheduledFor: '${i.scheduledFor}' is not an RFC 3339 time` });
-    else if (!unchanged && at <= nowMs) failures.push({ property: "scheduledFor", reason: `scheduledFor (${i.scheduledFor}) must be in the future` });
-    if (Object.keys(i.parameters).length === 0) failures.push({ property: "parameters", reason: "parameters must set at least one parameter" });
+    if (Number.isNaN(at)) failures.push({ property: "scheduledFor", reason: `must be an RFC 3339 time such as 2031-01-01T22:00:00Z, got '${i.scheduledFor}'` });
+    else if (!unchanged && at <= nowMs)
+      failures.push({ property: "scheduledFor", reason: `must be in the future, got '${i.scheduledFor}' (now is ${new Date(nowMs).toISOString()})` });
+    if (Object.keys(i.parameters).length === 0) failures.push({ property: "parameters", reason: "must set at least one parameter, got {}" });
     return [...failures, ...revertFailures(i)];
   },
   create: async ({ client }, i) => await client.call(schedules.create, { body: body(i) }),
@@ -173,7 +194,7 @@ export const parameterScheduleKind = declareKind<Inputs>()({
       const r = s as WireRecord;
       if (Date.parse(r.created_at as string) < sinceMs - CLOCK_SKEW_MS) break;
       const same =
-        Date.parse(r.scheduled_for as string) === Date.parse(wanted.scheduled_for) &&
+        sameInstant(r.scheduled_for, wanted.scheduled_for) &&
         deepEqual([...(r.resources as string[])].sort(), krns) &&
         deepEqual(r.parameters, wanted.parameters) &&
         (r.comment ?? undefined) === wanted.comment &&
@@ -183,18 +204,6 @@ export const parameterScheduleKind = declareKind<Inputs>()({
     return undefined;
   },
   endpoints: { read: schedules.get, delete: schedules.delete, params: (id) => ({ schedule_id: id }) },
-  argsFromRecord(r, olds) {
-    const sameResources = olds.resources !== undefined && deepEqual(olds.resources.map(toAssetKrn), r.resources);
-    return {
-      appName: r.app_name as string,
-      appVersion: r.app_version as string,
-      scheduledFor: olds.scheduledFor !== undefined && Date.parse(olds.scheduledFor) === Date.parse(r.scheduled_for as string) ? olds.scheduledFor : (r.scheduled_for as string),
-      resources: sameResources ? olds.resources : (r.resources as string[]),
-      parameters: r.parameters as Record<string, Scalar>,
-      comment: (r.comment as string | undefined) ?? undefined,
-      revert: olds.revert && sameRevert(revertBody(olds.revert), r.revert) ? olds.revert : r.revert ? (convertKeys(r.revert, camel) as Inputs["revert"]) : undefined,
-    };
-  },
   outputs: parameterScheduleOutputs,
 });
 
