@@ -103,7 +103,10 @@ function refuseUnknownArgs(kind: Kind, news: Props, add: (property: string, reas
   for (const [name, spec] of Object.entries(kind.args)) {
     const schema = wireSchemaOf(kind, name);
     if (news[name] === undefined || spec.local || !schema) continue;
-    for (const f of unknownFields(news[name], schema, namingOf(spec))) add(name, `${f.path}: unknown field; ${didYouMean(f.key, f.known, "fields there")}`);
+    // Keys of the `__` form are the package's own markers (a manifest file that could not be read), reported by the kind's check.
+    for (const f of unknownFields(news[name], schema, namingOf(spec))) {
+      if (!f.key.startsWith("__")) add(name, `${f.path}: unknown field; ${didYouMean(f.key, f.known, "fields there")}`);
+    }
   }
 }
 
