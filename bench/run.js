@@ -5,9 +5,11 @@
  * and written to bench/results.json. Machines are shared and noisy, so each figure is a median of
  * repeats and is judged by its ratio to the baseline, not by its absolute time.
  *
- *   node bench/run.js [--only 1,2,7] [--quick]
+ *   node bench/run.js [--only 1,2,7] [--quick] [--large]
  *
- * --only runs some sections; --quick shortens the load runs and repeats (a smoke run, not for the record).
+ * --only runs some sections; --quick shortens the load runs and repeats (a smoke run, not for the record);
+ * --large (or SVC_BENCH_LARGE=1) adds the plant of 5,000 resources through the Pulumi CLI (section 11),
+ * which takes far longer than the rest of the run.
  * SVC_BENCH_DIST points the benchmarks at another build of the package than dist/.
  */
 const fs = require("node:fs");
@@ -23,6 +25,7 @@ const SECTIONS = [
   { no: 8, title: "Plant scale (5,000 resources through the kit)", file: "./sections/plant" },
   { no: 9, title: "Snapshot and program generation (10,000 assets)", file: "./sections/snapshot" },
   { no: 10, title: "Emulator console (10,000 assets, headless Chromium)", file: "./sections/console" },
+  { no: 11, title: "The plant through the real Pulumi CLI", file: "./sections/cli" },
 ];
 
 function parseArgs(argv) {
@@ -31,6 +34,7 @@ function parseArgs(argv) {
   return {
     only,
     quick,
+    large: argv.includes("--large") || process.env.SVC_BENCH_LARGE === "1",
     repeats: quick ? 1 : 3,
     loadMs: quick ? 1000 : 3000,
     warmupMs: quick ? 300 : 700,

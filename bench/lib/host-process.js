@@ -1,7 +1,8 @@
 "use strict";
 /**
  * The dynamic-provider host the engine kit started from this process, found among this process's
- * children (Linux /proc): its CPU time and its peak resident memory. Elsewhere the figures are absent.
+ * children (Linux /proc): its CPU time and its peak resident memory; and the CPU time of the children
+ * that have ended (a Pulumi CLI command and its hosts). Elsewhere the figures are absent.
  */
 const fs = require("node:fs");
 
@@ -51,6 +52,20 @@ function usage(pid) {
 }
 
 /**
+ * CPU seconds (user + system) of this process's children that have ended and been waited for, and
+ * of theirs: the Pulumi CLI of a command and the provider hosts it started, once the command is over.
+ */
+function endedChildrenCpuS() {
+  try {
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / CLK_TCK;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The one host a stack started between two calls: `before` lists the host pids that existed before
  * the stack started. Undefined when none (or several) can be told apart.
  */
@@ -59,4 +74,4 @@ function newHost(before) {
   return fresh.length === 1 ? fresh[0] : undefined;
 }
 
-module.exports = { hostPids, newHost, usage };
+module.exports = { hostPids, newHost, usage, endedChildrenCpuS };

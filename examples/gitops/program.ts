@@ -2,8 +2,8 @@
  * GitOps: the desired workloads live in `workloads.yaml`; a pull request edits the file, CI runs
  * `pulumi preview --diff` on it, and a merge to main runs `pulumi up`.
  */
-import fs from "node:fs";
-import path from "node:path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as svc from "pulumi-svc";
 import { parse } from "yaml";
 

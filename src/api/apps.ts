@@ -329,14 +329,15 @@ export const AppListItem = z.object({
   category: z.string().optional(),
   type: appType,
   latest_version: z.string().nullable(),
-  status: appStatus.optional(),
+  /** How the app's workloads fare, summed up (the vendor's clients require it). */
+  status: appStatus,
   ...auditAt,
 });
 export type AppListItem = z.infer<typeof AppListItem>;
 
 export const App = AppListItem.extend({
   versions: z.array(AppVersionSummary),
-  deployment: z.object({ resource_count: z.object({ total: z.number().int(), running: z.number().int() }) }),
+  deployment: z.object({ status: appStatus, resource_count: z.object({ total: z.number().int(), running: z.number().int() }) }),
 });
 export type App = z.infer<typeof App>;
 

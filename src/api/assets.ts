@@ -205,11 +205,13 @@ const assetFilters = {
 };
 export const AssetListFilter = z.object(assetFilters).strict();
 
+/** The asset type filters both list forms take (`names` on the GET form too: the vendor's previous client sends it there). */
 const typeFilters = {
   search: qArray(text(256)).optional(),
   asset_class_name: qArray(name(64)).optional(),
+  names: qArray(name(64)).optional(),
 };
-export const AssetTypeListFilter = z.object({ ...typeFilters, names: qArray(name(64)).optional(), metadata_filter: metadataQuery.metadata_filter }).strict();
+export const AssetTypeListFilter = z.object({ ...typeFilters, metadata_filter: metadataQuery.metadata_filter }).strict();
 
 // ---------------------------------------------------------------------------------------------
 // Endpoints

@@ -120,7 +120,8 @@ export const ClusterListItem = Cluster.pick({
 
 export const ClusterManifests = z.object({
   revision: z.string(),
-  images: z.array(z.object({ path: z.string(), args: z.array(z.string()) })),
+  // One string of arguments per image, as the vendor's clients read it (the facts file leaves its type open).
+  images: z.array(z.object({ path: z.string(), args: z.string() })),
   manifests: z.array(z.object({ file_name: z.string(), content: z.string() })),
   upgrade: z.object({ download_type: z.string(), upgrade_type: z.string() }),
 });

@@ -177,6 +177,10 @@ export const limitsPagination = z.object({ page: z.number().int(), total_pages: 
 
 // ---------------------------------------------------------------------------------------------
 // Part 2 inventory lists: page_size 1..1000 [20], starting_after, ending_before, sort_by, sort_asc.
+// The vendor's clients page these lists the Part 1 way (pagination_type, page, next, previous,
+// direction, nulls). The spec names only its own parameters and says nothing of these, so they are
+// taken too: next/previous as other names of starting_after/ending_before, direction beside sort_asc
+// (direction wins), and pagination_type limits/stream answered as Part 1 answers them.
 
 export function inventoryListQuery<K extends string>(sortKeys: readonly [K, ...K[]], sortAscDefault = true) {
   return {
@@ -185,6 +189,12 @@ export function inventoryListQuery<K extends string>(sortKeys: readonly [K, ...K
     ending_before: z.string().max(2048).optional(),
     sort_by: z.enum(sortKeys).default(sortKeys[0]),
     sort_asc: qBool.default(sortAscDefault),
+    pagination_type: paginationType.optional(),
+    page: qInt(1, 1_000_000_000).optional(),
+    next: z.string().max(2048).optional(),
+    previous: z.string().max(2048).optional(),
+    direction: z.enum(["asc", "desc"]).optional(),
+    nulls: z.enum(["first", "last"]).optional(),
   };
 }
 /** Shape of an inventory list query once parsed; `K` the list's sort keys. */
@@ -194,6 +204,12 @@ export interface InventoryListQuery<K extends string = string> {
   ending_before?: string;
   sort_by: K;
   sort_asc: boolean;
+  pagination_type?: PaginationType;
+  page?: number;
+  next?: string;
+  previous?: string;
+  direction?: "asc" | "desc";
+  nulls?: "first" | "last";
 }
 export const inventoryPagination = cursorPagination;
 
@@ -238,9 +254,10 @@ export const limitsPage = <T extends z.ZodType>(item: T) => z.object({ data: z.a
 export type LimitsPage<I> = { data: I[]; pagination: z.output<typeof limitsPagination> };
 
 /**
- * The other answers of a Part 1 list whose table entry declares the cursor page: the page of
- * `pagination_type=limits`, and the item one line of `pagination_type=stream` (newline-delimited
- * JSON) holds. Undefined for a body that is not a `{ data: [...] }` page.
+ * The other answers of a list whose table entry declares the cursor page (a Part 1 list, or an
+ * inventory list asked the Part 1 way): the page of `pagination_type=limits`, and the item one line of
+ * `pagination_type=stream` (newline-delimited JSON) holds. Undefined for a body that is not a
+ * `{ data: [...] }` page.
  */
 export function part1Shapes(cursorBody: z.ZodType): { limits: z.ZodType; item: z.ZodType } | undefined {
   const data = cursorBody instanceof z.ZodObject ? (cursorBody.shape as Record<string, z.ZodType>).data : undefined;

@@ -101,8 +101,18 @@ export interface Endpoint<P extends z.ZodType = z.ZodType, Q extends z.ZodType =
    * finds out whether one whose answer was lost was applied.
    */
   confirm?: Confirm | ActionConfirm;
-  /** Path template relative to {base_url}/api/v4 (or absolute for the OIDC token endpoint), `{param}` placeholders. */
+  /** Path template relative to {base_url}/api/v4 (or to {base_url} itself with `root`), `{param}` placeholders. */
   path: string;
+  /**
+   * Served at the server's root instead of under /api/v4: the OIDC endpoints (`/auth/realms/...`) and
+   * the instance metadata document (`/metadata`) that clients read to find them.
+   */
+  root?: boolean;
+  /**
+   * Also answers a request without a token whose query carries a link signature the server issued
+   * for this path and `expires`: the direct, expiring URL that a download's `address=true` hands out.
+   */
+  signedLinks?: boolean;
   /** Permission suffix (`svc.permission.<suffix>`), or null for the one open endpoint and the token endpoints. */
   permission: string | null;
   summary: string;
@@ -163,6 +173,9 @@ export function fillPath(ep: Pick<AnyEndpoint, "id" | "path">, params: unknown):
     return encodeURIComponent(String(v));
   });
 }
+
+/** Whether the operation lives outside the API root (`root` rows: the OIDC endpoints, the metadata document). */
+export const isOutsideApiRoot = (ep: Pick<AnyEndpoint, "root">): boolean => ep.root === true;
 
 /**
  * Declares the endpoints of one area. `tag` is the area's name in the OpenAPI document; `source` the

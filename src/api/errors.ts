@@ -94,6 +94,19 @@ export function errorKindOf(code: number): ErrorCodeName | undefined {
   return (Object.keys(errors) as ErrorCodeName[]).find((name) => errors[name].code === code);
 }
 
+/**
+ * Runs `op`, answering an error of status `from` it raises as `to`, with the same messages: for an
+ * operation whose table does not list `from`, where a rule shared with operations that do raised it.
+ */
+export function answeredAs<T>(from: number, to: ErrorKind, op: () => T): T {
+  try {
+    return op();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === from) throw to(...err.messages);
+    throw err;
+  }
+}
+
 // Named forms of the kinds most handlers raise.
 export const badRequest = errors.BAD_REQUEST;
 /** A field-level validation failure: `field` is the wire path (`body.runtime.resources[0].resource`). */

@@ -4,7 +4,7 @@
  * `extra_fields` column specs is not known; the one declared here is this package's design.
  */
 import { z } from "zod";
-import { qInt, scalarValue } from "./common";
+import { cursorPage, paginationType, qInt, scalarValue } from "./common";
 import { assetState } from "./assets";
 import { absentIfNull } from "./apps";
 import { defineArea } from "./endpoint";
@@ -80,10 +80,22 @@ export const AssetInsightsItem = z.object({
   extra_fields: z.record(z.string(), z.unknown()),
 });
 
-export const AssetInsightsPage = z.object({
-  data: z.array(AssetInsightsItem),
-  pagination: z.object({ page: z.number().int(), total_pages: z.number().int(), total_items: z.number().int() }),
-});
+/**
+ * The answer: a cursor page by default, as every Part 1 list (the vendor's current client reads it so;
+ * the facts file's limits shape is what `pagination_type=limits` answers).
+ */
+export const AssetInsightsPage = cursorPage(AssetInsightsItem);
+
+/** Paging of the answer, as in Part 1 lists (page_size defaults to 10000, facts §6.7); the order is the body's `sort_by`. */
+export const AssetInsightsQuery = z
+  .object({
+    pagination_type: paginationType.default("cursor"),
+    page_size: qInt(1, 10000).default(10000),
+    page: qInt(1, 1_000_000_000).optional(),
+    next: z.string().max(2048).optional(),
+    previous: z.string().max(2048).optional(),
+  })
+  .strict();
 
 const endpoint = defineArea("insights", "part1");
 
@@ -95,8 +107,9 @@ export const insights = {
     path: "/asset-insights/get",
     permission: "asset_insights.read",
     source: "facts",
-    summary: "Assets with optional columns (apps, parameters, properties, ...), filtered and sorted, in the limits shape",
-    query: z.object({ page_size: qInt(1, 10000).default(10000), page: qInt(1, 1_000_000_000).default(1) }).strict(),
+    summary: "Assets with optional columns (apps, parameters, properties, ...), filtered and sorted; paged as Part 1 lists are (cursor, limits or stream)",
+    query: AssetInsightsQuery,
+    list: "part1",
     body: AssetInsightsRequest,
     bodyOptional: true,
     success: { status: 200, body: AssetInsightsPage },

@@ -164,6 +164,7 @@ export const legacyWorkloads = {
     method: "GET",
     effect: "read",
     path: "/workloads/{workload_name}/download",
+    signedLinks: true,
     permission: "workload.read",
     summary: "Download the workload package (202 while it is built), or its URL as a JSON string with address=true",
     params: workloadParams,

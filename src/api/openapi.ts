@@ -1,7 +1,7 @@
 /** The OpenAPI 3.1 document, generated from the endpoint table (`npm run openapi` writes schema/openapi.json). */
 import { z } from "zod";
 import { errorBody, multiStatusBody, part1Shapes } from "./common";
-import type { AnyEndpoint } from "./endpoint";
+import { isOutsideApiRoot, type AnyEndpoint } from "./endpoint";
 import { endpoints } from "./endpoints";
 
 type Json = Record<string, unknown>;
@@ -69,7 +69,7 @@ function operation(ep: AnyEndpoint): Json {
     ...(parameters.length ? { parameters } : {}),
     security: ep.permission ? [{ bearer: [] }] : [],
   };
-  if (ep.path.startsWith("/auth/realms/")) op.servers = [{ url: "{base_url}", variables: { base_url: { default: "http://127.0.0.1:4010" } } }];
+  if (isOutsideApiRoot(ep)) op.servers = [{ url: "{base_url}", variables: { base_url: { default: "http://127.0.0.1:4010" } } }];
 
   if (ep.body || ep.bodyKind === "multipart") {
     const content: Json = {};
@@ -88,9 +88,9 @@ function operation(ep: AnyEndpoint): Json {
   if (s.kind === "empty") responses[String(s.status)] = { description: STATUS_TEXT[s.status] ?? "Success" };
   else {
     const media: Json = {};
-    const shapes = ep.list === "part1" && s.body ? part1Shapes(s.body) : undefined;
+    const shapes = ep.list && s.body ? part1Shapes(s.body) : undefined;
     if (s.body && shapes) {
-      media["application/json-cursor"] = { schema: schemaOf(s.body) };
+      media[ep.list === "part1" ? "application/json-cursor" : "application/json"] = { schema: schemaOf(s.body) };
       media["application/x-json-limits"] = { schema: schemaOf(shapes.limits) };
       media["application/x-json-stream"] = { schema: { ...schemaOf(shapes.item), description: "newline-delimited JSON: each line is one item of this shape" } };
     } else {

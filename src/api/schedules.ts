@@ -84,7 +84,7 @@ export const schedules = {
     summary: "Schedule parameter values for a future time, optionally with a revert",
     body: ParametersScheduleCreate,
     success: { status: 201, body: ParameterSchedule },
-    errors: [400, 401, 403, 404, 409],
+    errors: [400, 401, 403, 409],
   }),
   get: endpoint({
     id: "schedules.get",

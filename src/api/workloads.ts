@@ -81,9 +81,10 @@ export const WorkloadUpdate = z
 export type WorkloadUpdate = z.output<typeof WorkloadUpdate>;
 
 const workloadNames = z.array(name(64)).min(1, { message: "must name at least one workload" }).max(1000, { message: "at most 1000 workloads per request" });
-export const WorkloadNames = z.object({ names: workloadNames }).strict();
+/** The workloads a bulk action acts on, under the name the vendor's clients send (`workload_names`). */
+export const WorkloadNames = z.object({ workload_names: workloadNames }).strict();
 /** Start and stop may come without a body; see the handler for what that selects. */
-export const OptionalWorkloadNames = z.object({ names: opt(workloadNames) }).strict();
+export const OptionalWorkloadNames = z.object({ workload_names: opt(workloadNames) }).strict();
 
 export const WorkloadResourcesAdd = z
   .object({
@@ -149,7 +150,8 @@ export const WorkloadLogs = z.object({ logs: z.record(z.string(), z.array(z.stri
 // Queries shared with the legacy view
 
 /** Download: `expires` is carried by the links `address=true` hands out (an expired link answers 412). */
-export const downloadQuery = z.object({ address: qBool.default(false), expires: qInt(0, 4_102_444_800).optional() }).strict();
+/** `expires` and `signature` come with the direct link an address=true answer hands out. */
+export const downloadQuery = z.object({ address: qBool.default(false), expires: qInt(0, 4_102_444_800).optional(), signature: z.string().max(128).optional() }).strict();
 export const logsQuery = z.object({ tail_lines: qInt(1, 100_000).optional(), since_time: dateTime.optional() }).strict();
 
 export const WORKLOAD_SORT_KEYS = [
@@ -190,7 +192,7 @@ async function findAdded(c: CreateInput, read: ConfirmReader): Promise<unknown> 
 
 /** The workloads an action names in its body, as path values of workloads.get; undefined when it names none. */
 function namedWorkloads(a: ActionInput): Array<Record<string, string>> | undefined {
-  const names = Array.isArray(a.body.names) ? a.body.names : [];
+  const names = Array.isArray(a.body.workload_names) ? a.body.workload_names : [];
   const objects = names.map((n: unknown) => pathValues({ workload_name: n }));
   return objects.length > 0 && objects.every((o) => o !== undefined) ? objects.filter((o) => o !== undefined) : undefined;
 }
@@ -202,7 +204,7 @@ const endpoint = defineArea("workloads", "part1");
 
 /** Bulk operations: 204 when every item succeeds, 207 with a result per item when only some do. */
 const bulkSuccess = { status: 204 } as const;
-const bulkErrors = [207, 400, 401, 403, 404, 409, 500];
+const bulkErrors = [207, 400, 401, 403, 404, 500];
 
 export const workloads = {
   create: endpoint({
@@ -244,6 +246,7 @@ export const workloads = {
     method: "GET",
     effect: "read",
     path: "/apps/workloads/{workload_name}/download",
+    signedLinks: true,
     permission: "workload.read",
     summary: "Download the workload package (202 while it is built), or a short-lived URL with address=true",
     params: workloadParams,
@@ -282,7 +285,7 @@ export const workloads = {
     id: "workloads.apply",
     method: "POST",
     effect: "action",
-    // Once applied, a workload has no staged version left, and a repeat is refused (409).
+    // Once applied, a workload has no staged version left, and a repeat is refused (400).
     confirm: { read: "workloads.get", objects: namedWorkloads, took: (r) => !workloadRecord(r).staged },
     path: "/apps/workloads/apply",
     permission: "workload.update",
@@ -295,7 +298,7 @@ export const workloads = {
     id: "workloads.enable",
     method: "POST",
     effect: "action",
-    // Once enabled, a workload is no longer pending, and a repeat is refused (409).
+    // Once enabled, a workload is no longer pending, and a repeat is refused (400).
     confirm: { read: "workloads.get", objects: namedWorkloads, took: (r) => workloadRecord(r).status.state !== "pending_deploy" },
     path: "/apps/workloads/enable",
     permission: "workload.update",

@@ -88,12 +88,12 @@ export function decodeSuccess(ep: AnyEndpoint, res: WireResponse, requestId: str
 }
 
 /**
- * A Part 1 list answers in the shape its `pagination_type` asked for, told by the content type: the
+ * A list answers in the shape its `pagination_type` asked for, told by the content type: the
  * limits page (`{ data, pagination: { page, total_pages, total_items } }`) or a stream, returned as
  * `{ data }` with every line checked against the item schema. The cursor page is the table's own.
  */
 function part1Answer(ep: AnyEndpoint, res: WireResponse, requestId: string | undefined, validate: boolean): { value: unknown } | undefined {
-  if (ep.list !== "part1" || !ep.success.body) return undefined;
+  if (!ep.list || !ep.success.body) return undefined;
   const type = String(res.headers["content-type"] ?? "");
   const limits = type.includes("x-json-limits");
   if (!limits && !type.includes("x-json-stream")) return undefined;

@@ -5,7 +5,7 @@
 import { Blob } from "node:buffer";
 import type * as Undici from "undici";
 import type { FormData } from "undici";
-import { fillPath, type AnyEndpoint } from "../api/endpoint";
+import { fillPath, isOutsideApiRoot, type AnyEndpoint } from "../api/endpoint";
 
 export const API_ROOT = "/api/v4";
 
@@ -22,10 +22,7 @@ export interface RawInput {
   file?: UploadFile;
 }
 
-/** Only the OIDC token endpoint lives outside the API root. */
-export function isOutsideApiRoot(ep: AnyEndpoint): boolean {
-  return ep.path.startsWith("/auth/realms/");
-}
+export { isOutsideApiRoot };
 
 /** The path with its `{param}` placeholders filled, relative to the API root (as errors show it). */
 export { fillPath };

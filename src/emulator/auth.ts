@@ -6,7 +6,7 @@
  * expires, so later requests with it skip the signature check. The cache is bounded, and emptied when
  * the signing key changes and when the store is reset or cleared.
  */
-import { createSecretKey, randomBytes, randomUUID, type KeyObject } from "node:crypto";
+import { createHmac, createSecretKey, randomBytes, randomUUID, timingSafeEqual, type KeyObject } from "node:crypto";
 import jwt from "jsonwebtoken";
 import { errors } from "../api/errors";
 import type { Store } from "./store/store";
@@ -223,7 +223,7 @@ export class Auth {
       }
       throw unauthorized(typ === "Bearer" ? "access token is invalid (bad signature or malformed)" : "refresh token is invalid");
     }
-    if (claims.typ !== typ) throw unauthorized(`a ${claims.typ === "Refresh" ? "refresh" : "access"} token cannot be used here`);
+    if (claims.typ !== typ) throw unauthorized(`${claims.typ === "Refresh" ? "a refresh" : "an access"} token cannot be used here`);
     return {
       identity: { username: claims.preferred_username, kind: claims.kind, userId: claims.sub, permissions: claims.permissions },
       exp: claims.exp,
@@ -267,4 +267,27 @@ export class Auth {
   refresh(token: string): Identity {
     return this.decode(token, "Refresh");
   }
+
+  /** The signature of a direct link to `path` valid until `expires` (epoch seconds), made with the token key. */
+  signLink(path: string, expires: number): string {
+    return createHmac("sha256", this.key()).update(`${path}\n${expires}`).digest("base64url");
+  }
+
+  /**
+   * The identity of a request that comes with a link signature instead of a token: it may read
+   * `permission` only. 401 when the signature is not this server's for the path and `expires`; an
+   * expired link is the operation's to refuse (it names the expiry).
+   */
+  linkIdentity(path: string, query: URLSearchParams, permission: string): Identity {
+    const expires = Number(query.get("expires"));
+    const given = Buffer.from(query.get("signature") ?? "");
+    const wanted = Buffer.from(Number.isInteger(expires) ? this.signLink(path, expires) : "");
+    if (given.length !== wanted.length || wanted.length === 0 || !timingSafeEqual(given, wanted)) {
+      throw unauthorized("the download link is not valid (its signature does not match its path and expiry): request a new one with address=true");
+    }
+    return { username: "signed-link", kind: "service-account", userId: LINK_USER_ID, permissions: [`svc.permission.${permission}`] };
+  }
 }
+
+/** The audit user id of requests made through a signed link. */
+const LINK_USER_ID = "00000000-0000-4000-8000-00000000000a";

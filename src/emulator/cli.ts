@@ -7,6 +7,7 @@
 import { Command, InvalidArgumentError } from "commander";
 import type { SvcClientOptions } from "../client";
 import type { SnapshotEvent, SnapshotProblem } from "../plant";
+import { DEFAULT_PACKAGE_MS } from "./edge";
 import { FaultConfigError, type FaultConfigInput } from "./faults";
 import { startEmulator } from "./index";
 import { isSecretKey } from "./redaction";
@@ -52,6 +53,9 @@ interface ServeOptions {
   faultMode?: string;
   faultAfterApply?: string;
   faultIncludeAuth?: boolean;
+  faultPackageMs?: number;
+  faultPackageFailureRate?: number;
+  packageMs?: number;
 }
 
 /** The fault flags as a configuration (validated by startEmulator); undefined when none is given. */
@@ -67,6 +71,8 @@ function faultConfig(o: ServeOptions): FaultConfigInput | undefined {
     mode: o.faultMode,
     after_apply_action: o.faultAfterApply,
     include_auth: o.faultIncludeAuth,
+    package_ms: o.faultPackageMs,
+    package_failure_rate: o.faultPackageFailureRate,
   };
   const set = Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined));
   return Object.keys(set).length > 0 ? set : undefined;
@@ -83,6 +89,8 @@ const FLAG_OF: Record<string, string> = {
   mode: "--fault-mode",
   after_apply_action: "--fault-after-apply",
   include_auth: "--fault-include-auth",
+  package_ms: "--fault-package-ms",
+  package_failure_rate: "--fault-package-failure-rate",
 };
 
 const program = new Command("svc-emulator").description("Emulator of the platform HTTP API v4");
@@ -101,6 +109,12 @@ program
     "fold the state log into the snapshot after this many commits (default: once the log is as large as the snapshot, at least 16 MiB)",
     integer(1, 100_000_000, "a count"),
   )
+  .option(
+    "--package-ms <ms>",
+    "how long the emulated edge takes to download a workload package (a staged update is applied once downloaded); 0: at once",
+    integer(0, 3_600_000, "milliseconds"),
+    DEFAULT_PACKAGE_MS,
+  )
   .option("--seed <file.yaml>", "load these fixtures into the empty emulator at start; skipped when the state file was seeded with the same content")
   .option("--fault-rate <r>", "share of requests answered with a fault status (0..1)", fraction)
   .option("--fault-statuses <list>", "statuses to inject, out of 429,500,502,503,504 (default 503)", statuses)
@@ -112,6 +126,8 @@ program
   .option("--fault-mode <mode>", "before (no effect) or after_apply (applied, answer lost)")
   .option("--fault-after-apply <action>", "with --fault-mode after_apply: reset or 502")
   .option("--fault-include-auth", "also inject faults on the token endpoints")
+  .option("--fault-package-ms <ms>", "while faults are configured: how long package downloads take (a slow edge)", integer(0, 3_600_000, "milliseconds"))
+  .option("--fault-package-failure-rate <r>", "share of package downloads that fail (0..1)", fraction)
   .action(async (opts: ServeOptions) => {
     let emulator;
     try {
@@ -124,6 +140,7 @@ program
         persistence: opts.compactEvery === undefined ? undefined : { compactRecords: opts.compactEvery },
         seed: opts.seed,
         faults: faultConfig(opts),
+        packageMs: opts.packageMs,
       });
     } catch (err) {
       if (err instanceof FaultConfigError) throw new Error(`${FLAG_OF[err.field.split(".")[0]] ?? err.field}: ${err.problem}`, { cause: err });
@@ -339,10 +356,14 @@ program
   .requiredOption("--from <snapshot.yaml>", "the snapshot (a fixture document, as `snapshot` writes it)")
   .requiredOption("--out <dir>", "folder to write the program to (created when missing)")
   .option("--project <name>", "project name in Pulumi.yaml and package.json", "svc-plant")
-  .action(async (opts: { from: string; out: string; project: string }) => {
+  .option(
+    "--package-spec <spec>",
+    "where package.json installs pulumi-svc from (a version range, a git URL, file:TARBALL); default: a tarball of this package, packed into the program's vendor/",
+  )
+  .action(async (opts: { from: string; out: string; project: string; packageSpec?: string }) => {
     // Loaded only for this command: serving does not load the provider's resources.
     const { generateFromFile } = await import("../plant/generate");
-    const files = generateFromFile(opts.from, opts.out, { project: opts.project });
+    const files = generateFromFile(opts.from, opts.out, { project: opts.project, packageSpec: opts.packageSpec });
     process.stdout.write(`svc-emulator generate: wrote ${Object.keys(files).sort().join(", ")} to ${opts.out}\n`);
   });
 

@@ -13,6 +13,10 @@
  * `latency_ms` delays every matched request. Draws happen in the order requests arrive, so a fixed
  * `seed` and the same sequence of requests give the same faults.
  *
+ * The emulated edge (edge.ts) too: `package_ms` sets how long package downloads take while it is set
+ * (a slow edge), and `package_failure_rate` makes that share of downloads fail, drawn from a sequence
+ * of its own (so they do not shift the requests' faults) as each download starts.
+ *
  * Never faulted: /emulator/* (the admin endpoints), and the token endpoints unless `include_auth`.
  * Path patterns are absolute request paths where `*` matches any run of characters, `/` included
  * (`/api/v4/assets/*` matches every operation under /assets).
@@ -20,6 +24,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { errors, type ErrorKind } from "../api/errors";
+import type { EdgeFaults } from "./edge";
 import type { FaultHooks } from "./server";
 
 export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
@@ -59,6 +64,8 @@ export const FaultConfigSchema = z
     after_apply_action: z.enum(["reset", "502"]).default("reset"),
     include_auth: z.boolean().default(false),
     retry_after_s: z.number().int().min(0).max(3600).default(1),
+    package_ms: z.number().int().min(0).max(3_600_000).optional(),
+    package_failure_rate: rate.default(0),
   })
   .strict()
   .refine((c) => c.rate + c.reset_rate <= 1, { message: "rate + reset_rate must not exceed 1", path: ["rate"] });
@@ -66,7 +73,7 @@ export const FaultConfigSchema = z
 export type FaultConfigInput = z.input<typeof FaultConfigSchema>;
 export type FaultConfig = z.output<typeof FaultConfigSchema> & { seed: number };
 
-export type FaultKind = `status_${FaultStatus}` | "reset" | "latency" | "after_apply_reset" | "after_apply_502";
+export type FaultKind = `status_${FaultStatus}` | "reset" | "latency" | "after_apply_reset" | "after_apply_502" | "package_failure";
 
 export interface FaultCounters {
   /** Requests the configuration applied to. */
@@ -99,6 +106,9 @@ function globToRegExp(pattern: string): RegExp {
   );
 }
 
+/** Mixed into the seed for the package downloads' own sequence of draws. */
+const PACKAGE_STREAM = 0x9e3779b9;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Validates a configuration; the error names the field. */
@@ -130,6 +140,8 @@ function destroy(req: IncomingMessage): void {
 export class FaultInjector {
   private config: FaultConfig;
   private random: () => number;
+  /** The draws of package downloads, apart from the requests' (see the top of this file). */
+  private packageRandom: () => number;
   private pathMatchers: RegExp[] | undefined;
   private counters: FaultCounters = { matched: 0, total: 0, by_kind: {} };
   /** Requests whose answer is to be lost once their change is durable. */
@@ -138,6 +150,7 @@ export class FaultInjector {
   constructor(input?: unknown) {
     this.config = parseFaultConfig(input);
     this.random = mulberry32(this.config.seed);
+    this.packageRandom = mulberry32(this.config.seed ^ PACKAGE_STREAM);
     this.pathMatchers = this.config.paths?.map(globToRegExp);
   }
 
@@ -146,6 +159,7 @@ export class FaultInjector {
     const config = parseFaultConfig(input);
     this.config = config;
     this.random = mulberry32(config.seed);
+    this.packageRandom = mulberry32(config.seed ^ PACKAGE_STREAM);
     this.pathMatchers = config.paths?.map(globToRegExp);
     this.counters = { matched: 0, total: 0, by_kind: {} };
     return config;
@@ -230,6 +244,18 @@ export class FaultInjector {
       destroy(req);
     }
     return true;
+  }
+
+  /** What the configuration says about the edge's package downloads (see edge.ts). */
+  edge(): EdgeFaults {
+    return {
+      packageMs: () => this.config.package_ms,
+      packageFails: () => {
+        if (this.config.package_failure_rate === 0 || this.packageRandom() >= this.config.package_failure_rate) return false;
+        this.count("package_failure");
+        return true;
+      },
+    };
   }
 
   /** The hooks the HTTP server calls. */

@@ -52,6 +52,7 @@ import { formatTimestamp } from "../api/common";
 import type { Auth } from "./auth";
 import { allRoutes } from "./handlers";
 import { registerAcp } from "./handlers/acps";
+import type { Edge } from "./edge";
 import { isReply, systemContext, type Route } from "./handler";
 import type { Change, Store } from "./store/store";
 import { parseOrThrow } from "./validate";
@@ -294,6 +295,8 @@ export interface SeedEnvironment {
   source?: string;
   /** Where the line saying a seeding was skipped goes. */
   log?: (line: string) => void;
+  /** How the emulated edge downloads packages (for workloads that start one). */
+  edge?: Edge;
 }
 
 /** Table and key of the record naming the fixture that seeded the state. */

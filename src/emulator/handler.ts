@@ -8,6 +8,7 @@ import type { AnyEndpoint, Endpoint } from "../api/endpoint";
 import { randomUUID } from "node:crypto";
 import { formatTimestamp } from "../api/common";
 import { krnOf, SYSTEM_IDENTITY, type Auth, type Identity } from "./auth";
+import { edgeOf, type Edge } from "./edge";
 import type { Store } from "./store/store";
 
 export interface Reply {
@@ -44,6 +45,8 @@ export interface HandlerContext<P = unknown, Q = unknown, B = unknown> {
   baseUrl: string;
   /** Token issuing and checking (the token endpoints use it). */
   auth: Auth;
+  /** How the emulated edge downloads packages (how long it takes, whether it fails). */
+  edge: Edge;
   /** Overrides what the audit entry names as the changed object. */
   auditIdentifier?: string;
 }
@@ -52,7 +55,11 @@ export interface HandlerContext<P = unknown, Q = unknown, B = unknown> {
  * The context of a call the emulator makes to its own handlers as the system identity (loading a
  * fixture, the snapshot endpoint): no HTTP request, no files, a fresh request id.
  */
-export function systemContext(input: { params: unknown; query: unknown; body: unknown }, env: { store: Store; auth: Auth; baseUrl: string }, nowMs: number): HandlerContext {
+export function systemContext(
+  input: { params: unknown; query: unknown; body: unknown },
+  env: { store: Store; auth: Auth; baseUrl: string; edge?: Edge },
+  nowMs: number,
+): HandlerContext {
   return {
     ...input,
     identity: SYSTEM_IDENTITY,
@@ -64,6 +71,7 @@ export function systemContext(input: { params: unknown; query: unknown; body: un
     files: [],
     baseUrl: env.baseUrl,
     auth: env.auth,
+    edge: env.edge ?? edgeOf(undefined),
   };
 }
 

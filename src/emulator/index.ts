@@ -8,6 +8,7 @@
 import { adminRoutes } from "./admin";
 import { consoleRoutes } from "./console";
 import { SYSTEM_IDENTITY, type TokenLifetimes } from "./auth";
+import { edgeOf } from "./edge";
 import { FaultInjector, type FaultConfigInput } from "./faults";
 import { resolveSeed, seedStore, type FixtureDocument } from "./fixtures";
 import { startServer, type RunningServer } from "./server";
@@ -43,6 +44,11 @@ export interface EmulatorOptions {
   /** Fault injection from the start (see faults.ts); POST /emulator/faults changes it at run time. */
   faults?: FaultConfigInput;
   /**
+   * How long the emulated edge takes to download a workload package, ms (default 1000; 0: at once).
+   * A staged update is applied (instant-apply) or can be applied (staged-only) once it is downloaded.
+   */
+  packageMs?: number;
+  /**
    * Serve without keeping the process alive: the listening socket and its connections do not hold
    * Node's event loop (the provider's embedded emulator in a program's process, which must end when
    * the program does).
@@ -71,6 +77,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const admin = options.admin ?? isLoopback(host);
   // Validated before anything is opened, so a bad configuration fails without side effects.
   const faults = new FaultInjector(options.faults);
+  const ms = options.packageMs;
+  if (ms !== undefined && !(Number.isInteger(ms) && ms >= 0 && ms <= 3_600_000)) throw new RangeError(`packageMs must be an integer from 0 to 3600000 (milliseconds), got ${ms}`);
+  const edge = edgeOf(ms, faults.edge());
   const seed = options.seed === undefined ? undefined : resolveSeed(options.seed);
 
   const persistence = options.statePath ? await StatePersistence.open(store, options.statePath, { ...options.persistence, lockTimeoutMs: options.lockTimeoutMs, log }) : undefined;
@@ -90,7 +99,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const clock = options.clock ?? Date.now;
   // POST /emulator/seed and GET /emulator/snapshot, once the server runs.
   const seedFixture = async (doc: unknown, source: string) => {
-    const { changes, counts, skipped } = seedStore(doc as FixtureDocument, { store, auth: running!.auth, baseUrl: running!.baseUrl, nowMs: clock(), source, log });
+    const { changes, counts, skipped } = seedStore(doc as FixtureDocument, { store, auth: running!.auth, baseUrl: running!.baseUrl, nowMs: clock(), source, log, edge });
     await store.publish(changes);
     return { counts, ...(skipped ? { skipped } : {}) };
   };
@@ -108,6 +117,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         tokenLifetimes: options.tokenLifetimes,
         extraRoutes: admin ? { ...adminRoutes(store, { reset, faults, seed: seedFixture, snapshot: takeSnapshot }), ...consoleRoutes() } : undefined,
         faults: faults.hooks(),
+        edge,
         log,
       },
       host,
@@ -128,6 +138,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         nowMs: (options.clock ?? Date.now)(),
         source: seed.source,
         log,
+        edge,
       });
       await store.publish(changes);
     }

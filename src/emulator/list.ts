@@ -14,7 +14,7 @@
 import type { z } from "zod";
 import type { AnyEndpoint } from "../api/endpoint";
 import { errors } from "../api/errors";
-import { PART1_DEFAULT_PAGE_SIZE, type InventoryListQuery, type Part1ListQuery } from "../api/common";
+import { PART1_DEFAULT_PAGE_SIZE, type InventoryListQuery, type PaginationType, type Part1ListQuery } from "../api/common";
 import type { Reply } from "./handler";
 import { ABOVE, compareSortValues, compareTuples, type IndexTuple, type OrderedIndex, type Table } from "./store/store";
 
@@ -360,21 +360,28 @@ const itemOf =
   (e: Entry<T>) =>
     spec.item ? spec.item(e.row) : e.row;
 
-/** Answers a Part 1 list (limits, cursor or stream) from the rows that passed the endpoint's filters. */
-export function part1List<T, K extends string>(rows: Iterable<T>, q: Part1ListQuery<K>, spec: ListSpec<T, NoInfer<K>>): Reply {
-  const desc = q.direction === "desc";
-  const order: Order = { keys: q.sort_by, desc, nullsFirst: q.nulls ? q.nulls === "first" : !desc };
+/** How a request pages: its pagination type and size, and the cursor it continues from (with the parameter that carried it). */
+interface Paging {
+  type: PaginationType;
+  size: number;
+  page?: number;
+  after?: { token: string; param: string };
+  before?: { token: string; param: string };
+}
+
+/** Answers one page of the rows in `order` the way `paging` asks: a stream, a limits page or a cursor page. */
+function pageAnswer<T>(rows: Iterable<T>, spec: ListSpec<T>, order: Order, paging: Paging, cursorHeaders?: Record<string, string>): Reply {
   const plan = planFor(rows, spec, order);
   const item = itemOf(spec);
-  const size = q.page_size ?? PART1_DEFAULT_PAGE_SIZE;
-  if (q.pagination_type === "stream") {
+  const size = paging.size;
+  if (paging.type === "stream") {
     const lines: string[] = [];
     for (const e of ordered(rows, plan, spec, order)) lines.push(JSON.stringify(item(e)));
     return { status: 200, headers: { "content-type": "application/x-json-stream" }, raw: lines.length ? lines.join("\n") + "\n" : "" };
   }
-  if (q.pagination_type === "limits") {
+  if (paging.type === "limits") {
     // The total needs every row; only the page's rows are shaped.
-    const page = q.page ?? 1;
+    const page = paging.page ?? 1;
     const from = (page - 1) * size;
     const data: unknown[] = [];
     let total = 0;
@@ -388,24 +395,51 @@ export function part1List<T, K extends string>(rows: Iterable<T>, q: Part1ListQu
       body: { data, pagination: { page, total_pages: Math.max(1, Math.ceil(total / size)), total_items: total } },
     };
   }
-  const after = q.next ? decodeCursor(order, q.next, "next") : undefined;
-  const before = !after && q.previous ? decodeCursor(order, q.previous, "previous") : undefined;
+  const after = paging.after ? decodeCursor(order, paging.after.token, paging.after.param) : undefined;
+  const before = !after && paging.before ? decodeCursor(order, paging.before.token, paging.before.param) : undefined;
   const { page, next, previous } = cursorPage(rows, plan, spec, order, size, after, before);
-  return {
-    status: 200,
-    headers: { "content-type": "application/json-cursor" },
-    body: { data: page.map(item), pagination: { next_page: next, previous_page: previous } },
-  };
+  return { status: 200, ...(cursorHeaders ? { headers: cursorHeaders } : {}), body: { data: page.map(item), pagination: { next_page: next, previous_page: previous } } };
 }
 
-/** Answers a Part 2 inventory list (starting_after / ending_before). */
+const cursorParam = (token: string | undefined, param: string) => (token ? { token, param } : undefined);
+
+/** Answers a Part 1 list (limits, cursor or stream) from the rows that passed the endpoint's filters. */
+export function part1List<T, K extends string>(rows: Iterable<T>, q: Part1ListQuery<K>, spec: ListSpec<T, NoInfer<K>>): Reply {
+  const desc = q.direction === "desc";
+  const order: Order = { keys: q.sort_by, desc, nullsFirst: q.nulls ? q.nulls === "first" : !desc };
+  const paging: Paging = {
+    type: q.pagination_type,
+    size: q.page_size ?? PART1_DEFAULT_PAGE_SIZE,
+    page: q.page,
+    after: cursorParam(q.next, "next"),
+    before: cursorParam(q.previous, "previous"),
+  };
+  return pageAnswer(rows, spec, order, paging, { "content-type": "application/json-cursor" });
+}
+
+/** One cursor given under either of its names (the spec's, or the vendor clients' Part 1 name); 400 when both differ. */
+function eitherName(spec: [string, string | undefined], client: [string, string | undefined]): { token: string; param: string } | undefined {
+  if (spec[1] !== undefined && client[1] !== undefined && spec[1] !== client[1]) {
+    throw errors.VALIDATION_FAILED(`query.${client[0]}: names another cursor than ${spec[0]}; send one of them`);
+  }
+  return cursorParam(spec[1], spec[0]) ?? cursorParam(client[1], client[0]);
+}
+
+/**
+ * Answers a Part 2 inventory list: starting_after / ending_before (or their Part 1 names next /
+ * previous), sort_asc (or direction); pagination_type limits or stream as Part 1 answers them.
+ */
 export function inventoryList<T, K extends string>(rows: Iterable<T>, q: InventoryListQuery<K>, spec: ListSpec<T, NoInfer<K>>): Reply {
-  const order: Order = { keys: [q.sort_by], desc: !q.sort_asc, nullsFirst: q.sort_asc };
-  const plan = planFor(rows, spec, order);
-  const after = q.starting_after ? decodeCursor(order, q.starting_after, "starting_after") : undefined;
-  const before = !after && q.ending_before ? decodeCursor(order, q.ending_before, "ending_before") : undefined;
-  const { page, next, previous } = cursorPage(rows, plan, spec, order, q.page_size, after, before);
-  return { status: 200, body: { data: page.map(itemOf(spec)), pagination: { next_page: next, previous_page: previous } } };
+  const desc = q.direction ? q.direction === "desc" : !q.sort_asc;
+  const order: Order = { keys: [q.sort_by], desc, nullsFirst: q.nulls ? q.nulls === "first" : !desc };
+  const paging: Paging = {
+    type: q.pagination_type ?? "cursor",
+    size: q.page_size,
+    page: q.page,
+    after: eitherName(["starting_after", q.starting_after], ["next", q.next]),
+    before: eitherName(["ending_before", q.ending_before], ["previous", q.previous]),
+  };
+  return pageAnswer(rows, spec, order, paging);
 }
 
 /** Case-insensitive partial match of any search entry against any of the fields (OR across entries). */

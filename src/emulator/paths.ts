@@ -1,17 +1,17 @@
 /** Addresses of the API's operations, rendered from the endpoint table's paths. */
-import { fillPath, type AnyEndpoint } from "../api/endpoint";
+import { fillPath, isOutsideApiRoot, type AnyEndpoint } from "../api/endpoint";
 
-/** The root every API path (except the OIDC token endpoint's) lives under. */
+/** The root every API path (except the `root` rows': the OIDC endpoints, the metadata document) lives under. */
 export const API_PREFIX = "/api/v4";
 
 /**
- * The path as the router serves it: under API_PREFIX, or absolute for the OIDC endpoints. With
+ * The path as the router serves it: under API_PREFIX, or at the root for `root` rows. With
  * `params`, the `{param}` placeholders are filled from them (see fillPath: each value percent-encoded
  * in full); without, the template is answered as is.
  */
 export function servedPath(ep: AnyEndpoint, params?: Record<string, string>): string {
   const path = params === undefined ? ep.path : fillPath(ep, params);
-  return ep.path.startsWith("/auth/realms/") ? path : API_PREFIX + path;
+  return isOutsideApiRoot(ep) ? path : API_PREFIX + path;
 }
 
 /** How a message names an operation: `POST /assets/types/create`. */

@@ -9,17 +9,19 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import findMyWay from "find-my-way";
 import { endpoints } from "../api/endpoints";
+import { AUTH_PATH, REALM } from "../api/auth";
 import { ApiError, errors } from "../api/errors";
 import { formatTimestamp } from "../api/common";
 import { openApiDocument } from "../api/openapi";
 import { appendAudit } from "./audit";
 import { Auth, holds, krnOf, SYSTEM_IDENTITY, type Identity, type TokenLifetimes } from "./auth";
 import { BodyTooLarge, JSON_LIMIT, MAX_BODY_DEPTH, bodyLimit, decodeBody, nestedDeeperThan, readBody } from "./body";
+import { edgeOf, type Edge } from "./edge";
 import { allRoutes, allTickers } from "./handlers";
 import { RolledBack, isReply, type HandlerContext, type Reply, type Route } from "./handler";
 import { API_PREFIX, servedPath } from "./paths";
 import { type Store, type Change } from "./store/store";
-import { parseOrThrow, queryObject } from "./validate";
+import { parseOrThrow, queryObject, withoutNulls } from "./validate";
 
 /** A `.` or `..` segment of a request target's path (percent-encoded dots included), as sent; undefined when there is none. */
 export function dotSegment(target: string): string | undefined {
@@ -48,6 +50,8 @@ export interface ServerOptions {
   tickIntervalMs?: number;
   extraRoutes?: Record<string, ExtraRoute>;
   faults?: FaultHooks;
+  /** How the emulated edge downloads packages (default: DEFAULT_PACKAGE_MS, never failing). */
+  edge?: Edge;
   /** Where the server reports what no request can be told: internal errors and failed background work. */
   log?: (line: string) => void;
 }
@@ -103,8 +107,9 @@ function timestamp(ms: number): string {
 export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0): Promise<RunningServer> {
   const { store } = options;
   const clock = options.clock ?? Date.now;
+  const edge = options.edge ?? edgeOf(undefined);
   let baseUrl = "";
-  const auth = new Auth(store, () => `${baseUrl}/auth/realms/svc`, options.tokenLifetimes, clock);
+  const auth = new Auth(store, () => `${baseUrl}/${AUTH_PATH}/realms/${REALM}`, options.tokenLifetimes, clock);
   const routes = allRoutes();
   const router = findMyWay({ ignoreTrailingSlash: true, maxParamLength: 1024 });
   const routeByEndpoint = new Map<string, Route>();
@@ -192,7 +197,7 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
     // Authenticate before reading the body: an unauthenticated caller learns nothing about validation.
     let identity: Identity = SYSTEM_IDENTITY;
     if (ep.permission !== null) {
-      identity = auth.authenticate(req.headers.authorization);
+      identity = ep.signedLinks && url.searchParams.has("signature") ? auth.linkIdentity(path, url.searchParams, ep.permission) : auth.authenticate(req.headers.authorization);
       if (!holds(identity, ep.permission)) {
         req.resume();
         throw errors.FORBIDDEN(`${identity.username} lacks the permission svc.permission.${ep.permission} that ${ep.method} ${ep.path} requires`);
@@ -217,7 +222,7 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
     let body: unknown = undefined;
     if (ep.body) {
       if (decoded.body === undefined && ep.bodyOptional) body = undefined;
-      else body = parseOrThrow(ep.body, decoded.body === undefined ? undefined : decoded.body, "body");
+      else body = parseOrThrow(ep.body, decoded.body === undefined ? undefined : withoutNulls(ep.body, decoded.body), "body");
       if (nestedDeeperThan(body, MAX_BODY_DEPTH)) {
         throw errors.VALIDATION_FAILED(`body: arrays and objects nested deeper than ${MAX_BODY_DEPTH} levels`);
       }
@@ -237,6 +242,7 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
       files: decoded.files,
       baseUrl,
       auth,
+      edge,
     };
 
     let done: { result: unknown; changes: Change[] };

@@ -3,7 +3,7 @@ import { type z } from "zod";
 import { renderPath } from "../api/common";
 import { errors } from "../api/errors";
 
-type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; shape?: Record<string, z.ZodType> };
+type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; shape?: Record<string, z.ZodType>; element?: z.ZodType };
 const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
 
 /** Unwraps optional/default/nullable/pipe wrappers to the schema that decides the value's shape. */
@@ -41,6 +41,31 @@ export function issuesToMessages(root: string, error: z.ZodError): string[] {
       : issue.message;
     return `${where}: ${msg}`;
   });
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * An explicit `null` on a field whose schema refuses null (or that the schema does not know) counts
+ * as the field left out (facts §1.1: the vendor's previous client sends every field it has no value
+ * for as null, its own extra fields included). Objects and array items nested in the body are
+ * cleaned the same way where the schema gives their shape; free-form objects pass untouched, and a
+ * field declared nullable keeps its null.
+ */
+export function withoutNulls(schema: z.ZodType, value: unknown): unknown {
+  const base = baseSchema(schema);
+  const d = defOf(base);
+  if (d.type === "array" && d.element && Array.isArray(value)) return value.map((v) => withoutNulls(d.element!, v));
+  if (d.type !== "object" || !isPlainObject(value)) return value;
+  const shape = objectShape(base);
+  const kept: Array<[string, unknown]> = [];
+  for (const [k, v] of Object.entries(value)) {
+    const field = Object.prototype.hasOwnProperty.call(shape, k) ? shape[k] : undefined;
+    if (v !== null) kept.push([k, field ? withoutNulls(field, v) : v]);
+    else if (field?.safeParse(null).success) kept.push([k, v]);
+  }
+  // fromEntries defines each key as an own property: a `__proto__` key stays data.
+  return Object.fromEntries(kept);
 }
 
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, root: string): z.output<S> {

@@ -3,21 +3,30 @@
  * `svc-emulator snapshot` writes it) becomes a readable TypeScript Pulumi program that declares every
  * object with `adopt: true`, so that its first `up` takes the objects over without changing them.
  *
+ * - Each record's args come from the kind's own record mapping (`argsOfRecord`, what an import reads),
+ *   so the program declares what a refresh reads back. A field no arg takes, and a record no resource
+ *   can declare, is listed in index.ts with the reason: nothing of the snapshot is dropped silently.
  * - One file per area (assets.ts, clusters.ts, labels.ts, apps.ts, parameters.ts, workloads.ts, ...)
  *   and index.ts importing them; plus Pulumi.yaml, package.json and tsconfig.json.
  * - Logical names are the platform names (an app version `<app>-<version>`, parameter values
- *   `<app>-<version>-<asset>`); variables are their camelCase forms, a collision within a file
- *   resolved by the kind's name and then a number, in the order of the sorted platform names.
+ *   `<app>-<version>-<asset>`, an asset's property or metadata `<asset>/<name>`); variables are their
+ *   camelCase forms, a collision within a file resolved by the kind's name and then a number, in the
+ *   order of the sorted platform names.
  * - References are outputs: an asset's type is `assetType.name`, its parent `parent.name`, a
  *   workload's app version the AppVersion's `version`, its cluster `cluster.name`.
- * - Sections the package has no resource for (compute nodes, which register themselves) are named in
- *   a comment of index.ts.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import semver from "semver";
 import { parse as parseYaml } from "yaml";
+import { argsOfRecord, wireName } from "../provider/machinery";
 import { kinds } from "../provider/resources";
-import { camel, convertKeys } from "../provider/values";
+import { deepEqual } from "../provider/values";
+import { ownPackage, vendoredSpec, vendorPackage, VENDOR_DIR } from "./package-source";
+import { Code, identifier, moduleVar, packageJson, pulumiYaml, sourceFiles, tsconfig, type Decl, type UndeclaredRecord } from "./program-text";
+
+export { identifier, literal, type UndeclaredRecord } from "./program-text";
+export { vendorPackage } from "./package-source";
 
 export type Snapshot = Record<string, unknown>;
 type Entry = Record<string, unknown>;
@@ -25,8 +34,13 @@ type Entry = Record<string, unknown>;
 export interface GenerateOptions {
   /** Project name written in Pulumi.yaml and package.json (default "svc-plant"). */
   project?: string;
-  /** Version range of pulumi-svc in package.json (default: this package's version, caret). */
-  packageVersion?: string;
+  /**
+   * Where the program's package.json installs pulumi-svc from: a version range once the package is
+   * published, a git URL, or a tarball (`file:...`). Default: `file:vendor/pulumi-svc-<version>.tgz`,
+   * a tarball of the running package that `generateFromFile` packs into the program's folder
+   * (`vendorPackage` does it for files written otherwise).
+   */
+  packageSpec?: string;
   /** Version range of @pulumi/pulumi in package.json (default: the range this package depends on). */
   pulumiVersion?: string;
 }
@@ -34,26 +48,11 @@ export interface GenerateOptions {
 /** The program's files, by relative path. */
 export type GeneratedFiles = Record<string, string>;
 
-/** Code that the emitter writes as is (a reference to another resource's output). */
-class Code {
-  constructor(readonly text: string) {}
+/** The program, and what of the snapshot it does not declare (index.ts lists it too). */
+export interface GeneratedProgram {
+  files: GeneratedFiles;
+  undeclared: UndeclaredRecord[];
 }
-
-interface Decl {
-  file: string;
-  variable: string;
-  className: string;
-  logicalName: string;
-  args: Record<string, unknown>;
-  comment?: string;
-}
-
-const IDENT = /^[A-Za-z_$][\w$]*$/;
-const RESERVED = new Set(
-  "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await pulumi svc".split(
-    " ",
-  ),
-);
 
 /** Writes `files` under `dir` (created when missing). */
 export function writeProgram(dir: string, files: GeneratedFiles): void {
@@ -75,46 +74,85 @@ export function generateFromFile(snapshotPath: string, outDir: string, options: 
   if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw new Error(`snapshot ${snapshotPath}: not a YAML mapping of sections`);
   const files = generateProgram(doc as Snapshot, options);
   writeProgram(outDir, files);
+  if (options.packageSpec === undefined) vendorPackage(outDir);
   return files;
+}
+
+/** The program for a snapshot: every object declared with `adopt: true` (where the kind takes an adopt). */
+export function generateProgram(doc: Snapshot, options: GenerateOptions = {}): GeneratedFiles {
+  return planProgram(doc, options).files;
+}
+
+/** The program for a snapshot, with the list of what it does not declare. */
+export function planProgram(doc: Snapshot, options: GenerateOptions = {}): GeneratedProgram {
+  const b = new ProgramBuilder();
+  for (const [section, build] of Object.entries(SECTIONS)) build(b, entries(doc, section));
+  for (const section of Object.keys(doc).sort()) {
+    if (section in SECTIONS || doc[section] === undefined || doc[section] === null) continue;
+    b.leave(section, `(${entries(doc, section).length} entries)`, "the package has no resource for this section");
+  }
+  const own = ownPackage();
+  const project = options.project ?? "svc-plant";
+  const packageSpec = options.packageSpec ?? vendoredSpec(own);
+  const install = packageSpec.startsWith(`file:${VENDOR_DIR}/`)
+    ? `Install with \`npm install\`: package.json names pulumi-svc's tarball in ${VENDOR_DIR}/ (keep it with the program).`
+    : `Install with \`npm install\` (pulumi-svc from ${packageSpec}).`;
+  return {
+    files: {
+      ...sourceFiles(b.decls, b.undeclared, install),
+      "Pulumi.yaml": pulumiYaml(project),
+      "package.json": packageJson({ project, packageSpec, pulumiVersion: options.pulumiVersion ?? own.pulumi }),
+      "tsconfig.json": tsconfig(b.decls),
+    },
+    undeclared: b.undeclared,
+  };
 }
 
 const entries = (doc: Snapshot, section: string): Entry[] => {
   const v = doc[section];
   if (v === undefined || v === null) return [];
+  // The instance settings may be one mapping rather than a list of one.
+  if (section === "instance_settings" && typeof v === "object" && !Array.isArray(v)) return [v as Entry];
   if (!Array.isArray(v)) throw new Error(`snapshot section ${section}: must be a list of entries, got ${JSON.stringify(v)}`);
   return v.filter((e): e is Entry => e !== null && typeof e === "object" && !Array.isArray(e));
 };
 
 const byName = (a: Entry, b: Entry) => String(a.name ?? "").localeCompare(String(b.name ?? ""));
 
-/** The args of `kindName` from a platform record: each arg from its wire field, nested keys in camelCase. */
-function argsFromRecord(kindName: string, record: Entry, skip: readonly string[] = []): Record<string, unknown> {
-  const kind = kinds[kindName];
-  const out: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(kind.args)) {
-    if (spec.local || skip.includes(name)) continue;
-    const v = record[spec.wire ?? name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
-    if (v === undefined || v === null) continue;
-    out[name] = spec.nested
-      ? convertKeys(
-          v,
-          camel,
-          (spec.freeForm ?? []).map((p) => p.split(".").map(camel).join(".")),
-        )
-      : v;
-  }
-  return out;
-}
+/** Semantic version order (1.0.0-rc.1 before 1.0.0); text order for what is not a semantic version. */
+const byVersion = (a: string, b: string) => (semver.valid(a) && semver.valid(b) ? semver.compare(a, b) : a.localeCompare(b));
 
-/** The program for a snapshot: every object declared with `adopt: true` (where the kind takes an adopt). */
-export function generateProgram(doc: Snapshot, options: GenerateOptions = {}): GeneratedFiles {
-  const decls: Decl[] = [];
-  const vars = new Map<string, Set<string>>();
-  /** Resources by kind and platform name, for references. */
-  const index = new Map<string, Decl>();
-  const declare = (file: string, className: string, logicalName: string, args: Record<string, unknown>, comment?: string): Decl => {
-    const taken = vars.get(file) ?? new Set<string>();
-    vars.set(file, taken);
+const isMapping = (v: unknown): v is Entry => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** Reasons for fields no arg takes, by section and field; others get the default reason. */
+const FIELD_REASONS: Record<string, string> = {
+  "asset_types.metadata": "the package has no resource for an asset type's metadata; adopting leaves it as the platform holds it",
+  "labels.metadata": "the package has no resource for a label's metadata; adopting leaves it as the platform holds it",
+  "parameter_values.comment":
+    "a parameter value's comment is write-only (AppParameterValues' `comment`): declaring it would write the values again at adoption; the platform keeps it",
+};
+
+/** Why whole records of a section are not declared. */
+const RECORD_REASONS: Record<string, string> = {
+  acps: "compute nodes register themselves",
+  data_labels: "data labels have platform-assigned ids: declaring them would create new ones",
+  schedules: "parameter schedules have platform-assigned ids: declaring them would schedule again",
+  app_resources: "the package has no resource for an app's asset bindings outside workloads; adopting leaves them as the platform holds them",
+  parameter_defaults: "the package has no resource for parameter defaults; adopting leaves them as the platform holds them",
+  apps: "an app's own title, description and category, where they differ from those of the version that created it: the App resource's create writes them (adopting must write nothing); declare a `svc.App` to manage them",
+};
+
+/** The declarations so far, the variables taken per file, and what is left out. */
+class ProgramBuilder {
+  readonly decls: Decl[] = [];
+  readonly undeclared: UndeclaredRecord[] = [];
+  private readonly vars = new Map<string, Set<string>>();
+  /** Resources by kind and logical name, for references. */
+  private readonly index = new Map<string, Decl>();
+
+  declare(file: string, className: string, logicalName: string, args: Record<string, unknown>, comment?: string): Decl {
+    const taken = this.vars.get(file) ?? new Set<string>();
+    this.vars.set(file, taken);
     const base = identifier(logicalName);
     let variable = base;
     if (taken.has(variable)) variable = `${base}${className}`;
@@ -122,138 +160,216 @@ export function generateProgram(doc: Snapshot, options: GenerateOptions = {}): G
     taken.add(variable);
     const withAdopt = "adopt" in kinds[className].args ? { ...args, adopt: true } : args;
     const d: Decl = { file, variable, className, logicalName, args: withAdopt, comment };
-    decls.push(d);
-    index.set(`${className}:${logicalName}`, d);
+    this.decls.push(d);
+    this.index.set(`${className}:${logicalName}`, d);
     return d;
-  };
-  /** A reference from `file` to an output of the declared resource, or the literal when it is not declared. */
-  const ref = (from: string, className: string, name: unknown, output: string): unknown => {
-    const d = typeof name === "string" ? index.get(`${className}:${name}`) : undefined;
-    if (!d) return name;
-    const owner = d.file === from ? d.variable : `${moduleVar(d.file)}.${d.variable}`;
-    return new Code(`${owner}.${output}`);
-  };
-
-  for (const e of entries(doc, "asset_classes").sort(byName)) declare("assets", "AssetClass", String(e.name), argsFromRecord("AssetClass", e));
-  for (const e of entries(doc, "asset_types").sort(byName)) {
-    const args = argsFromRecord("AssetType", e);
-    if (args.assetClassName !== undefined) args.assetClassName = ref("assets", "AssetClass", args.assetClassName, "name");
-    declare("assets", "AssetType", String(e.name), args);
   }
-  for (const e of parentsFirst(entries(doc, "assets").sort(byName))) {
-    const args = argsFromRecord("Asset", e);
-    args.assetTypeName = ref("assets", "AssetType", args.assetTypeName, "name");
-    if (args.parentName !== undefined) args.parentName = ref("assets", "Asset", args.parentName, "name");
-    declare("assets", "Asset", String(e.name), args);
-  }
-  for (const e of entries(doc, "clusters").sort(byName)) declare("clusters", "Cluster", String(e.name), argsFromRecord("Cluster", e));
-  for (const e of entries(doc, "labels").sort(byName)) declare("labels", "Label", String(e.name), argsFromRecord("Label", e));
-  const icdName = (e: Entry) => {
-    const icd = (e.icd ?? {}) as Entry;
-    return `${icd.name}-${icd.version ?? "0.0.1"}`;
-  };
-  for (const e of entries(doc, "data_types").sort((a, b) => icdName(a).localeCompare(icdName(b)))) declare("datatypes", "DataType", icdName(e), argsFromRecord("DataType", e));
 
-  // Apps: one AppVersion per version (the first version makes the app); later versions name the app through the first.
-  for (const app of entries(doc, "apps").sort(byName)) {
-    const { versions, ...shared } = app;
-    const list = (Array.isArray(versions) ? (versions as Entry[]) : [{}]).map((v) => ({ ...shared, ...v }));
-    list.sort((a, b) => compareVersions(String(a.version ?? ""), String(b.version ?? "")));
-    let first: Decl | undefined;
-    for (const v of list) {
-      const args = argsFromRecord("AppVersion", v, ["manifest"]);
-      const manifest: Entry = {};
-      for (const [k, x] of Object.entries(v)) if (!APP_VERSION_OWN.has(k) && x !== undefined && x !== null) manifest[k] = x;
-      if (Object.keys(manifest).length > 0) args.manifest = manifest;
-      if (first) args.appName = new Code(`${first.variable}.appName`);
-      const d = declare("apps", "AppVersion", `${app.name}-${v.version}`, args);
-      first ??= d;
+  find(className: string, logicalName: string): Decl | undefined {
+    return this.index.get(`${className}:${logicalName}`);
+  }
+
+  /** A reference from `file` to an output of a declared resource. */
+  output(from: string, d: Decl, output: string): Code {
+    return new Code(`${d.file === from ? d.variable : `${moduleVar(d.file)}.${d.variable}`}.${output}`);
+  }
+
+  /** A reference from `file` to an output of the resource declared for `name`, or the literal when there is none. */
+  ref(from: string, className: string, name: unknown, output: string): unknown {
+    const d = typeof name === "string" ? this.find(className, name) : undefined;
+    return d ? this.output(from, d, output) : name;
+  }
+
+  /** A record, or some of its fields, that the program does not declare. */
+  leave(section: string, record: string, reason: string, fields?: string[]): void {
+    this.undeclared.push({ section, record, reason, ...(fields ? { fields } : {}) });
+  }
+
+  /**
+   * The args of `className` for a snapshot entry, through the kind's own record mapping (with the
+   * write-only args a create body holds), and the entry's fields no arg takes (null ones dropped).
+   */
+  mapped(className: string, entry: Entry): { args: Record<string, unknown>; rest: Entry } {
+    const kind = kinds[className];
+    const taken = new Set(Object.keys(kind.args).map((a) => wireName(kind, a)));
+    const rest = Object.fromEntries(Object.entries(entry).filter(([k, v]) => !taken.has(k) && v !== undefined && v !== null));
+    return { args: argsOfRecord(kind, entry, { writeOnly: true }), rest };
+  }
+
+  /** `mapped`, with the fields no arg takes (but `handled`) listed as left out, by reason. */
+  argsOf(section: string, record: string, className: string, entry: Entry, handled: readonly string[] = []): Record<string, unknown> {
+    const { args, rest } = this.mapped(className, entry);
+    const byReason = new Map<string, string[]>();
+    for (const [field, value] of Object.entries(rest)) {
+      if (handled.includes(field)) continue;
+      const reason = FIELD_REASONS[`${section}.${field}`] ?? `no arg of ${className} takes it; adopting leaves it as the platform holds it`;
+      const names = field === "metadata" && isMapping(value) ? Object.keys(value).map((m) => `metadata ${m}`) : [field];
+      byReason.set(reason, [...(byReason.get(reason) ?? []), ...names]);
     }
+    for (const [reason, fields] of byReason) this.leave(section, record, reason, fields);
+    return args;
   }
-
-  for (const pv of entries(doc, "parameter_values").sort((a, b) => `${a.app_name}@${a.app_version}`.localeCompare(`${b.app_name}@${b.app_version}`))) {
-    const version = index.get(`AppVersion:${pv.app_name}-${pv.app_version}`);
-    const rps = (Array.isArray(pv.resource_parameters) ? (pv.resource_parameters as Entry[]) : []).slice();
-    rps.sort((a, b) => String(a.resource).localeCompare(String(b.resource)));
-    for (const rp of rps) {
-      const resource = String(rp.resource ?? "");
-      const asset = resource.startsWith("krn:asset:") ? resource.slice("krn:asset:".length) : resource;
-      const values: Record<string, unknown> = {};
-      const comments: string[] = [];
-      for (const p of (Array.isArray(rp.parameters) ? rp.parameters : []) as Entry[]) {
-        values[String(p.name)] = p.value;
-        if (typeof p.comment === "string") comments.push(`${p.name}: ${p.comment}`);
-      }
-      const args: Record<string, unknown> = {
-        appName: version ? new Code(`${moduleVar(version.file)}.${version.variable}.appName`) : pv.app_name,
-        appVersion: version ? new Code(`${moduleVar(version.file)}.${version.variable}.version`) : pv.app_version,
-        resource: ref("parameters", "Asset", asset, "name"),
-        values,
-      };
-      declare("parameters", "AppParameterValues", `${pv.app_name}-${pv.app_version}-${asset}`, args, comments.length ? `On the platform: ${comments.join("; ")}` : undefined);
-    }
-  }
-
-  for (const e of entries(doc, "workloads").sort(byName)) {
-    const args = argsFromRecord("Workload", e);
-    const version = index.get(`AppVersion:${e.app_name}-${e.app_version}`);
-    if (version) {
-      args.appName = new Code(`${moduleVar(version.file)}.${version.variable}.appName`);
-      args.appVersion = new Code(`${moduleVar(version.file)}.${version.variable}.version`);
-    }
-    if (args.clusterName !== undefined) args.clusterName = ref("workloads", "Cluster", args.clusterName, "name");
-    if (e.stopped === true) args.running = false;
-    declare("workloads", "Workload", String(e.name), args);
-  }
-
-  for (const e of entries(doc, "bridges").sort(byName)) {
-    const args = argsFromRecord("Bridge", e);
-    if (args.clusterName !== undefined) args.clusterName = ref("bridges", "Cluster", args.clusterName, "name");
-    const version = index.get(`AppVersion:${e.app_name}-${e.app_version}`);
-    if (version) {
-      args.appName = new Code(`${moduleVar(version.file)}.${version.variable}.appName`);
-      args.appVersion = new Code(`${moduleVar(version.file)}.${version.variable}.version`);
-    }
-    declare("bridges", "Bridge", String(e.name), args);
-  }
-  // The one settings record: a mapping (or a list of one).
-  const settings = doc.instance_settings;
-  const settingsEntry = Array.isArray(settings) ? (settings[0] as Entry | undefined) : (settings as Entry | undefined);
-  if (settingsEntry && typeof settingsEntry === "object") declare("settings", "InstanceSettings", "instance-settings", argsFromRecord("InstanceSettings", settingsEntry));
-
-  const skipped = Object.keys(doc).filter((s) => !HANDLED.has(s) && doc[s] !== undefined && doc[s] !== null);
-  return {
-    ...sourceFiles(decls, skipped),
-    "Pulumi.yaml": pulumiYaml(options.project ?? "svc-plant"),
-    "package.json": packageJson(options),
-    "tsconfig.json": tsconfig(decls),
-  };
 }
 
-const HANDLED = new Set(["asset_classes", "asset_types", "assets", "clusters", "labels", "data_types", "apps", "parameter_values", "workloads", "bridges", "instance_settings"]);
+type SectionBuilder = (b: ProgramBuilder, list: Entry[]) => void;
 
-/** Why a section is not declared: objects whose platform-assigned id a program cannot name, so a create would make new ones. */
-const NOT_DECLARED: Record<string, string> = {
-  acps: "compute nodes register themselves",
-  data_labels: "data labels have platform-assigned ids: declaring them would create new ones",
-  schedules: "parameter schedules have platform-assigned ids: declaring them would schedule again",
+/** Leaves every record of a section, identified by `name`, with the section's reason. */
+const leaveAll =
+  (section: string, name: (e: Entry) => string): SectionBuilder =>
+  (b, list) => {
+    for (const record of list.map(name).sort()) b.leave(section, record, RECORD_REASONS[section]);
+  };
+
+/** Each section the package knows, in the order the program declares them (later ones refer to earlier ones). */
+const SECTIONS: Record<string, SectionBuilder> = {
+  asset_classes: (b, list) => {
+    for (const e of list.sort(byName)) b.declare("assets", "AssetClass", String(e.name), b.argsOf("asset_classes", String(e.name), "AssetClass", e));
+  },
+  asset_types: (b, list) => {
+    for (const e of list.sort(byName)) {
+      const args = b.argsOf("asset_types", String(e.name), "AssetType", e);
+      if (args.assetClassName !== undefined) args.assetClassName = b.ref("assets", "AssetClass", args.assetClassName, "name");
+      b.declare("assets", "AssetType", String(e.name), args);
+    }
+  },
+  assets: (b, list) => {
+    for (const e of parentsFirst(list.sort(byName))) {
+      const name = String(e.name);
+      const args = b.argsOf("assets", name, "Asset", e, ["properties", "metadata"]);
+      args.assetTypeName = b.ref("assets", "AssetType", args.assetTypeName, "name");
+      if (args.parentName !== undefined) args.parentName = b.ref("assets", "Asset", args.parentName, "name");
+      const asset = b.declare("assets", "Asset", name, args);
+      const properties = (Array.isArray(e.properties) ? (e.properties as Entry[]) : []).filter(isMapping).sort(byName);
+      for (const p of properties) {
+        const own = b.argsOf("assets", `${name} property ${String(p.name)}`, "AssetProperty", { ...p, asset_name: name });
+        b.declare("assets", "AssetProperty", `${name}/${String(p.name)}`, { ...own, assetName: b.output("assets", asset, "name") });
+      }
+      const metadata = isMapping(e.metadata) ? Object.entries(e.metadata).sort(([x], [y]) => x.localeCompare(y)) : [];
+      for (const [key, payload] of metadata) {
+        const own = b.argsOf("assets", `${name} metadata ${key}`, "AssetMetadata", { asset_name: name, name: key, payload });
+        b.declare("assets", "AssetMetadata", `${name}/${key}`, { ...own, assetName: b.output("assets", asset, "name") });
+      }
+    }
+  },
+  clusters: (b, list) => {
+    for (const e of list.sort(byName)) b.declare("clusters", "Cluster", String(e.name), b.argsOf("clusters", String(e.name), "Cluster", e));
+  },
+  acps: leaveAll("acps", (e) => String(e.name)),
+  labels: (b, list) => {
+    for (const e of list.sort(byName)) b.declare("labels", "Label", String(e.name), b.argsOf("labels", String(e.name), "Label", e));
+  },
+  data_labels: leaveAll("data_labels", (e) => `${String(e.label_name)} from ${String(e.start_date)}`),
+  data_types: (b, list) => {
+    const icdName = (e: Entry) => {
+      const icd = isMapping(e.icd) ? e.icd : {};
+      return `${String(icd.name)}-${String(icd.version ?? "0.0.1")}`;
+    };
+    for (const e of list.sort((x, y) => icdName(x).localeCompare(icdName(y)))) b.declare("datatypes", "DataType", icdName(e), b.argsOf("data_types", icdName(e), "DataType", e));
+  },
+  apps: (b, list) => {
+    for (const app of list.sort(byName)) appVersions(b, app);
+  },
+  parameter_defaults: leaveAll("parameter_defaults", (e) => `${String(e.app_name)} ${String(e.app_version)}`),
+  parameter_values: (b, list) => {
+    const key = (e: Entry) => `${String(e.app_name)}@${String(e.app_version)}`;
+    for (const pv of list.sort((x, y) => key(x).localeCompare(key(y)))) parameterValues(b, pv);
+  },
+  schedules: leaveAll("schedules", (e) => `${String(e.app_name)} ${String(e.app_version)} at ${String(e.scheduled_for)}`),
+  workloads: (b, list) => {
+    for (const e of list.sort(byName)) {
+      const args = b.argsOf("workloads", String(e.name), "Workload", e, ["stopped"]);
+      refAppVersion(b, "workloads", args);
+      if (args.clusterName !== undefined) args.clusterName = b.ref("workloads", "Cluster", args.clusterName, "name");
+      // The fixture's query flag: created stopped.
+      if (e.stopped === true) args.running = false;
+      b.declare("workloads", "Workload", String(e.name), args);
+    }
+  },
+  bridges: (b, list) => {
+    for (const e of list.sort(byName)) {
+      const args = b.argsOf("bridges", String(e.name), "Bridge", e);
+      if (args.clusterName !== undefined) args.clusterName = b.ref("bridges", "Cluster", args.clusterName, "name");
+      refAppVersion(b, "bridges", args);
+      b.declare("bridges", "Bridge", String(e.name), args);
+    }
+  },
+  app_resources: leaveAll("app_resources", (e) => `${String(e.app_name)} (${e.enabled === false ? "disabled" : "enabled"})`),
+  // The one settings record.
+  instance_settings: (b, list) => {
+    if (list[0]) b.declare("settings", "InstanceSettings", "instance-settings", b.argsOf("instance_settings", "settings", "InstanceSettings", list[0]));
+    for (const extra of list.slice(1)) b.leave("instance_settings", JSON.stringify(extra), "a platform has one settings record: only the first entry is declared");
+  },
 };
 
-/** Fields of an app version entry that are AppVersion args of their own (the rest is the manifest). */
-const APP_VERSION_OWN = new Set(["name", "version", "type", "title", "description", "image", "defaults", "schemas", "category", "versions"]);
+/** An app's appName and appVersion args as references to its declared AppVersion, when there is one. */
+function refAppVersion(b: ProgramBuilder, from: string, args: Record<string, unknown>): void {
+  const version = b.find("AppVersion", `${String(args.appName)}-${String(args.appVersion)}`);
+  if (!version) return;
+  args.appName = b.output(from, version, "appName");
+  args.appVersion = b.output(from, version, "version");
+}
 
-function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.-]/);
-  const pb = b.split(/[.-]/);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const x = pa[i] ?? "";
-    const y = pb[i] ?? "";
-    const nx = Number(x);
-    const ny = Number(y);
-    const c = x !== "" && y !== "" && Number.isFinite(nx) && Number.isFinite(ny) ? nx - ny : x.localeCompare(y);
-    if (c !== 0) return c;
+/** App-level fields a version takes from its app unless it has its own. */
+const APP_LEVEL = ["title", "description", "category"];
+
+/**
+ * One AppVersion per version, in semantic version order: the first creates the app, later ones name
+ * it through the first. A version's fields that are no AppVersion arg are its manifest.
+ */
+function appVersions(b: ProgramBuilder, app: Entry): void {
+  const { versions, ...shared } = app;
+  const list = (Array.isArray(versions) ? (versions as unknown[]).filter(isMapping) : [{}]).map((v) => ({ ...shared, ...v }));
+  list.sort((x, y) => byVersion(String(x.version ?? ""), String(y.version ?? "")));
+  let first: Decl | undefined;
+  for (const v of list) {
+    const { args, rest } = b.mapped("AppVersion", v);
+    if (Object.keys(rest).length > 0) args.manifest ??= rest;
+    if (first) args.appName = b.output("apps", first, "appName");
+    const d = b.declare("apps", "AppVersion", `${String(app.name)}-${String(v.version)}`, args);
+    first ??= d;
   }
-  return 0;
+  // The app took its fields from the version that created it; the platform may hold others since.
+  const differing = list.length > 0 ? APP_LEVEL.filter((k) => shared[k] !== undefined && !deepEqual(shared[k], list[0][k])) : [];
+  if (differing.length > 0) b.leave("apps", String(app.name), RECORD_REASONS.apps, differing);
+}
+
+/** One AppParameterValues per app version and asset, through the kind's mapping of a values record. */
+function parameterValues(b: ProgramBuilder, pv: Entry): void {
+  const { app_name, app_version, resource_parameters, ...others } = pv;
+  const which = `${String(app_name)} ${String(app_version)}`;
+  for (const [field] of Object.entries(others).filter(([, v]) => v !== undefined && v !== null)) {
+    b.leave("parameter_values", which, "no arg of AppParameterValues takes it; adopting leaves it as the platform holds it", [field]);
+  }
+  const version = b.find("AppVersion", `${String(app_name)}-${String(app_version)}`);
+  const rps = (Array.isArray(resource_parameters) ? (resource_parameters as unknown[]).filter(isMapping) : []).slice();
+  rps.sort((x, y) => String(x.resource).localeCompare(String(y.resource)));
+  for (const rp of rps) {
+    const params = (Array.isArray(rp.parameters) ? rp.parameters : []).filter(isMapping);
+    const values = Object.fromEntries(params.map((p) => [String(p.name), p.value]));
+    const commented = params.filter((p) => typeof p.comment === "string");
+    const comments = commented.map((p) => `${String(p.name)}: ${String(p.comment)}`);
+    const { args } = b.mapped("AppParameterValues", { app_name, app_version, resource: rp.resource, values });
+    const asset = String(args.resource);
+    if (commented.length > 0)
+      b.leave(
+        "parameter_values",
+        `${which} ${asset}`,
+        FIELD_REASONS["parameter_values.comment"],
+        commented.map((p) => `comment of ${String(p.name)}`),
+      );
+    if (version) {
+      args.appName = b.output("parameters", version, "appName");
+      args.appVersion = b.output("parameters", version, "version");
+    }
+    args.resource = b.ref("parameters", "Asset", asset, "name");
+    b.declare(
+      "parameters",
+      "AppParameterValues",
+      `${String(app_name)}-${String(app_version)}-${asset}`,
+      args,
+      comments.length ? `On the platform: ${comments.join("; ")}` : undefined,
+    );
+  }
 }
 
 /** Assets with every parent before its children, otherwise in the given order. */
@@ -270,132 +386,4 @@ function parentsFirst(list: Entry[]): Entry[] {
   };
   list.forEach(visit);
   return out;
-}
-
-/** `line-1-filler` → `line1Filler`; a name starting with a digit or reserved gets a leading `_`. */
-export function identifier(name: string): string {
-  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  let id = words.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join("");
-  if (!id) id = "resource";
-  if (/^[0-9]/.test(id) || RESERVED.has(id)) id = `_${id}`;
-  return id;
-}
-
-const moduleVar = (file: string) => identifier(file);
-
-/** A value as TypeScript: short values on one line, longer ones one entry per line, 2-space indents. */
-export function literal(v: unknown, indent = 0): string {
-  if (v instanceof Code) return v.text;
-  if (v === undefined) return "undefined";
-  if (v === null || typeof v !== "object") return JSON.stringify(v);
-  const pad = "  ".repeat(indent + 1);
-  const end = "  ".repeat(indent);
-  const items = Array.isArray(v)
-    ? v.map((x) => literal(x, indent + 1))
-    : Object.entries(v as Record<string, unknown>)
-        .filter(([, x]) => x !== undefined)
-        .map(([k, x]) => `${IDENT.test(k) ? k : JSON.stringify(k)}: ${literal(x, indent + 1)}`);
-  const [open, close] = Array.isArray(v) ? ["[", "]"] : ["{", "}"];
-  if (items.length === 0) return `${open}${close}`;
-  const oneLine = Array.isArray(v) ? `[${items.join(", ")}]` : `{ ${items.join(", ")} }`;
-  if (!oneLine.includes("\n") && oneLine.length + indent * 2 <= 96) return oneLine;
-  return `${open}\n${items.map((i) => `${pad}${i},`).join("\n")}\n${end}${close}`;
-}
-
-const FILE_TITLES: Record<string, string> = {
-  assets: "Asset classes, asset types and the asset tree.",
-  clusters: "Edge clusters (API v4 cannot delete a cluster: destroy releases it).",
-  labels: "Labels.",
-  datatypes: "Data types.",
-  apps: "Apps and their versions.",
-  parameters: "Parameter values per asset.",
-  workloads: "Workloads.",
-  bridges: "Bridges.",
-  settings: "The instance settings (destroy restores the platform's defaults).",
-};
-const FILE_ORDER = ["assets", "clusters", "labels", "datatypes", "apps", "parameters", "workloads", "bridges", "settings"];
-
-function sourceFiles(decls: Decl[], skipped: string[]): GeneratedFiles {
-  const files: GeneratedFiles = {};
-  const used = FILE_ORDER.filter((f) => decls.some((d) => d.file === f));
-  for (const file of used) {
-    const mine = decls.filter((d) => d.file === file);
-    const body = mine
-      .map((d) => `${d.comment ? `// ${d.comment}\n` : ""}export const ${d.variable} = new svc.${d.className}(${JSON.stringify(d.logicalName)}, ${literal(d.args)});`)
-      .join("\n\n");
-    const imports = used.filter((other) => other !== file && new RegExp(`\\b${moduleVar(other)}\\.`).test(body));
-    const head = [
-      `// ${FILE_TITLES[file]} Generated from a snapshot of the platform; every object is adopted.`,
-      `import * as svc from "pulumi-svc";`,
-      ...imports.map((o) => `import * as ${moduleVar(o)} from "./${o}";`),
-    ];
-    files[`${file}.ts`] = `${head.join("\n")}\n\n${body}\n`;
-  }
-  const notes = skipped.map((section) => `// Not declared: the snapshot's ${section}${NOT_DECLARED[section] ? ` (${NOT_DECLARED[section]})` : ""}.`);
-  files["index.ts"] = [
-    "// The platform under code: each area in a file of its own. Every resource has `adopt: true`: the",
-    "// first `up` takes the existing objects over; review `adoption plan` output before applying.",
-    ...notes,
-    ...used.map((f) => `import "./${f}";`),
-    "",
-  ].join("\n");
-  return files;
-}
-
-function pulumiYaml(project: string): string {
-  return [
-    `name: ${project}`,
-    "runtime:",
-    "  name: nodejs",
-    "  options:",
-    "    typescript: true",
-    "description: The platform's objects, generated from a snapshot and adopted",
-    "",
-  ].join("\n");
-}
-
-function ownPackage(): { version: string; pulumi: string } {
-  try {
-    const pkg = JSON.parse(readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as {
-      version?: string;
-      dependencies?: Record<string, string>;
-      peerDependencies?: Record<string, string>;
-    };
-    return { version: pkg.version ?? "*", pulumi: pkg.peerDependencies?.["@pulumi/pulumi"] ?? pkg.dependencies?.["@pulumi/pulumi"] ?? "^3.0.0" };
-  } catch {
-    return { version: "*", pulumi: "^3.0.0" };
-  }
-}
-
-function packageJson(options: GenerateOptions): string {
-  const own = ownPackage();
-  const pkg = {
-    name: options.project ?? "svc-plant",
-    private: true,
-    main: "index.ts",
-    devDependencies: { "@types/node": "^22.0.0", typescript: "^5.0.0" },
-    dependencies: { "@pulumi/pulumi": options.pulumiVersion ?? own.pulumi, "pulumi-svc": options.packageVersion ?? `^${own.version}` },
-  };
-  return `${JSON.stringify(pkg, null, 2)}\n`;
-}
-
-function tsconfig(decls: Decl[]): string {
-  const files = [...FILE_ORDER.filter((f) => decls.some((d) => d.file === f)).map((f) => `${f}.ts`), "index.ts"];
-  const config = {
-    compilerOptions: {
-      strict: true,
-      outDir: "bin",
-      target: "es2020",
-      module: "commonjs",
-      moduleResolution: "node",
-      sourceMap: true,
-      experimentalDecorators: true,
-      pretty: true,
-      noFallthroughCasesInSwitch: true,
-      noImplicitReturns: true,
-      forceConsistentCasingInFileNames: true,
-    },
-    files,
-  };
-  return `${JSON.stringify(config, null, 2)}\n`;
 }

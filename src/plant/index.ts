@@ -16,4 +16,17 @@ export {
 } from "./snapshot";
 export { fileSink, memorySink, type TextSink } from "./writer";
 export { parity, formatParity, type ParityOptions, type ParityReport, type OperationParity, type FieldDifference, type ParityEvent } from "./parity";
-export { generateProgram, generateFromFile, writeProgram, identifier, literal, type Snapshot, type GenerateOptions, type GeneratedFiles } from "./generate";
+export {
+  generateProgram,
+  generateFromFile,
+  planProgram,
+  vendorPackage,
+  writeProgram,
+  identifier,
+  literal,
+  type Snapshot,
+  type GenerateOptions,
+  type GeneratedFiles,
+  type GeneratedProgram,
+  type UndeclaredRecord,
+} from "./generate";

@@ -19,7 +19,8 @@ export function argsOf(kind: Kind, props: Props): Props {
   return out;
 }
 
-const wireName = (kind: Kind, arg: string) => wireNameOf(arg, kind.args[arg]);
+/** The field of the platform's records an arg maps to. */
+export const wireName = (kind: Kind, arg: string) => wireNameOf(arg, kind.args[arg]);
 
 /** The wire body for the platform: non-local args under their wire names, nested keys converted. */
 export function toWire(kind: Kind, args: Props): WireRecord {
@@ -175,6 +176,23 @@ function platformArgs(kind: Kind, props: Props): Props {
 function recordArgs(kind: Kind, record: WireRecord, olds: Props): (name: string) => unknown {
   const fromRecord = kind.argsFromRecord?.(record, olds);
   return (name) => (fromRecord && name in fromRecord ? fromRecord[name] : argFromWire(kind, name, record));
+}
+
+/**
+ * The args a platform record states, read as an import (a read by id alone) reads them: the kind's
+ * own mapping first, then each arg from its wire field, in the user's naming. With `writeOnly`, also
+ * the args the platform never answers, from their wire fields where `record` holds them (a create
+ * body, as a snapshot keeps it). `svc-emulator generate` declares these.
+ */
+export function argsOfRecord(kind: Kind, record: WireRecord, options: { writeOnly?: boolean } = {}): Props {
+  const server = recordArgs(kind, record, {});
+  const out: Props = {};
+  for (const [name, spec] of Object.entries(kind.args)) {
+    if (spec.local || (spec.writeOnly && !options.writeOnly)) continue;
+    const value = server(name);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
 }
 
 /** Whether the platform's value states the user's (the arg's own equivalence, else `exact` args equal, others contain it). */

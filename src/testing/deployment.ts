@@ -105,6 +105,8 @@ export class Deployment {
      * `adopt: true`, say), from its type and inputs; such a create is planned against the object as read.
      */
     private readonly adoptionId?: (type: string, inputs: PropertyMap) => string | undefined,
+    /** Whether a create takes the existing object over (reported as `create (adopt)`); default: `adopt: true`. */
+    private readonly adopts: (type: string, inputs: PropertyMap) => boolean = (_type, inputs) => adopting(inputs),
   ) {}
 
   get failure(): Error | undefined {
@@ -321,7 +323,7 @@ export class Deployment {
   }
 
   private async create(ref: ResourceRef, reg: Registration, inputs: PropertyMap): Promise<Answer> {
-    const detail = { news: inputs, adopt: adopting(inputs) };
+    const detail = { news: inputs, adopt: this.adopts(reg.type, inputs) };
     if (this.preview && this.adoptionId) {
       const planned = await this.planAdoption(ref, reg, inputs);
       if (planned) return planned;
@@ -341,7 +343,7 @@ export class Deployment {
    * Undefined when there is no such object: adopting creates it.
    */
   private async planAdoption(ref: ResourceRef, reg: Registration, inputs: PropertyMap): Promise<Answer | undefined> {
-    const id = this.adoptionId?.(reg.type, forProviderMap(inputs));
+    const id = this.adoptionId?.(reg.type, inputs);
     if (!id) return undefined;
     const declared = forProviderMap(inputs);
     const read = await providerStep(this.ctx, ref, "read", () => this.ctx.client.read(ref, id, declared, declared));
@@ -349,7 +351,7 @@ export class Deployment {
     const platform = this.ctx.redactor.protect(annotateSecrets(read.inputs ?? read.properties, inputs));
     const outputs = this.ctx.redactor.protect(annotateSecrets(read.properties, inputs, reg.additionalSecretOutputs));
     const plan = await this.plan(ref, reg, { urn: ref.urn, type: reg.type, name: reg.name, custom: true, id: read.id, inputs: platform, outputs, dependencies: [] }, inputs);
-    const adopt = adopting(inputs);
+    const adopt = this.adopts(reg.type, inputs);
     // The report's old values: the platform's, as far as the program declares them (adopting leaves the rest as it is).
     const olds = declaredPart(platform, inputs) as PropertyMap;
     const detail = { diffs: plan.op === "same" ? [] : plan.diffs, replaces: plan.op === "replace" ? plan.replaces : [], olds, news: inputs, adopt };
@@ -532,15 +534,58 @@ export class Deployment {
   }
 }
 
-/** `ignoreChanges`: the named top-level properties keep their old values (or stay absent). */
+/**
+ * `ignoreChanges`, as the engine's processIgnoreChanges applies it: each property path
+ * (`runtime.configuration`, `tags["a.b"]`, `items[0].name`, `*` for any key or element) keeps the old
+ * inputs' value there, or stays absent where the old inputs have none.
+ */
 function applyIgnoreChanges(news: PropertyMap, olds: PropertyMap | undefined, ignore: readonly string[]): PropertyMap {
   if (!olds || ignore.length === 0) return news;
-  const out = { ...news };
-  for (const path of ignore) {
-    const key = topLevel(path);
-    if (key === "*") return { ...olds };
-    if (key in olds) out[key] = olds[key];
-    else delete out[key];
+  if (ignore.includes("*")) return { ...olds };
+  let out: PropertyValue = news;
+  for (const path of ignore) out = resetPath(out, olds, parsePath(path));
+  return out as PropertyMap;
+}
+
+/** `dest` with the value at `path` taken from `source` (removed where `source` has none); secrets stay secret. */
+function resetPath(dest: PropertyValue, source: PropertyValue | undefined, path: ReadonlyArray<string | number>): PropertyValue {
+  if (path.length === 0) return source === undefined ? dest : source;
+  if (isSecret(dest)) return secret(resetPath(unwrapSecret(dest), source === undefined ? undefined : unwrapSecret(source), path));
+  const [head, ...rest] = path;
+  const src = source === undefined ? undefined : unwrapSecret(source);
+  if (Array.isArray(dest)) {
+    const indexes = head === "*" ? dest.map((_, i) => i) : typeof head === "number" ? [head] : [];
+    const copy = [...dest];
+    for (const i of indexes) {
+      if (i >= copy.length) continue;
+      const from = Array.isArray(src) ? src[i] : undefined;
+      if (rest.length === 0 && from === undefined) continue; // an element cannot be removed from the middle
+      copy[i] = resetPath(copy[i], from, rest);
+    }
+    return copy;
+  }
+  if (!isObject(dest)) return dest;
+  const keys = head === "*" ? Object.keys(dest) : [String(head)];
+  const copy: PropertyMap = { ...(dest as PropertyMap) };
+  for (const k of keys) {
+    const from = isObject(src) ? src[k] : undefined;
+    if (rest.length === 0) {
+      if (from === undefined) delete copy[k];
+      else copy[k] = from;
+    } else if (k in copy) copy[k] = resetPath(copy[k], from, rest);
+    else if (from !== undefined) copy[k] = from;
+  }
+  return copy;
+}
+
+/** A property path's segments: `a.b[0]["c.d"]` → ["a", "b", 0, "c.d"]. */
+function parsePath(path: string): Array<string | number> {
+  const out: Array<string | number> = [];
+  const re = /\[\s*"((?:[^"\\]|\\.)*)"\s*\]|\[(\d+|\*)\]|([^.[\]]+)/g;
+  for (let m = re.exec(path); m; m = re.exec(path)) {
+    if (m[1] !== undefined) out.push(JSON.parse(`"${m[1]}"`) as string);
+    else if (m[2] !== undefined) out.push(m[2] === "*" ? "*" : Number(m[2]));
+    else out.push(m[3]);
   }
   return out;
 }

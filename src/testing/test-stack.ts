@@ -18,8 +18,8 @@ import { describeFailures, reportedInputs, runResult, type OperationReport, type
 import { Semaphore } from "./scheduler";
 import { DEFAULT_PASSPHRASE } from "./secrets";
 import { StateStore, type ResourceState, type StackState } from "./state";
-import { forProviderMap, PROVIDER_KEY, redactSecrets, reveal, secret, secretPaths, UNKNOWN, type PropertyMap } from "./values";
-import { TYPE_TOKEN_PREFIX } from "../provider/kind";
+import { takeovers } from "./takeover";
+import { forProviderMap, PROVIDER_KEY, redactSecrets, reveal, secret, secretPaths, type PropertyMap } from "./values";
 
 export interface StackOptions {
   /** Project name (default "test"). */
@@ -203,7 +203,7 @@ export class TestStack {
   up(program?: Program): Promise<RenderedRunResult> {
     return this.exclusive(async () => {
       if (program) this.program = program;
-      if (!this.settings.skipPreview) await this.deploy(true, undefined, "up");
+      if (!this.settings.skipPreview) await this.deploy(true, false, "up");
       const result = await this.deploy(false);
       if (this.settings.expectEmptyPlanAfterUp) assertEmptyPlan(await this.deploy(true), "a preview right after up");
       return result;
@@ -229,21 +229,7 @@ export class TestStack {
   adoptionPlan(program?: Program): Promise<RenderedRunResult> {
     return this.exclusive(async () => {
       if (program) this.program = program;
-      // Loaded only here: the kit otherwise knows nothing of the provider's kinds.
-      const { kinds } = await import("../provider/resources");
-      const adoptionId = (type: string, inputs: PropertyMap): string | undefined => {
-        const kind = type.startsWith(TYPE_TOKEN_PREFIX) ? kinds[type.slice(TYPE_TOKEN_PREFIX.length)] : undefined;
-        // A create takes the existing object over when asked to (`adopt: true`), for a kind whose create
-        // writes over what exists (no `adopt` arg: app, parameter values, settings), or one destroy releases.
-        if (!kind || !(inputs.adopt === true || !("adopt" in kind.args) || kind.onDestroy === "release")) return undefined;
-        try {
-          const id = kind?.id?.(inputs);
-          return id && !id.includes(UNKNOWN) ? id : undefined;
-        } catch {
-          return undefined;
-        }
-      };
-      return this.deploy(true, adoptionId);
+      return this.deploy(true, true);
     });
   }
 
@@ -366,9 +352,10 @@ export class TestStack {
     throw new Error(`several resources are named "${nameOrUrn}"; use the URN: ${matches.map((e) => e.urn).join(", ")}`);
   }
 
-  private async deploy(preview: boolean, adoptionId?: (type: string, inputs: PropertyMap) => string | undefined, as?: RunKind): Promise<RenderedRunResult> {
-    const kind = as ?? (adoptionId ? "adoption" : preview ? "preview" : "up");
-    const deployment = new Deployment(this.ctx, preview, adoptionId);
+  private async deploy(preview: boolean, adoptionPlan = false, as?: RunKind): Promise<RenderedRunResult> {
+    const kind = as ?? (adoptionPlan ? "adoption" : preview ? "preview" : "up");
+    const rules = await takeovers();
+    const deployment = new Deployment(this.ctx, preview, adoptionPlan ? rules.adoptionId : undefined, rules.adopts);
     let programError: Error | undefined;
     try {
       await runProgram(this.program, deployment, { project: this.ctx.project, stack: this.ctx.stack, preview, config: this.settings.config, secretKeys: this.settings.secretKeys });

@@ -24,7 +24,7 @@ const UNCONFIRMED_CREATES: Record<string, string> = {
 };
 
 /** Rows that act without changing data (no audit entry). */
-const ACTIONS_WITHOUT_CHANGE = ["auth.token", "auth.edgeToken"];
+const ACTIONS_WITHOUT_CHANGE = ["auth.token", "auth.edgeToken", "auth.logout", "auth.protocolLogout"];
 
 const EFFECTS: Effect[] = ["read", "create", "update", "delete", "action"];
 const creates = endpoints.filter((e) => e.effect === "create");
@@ -176,7 +176,7 @@ describe("Actions refused on a repeat and their confirms", () => {
 
   test("an action's confirm reads one record by GET, each object the action names in full, and nothing when it names none", () => {
     const problems: string[] = [];
-    const input = { params: { schedule_id: "s-1" }, query: {}, body: { names: ["w-1", "w-2"], type: "schedule" } };
+    const input = { params: { schedule_id: "s-1" }, query: {}, body: { workload_names: ["w-1", "w-2"], type: "schedule" } };
     for (const id of Object.keys(REFUSED_ON_REPEAT)) {
       const ep = endpointById(id);
       const c = actionConfirmOf(id);
@@ -190,7 +190,10 @@ describe("Actions refused on a repeat and their confirms", () => {
       if (c.objects({ params: {}, query: {}, body: {} }) !== undefined) problems.push(`${id}: an input naming nothing still names objects`);
     }
     expect(problems).toEqual([]);
-    expect(actionConfirmOf("workloads.enable").objects({ params: {}, query: {}, body: { names: ["w-1", "w-2"] } })).toEqual([{ workload_name: "w-1" }, { workload_name: "w-2" }]);
+    expect(actionConfirmOf("workloads.enable").objects({ params: {}, query: {}, body: { workload_names: ["w-1", "w-2"] } })).toEqual([
+      { workload_name: "w-1" },
+      { workload_name: "w-2" },
+    ]);
     expect(actionConfirmOf("schedules.apply").objects({ params: { schedule_id: "s-1" }, query: {}, body: { type: "revert-all" } })).toBeUndefined();
   });
 

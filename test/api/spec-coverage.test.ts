@@ -99,13 +99,22 @@ describe("the endpoint table against the spec", () => {
     );
   });
 
-  test("only instance status and the token endpoints are open", () => {
+  test("only instance status, the metadata document and the token and logout endpoints are open", () => {
     expect(
       endpoints
         .filter((e) => e.permission === null)
         .map((e) => e.path)
         .sort(),
-    ).toEqual(["/auth/realms/svc/protocol/openid-connect/token", "/auth/token/get", "/instance/status/get"].sort());
+    ).toEqual(
+      [
+        "/auth/realms/svc/protocol/openid-connect/token",
+        "/auth/realms/svc/logout",
+        "/auth/realms/svc/protocol/openid-connect/logout",
+        "/auth/token/get",
+        "/instance/status/get",
+        "/metadata",
+      ].sort(),
+    );
   });
 });
 

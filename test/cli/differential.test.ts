@@ -166,6 +166,16 @@ describeCli("the kit and `pulumi` agree", () => {
     expect(comparable(kit)).toEqual(comparable(cli));
   });
 
+  test("a nested ignoreChanges path keeps only that value: the rest of the object updates", async () => {
+    const program = (a: string, b: string) => () => void new RecordResource("r", { key: "r", meta: { a, b } }, { ignoreChanges: ["meta.a"] });
+    const { kit, cli } = await bothEngines([
+      { run: "up", program: program("1", "1") },
+      { run: "up", program: program("2", "2") },
+    ]);
+    expect(cli.state.r).toMatchObject({ meta: { a: "1", b: "2" } });
+    expect(comparable(kit)).toEqual(comparable(cli));
+  });
+
   test("up previews first, with values of resources created in the same run unknown: a Check that refuses them fails the up", async () => {
     // `serial` is computed at create, so in the preview `b`'s value is unknown, which its Check refuses.
     const program = () => {

@@ -3,8 +3,6 @@
  * builds it before the tests) into the user's cache. Without it these tests say so and skip, except
  * under CI, where a missing CLI is a failure.
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 
 const cli = require("../../scripts/pulumi-cli.js") as { cliDir(): string; builtCli(): string | undefined };
@@ -18,16 +16,10 @@ if (!pulumiDir) {
   console.warn(`skipping the real-engine tests: ${why}`);
 }
 
+// Each CLI command starts the CLI and a fresh provider host: several seconds each, more under load.
+jest.setTimeout(600_000);
+
 /** `describe` when the CLI is built, else `describe.skip`. */
 export const describeCli: jest.Describe = pulumiDir ? describe : describe.skip;
 
-const made: string[] = [];
-/** A temporary folder, removed when the test file ends. */
-export function tempDir(prefix = "svc-cli-"): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+export { tempDir } from "../engine/fixtures/harness";

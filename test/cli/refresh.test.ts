@@ -58,7 +58,7 @@ async function stoppedByHand(engine: "kit" | "pulumi"): Promise<unknown> {
   try {
     await stack.up();
     const client = new SvcClient({ baseUrl: stack.emulator!.baseUrl, clientId: "svc-admin", clientSecret: "svc-admin-secret" });
-    await client.workloads.stop({ body: { names: ["w1"] } });
+    await client.workloads.stop({ body: { workload_names: ["w1"] } });
     await client.close();
     const refreshed = await stack.refresh();
     const planned = await stack.preview();

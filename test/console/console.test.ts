@@ -273,6 +273,35 @@ browserSuite("the emulator's controls from the page", () => {
     await emu.close();
   });
 
+  test("the fault form shows the configuration in force: rate 0 while faults are off, the package settings when set", async () => {
+    page = await openConsole(emu.baseUrl, "#/emulator");
+    expect(await page.$eval('input[name="rate"]', (el) => (el as Dom).value)).toBe("0");
+    expect(await page.$eval("#faults-badge", (el) => (el as Dom).hidden)).toBe(true);
+    await page.type('input[name="package_failure_rate"]', "0.5");
+    await page.type('input[name="package_ms"]', "30000");
+    await page.click("button.faults-on");
+    await page.waitForSelector("#faults-badge:not([hidden])");
+    expect(await page.$eval("#faults-badge", (el) => el.textContent)).toBe("faults on: package downloads fail 0.5, package downloads take 30000 ms");
+    expect(((await (await fetch(`${emu.baseUrl}/emulator/faults`)).json()) as Json).config).toMatchObject({ rate: 0, package_failure_rate: 0.5, package_ms: 30000 });
+    await page.click("button.faults-off");
+    await page.waitForSelector("#faults-badge[hidden]");
+    expect(await page.$eval('input[name="package_ms"]', (el) => (el as Dom).value)).toBe("");
+  });
+
+  test("a record's long JSON lines wrap inside the view: nothing runs off its edge", async () => {
+    const long = "x".repeat(600);
+    await api(emu.baseUrl, "POST", "/assets/create", {
+      name: "long-1",
+      title: "Long",
+      asset_type_name: "filler",
+      metadata: { notes: { text: long, url: `https://example.com/${long}` } },
+    });
+    page = await openConsole(emu.baseUrl, "#/assets/long-1");
+    const box = await page.$eval("#main pre.json", (el) => ({ scroll: (el as Dom).scrollWidth, client: (el as Dom).clientWidth, text: (el as Dom).textContent }));
+    expect(box.text).toContain(long);
+    expect(box.scroll).toBeLessThanOrEqual(box.client);
+  });
+
   test("turning faults on makes the next API call fail as configured; turning them off ends it", async () => {
     page = await openConsole(emu.baseUrl, "#/emulator");
     expect((await api(emu.baseUrl, "GET", "/apps/workloads/list")).status).toBe(200);

@@ -21,6 +21,16 @@ const run = promisify(execFile);
 /** `CONSUMER=full`: every scenario, with the latest @pulumi/pulumi and the floor of the peer range. */
 export const FULL = process.env.CONSUMER === "full";
 
+/**
+ * For tests that run only with CONSUMER=full: says so once on stderr, where the run is read, and
+ * returns what their titles end with (jest's own report only says "skipped").
+ */
+export function fullOnly(what: string): string {
+  if (FULL) return "";
+  process.stderr.write(`${what}: SKIPPED: runs only with CONSUMER=full (as .ci/run runs the suite)\n`);
+  return " (SKIPPED: runs only with CONSUMER=full)";
+}
+
 const repo = path.resolve(__dirname, "../..");
 const fixtures = path.join(__dirname, "project");
 const cacheRoot = process.env.SVC_CONSUMER_CACHE ?? path.join(os.tmpdir(), "pulumi-svc-consumer");
@@ -48,16 +58,27 @@ export const TEMPLATE_TSCONFIG = `{
 }
 `;
 
+const examplesDir = path.join(repo, "examples");
+/** The shipped examples that are Pulumi programs (a folder with an index.ts): the project holds each under examples/. */
+export const EXAMPLES = fs
+  .readdirSync(examplesDir)
+  .filter((d) => fs.existsSync(path.join(examplesDir, d, "index.ts")))
+  .sort();
+/** An example's TypeScript files, relative to the examples folder. */
+const exampleSources = (name: string) => ["index.ts", "program.ts"].map((f) => path.join(name, f)).filter((f) => fs.existsSync(path.join(examplesDir, f)));
+
 /**
  * The compilations: `template` is the template's options over the program and the test file (it emits
- * bin/, which the scripts run); the others check the same files under other module resolutions.
+ * bin/, which the scripts run); node16 and bundler check the same files under other module
+ * resolutions; `example-<name>` checks a shipped example under the template's options.
  */
-const TSCONFIGS = {
+const TSCONFIGS: Record<string, object> = {
   template: { extends: "./tsconfig.json", files: ["index.ts", "kit.ts"] },
   node16: { extends: "./tsconfig.json", compilerOptions: { module: "node16", moduleResolution: "node16", noEmit: true }, files: ["index.ts", "kit.ts"] },
   bundler: { extends: "./tsconfig.json", compilerOptions: { module: "preserve", moduleResolution: "bundler", noEmit: true }, files: ["index.ts", "kit.ts"] },
+  ...Object.fromEntries(EXAMPLES.map((name) => [`example-${name}`, { extends: "./tsconfig.json", compilerOptions: { noEmit: true }, files: [`examples/${name}/index.ts`] }])),
 };
-export type Variant = keyof typeof TSCONFIGS;
+export type Variant = "template" | "node16" | "bundler" | `example-${string}`;
 
 /** `latest`: the peer range as declared (npm picks for the running Node); `floor`: its lowest version, exactly. */
 export type PulumiLine = "latest" | "floor";
@@ -171,9 +192,9 @@ async function prepare(line: PulumiLine): Promise<ConsumerProject> {
   const spec = pulumiSpec(line);
   const typescript: string = ownPackage.devDependencies.typescript;
   const sources = fs.readdirSync(fixtures).sort();
-  const key = sha256(
-    JSON.stringify([tarball.sha, spec, typescript, nodeMajor, TEMPLATE_TSCONFIG, TSCONFIGS, sources.map((f) => [f, fs.readFileSync(path.join(fixtures, f), "utf8")])]),
-  ).slice(0, 16);
+  const examples = EXAMPLES.flatMap(exampleSources);
+  const read = (dir: string, files: string[]) => files.map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")]);
+  const key = sha256(JSON.stringify([tarball.sha, spec, typescript, nodeMajor, TEMPLATE_TSCONFIG, TSCONFIGS, read(fixtures, sources), read(examplesDir, examples)])).slice(0, 16);
   const prefix = `${line}-node${nodeMajor}-`;
   const dir = path.join(cacheRoot, prefix + key);
   fs.mkdirSync(cacheRoot, { recursive: true });
@@ -184,6 +205,10 @@ async function prepare(line: PulumiLine): Promise<ConsumerProject> {
       fs.mkdirSync(dir);
       fs.writeFileSync(path.join(dir, "pulumi-svc.tgz"), tarball.tarball);
       for (const f of sources) fs.copyFileSync(path.join(fixtures, f), path.join(dir, f));
+      for (const f of examples) {
+        fs.mkdirSync(path.join(dir, "examples", path.dirname(f)), { recursive: true });
+        fs.copyFileSync(path.join(examplesDir, f), path.join(dir, "examples", f));
+      }
       const manifest = {
         name: "svc-consumer",
         private: true,

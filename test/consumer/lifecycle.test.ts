@@ -2,14 +2,16 @@
  * CONSUMER=full: the program's whole life through the testing kit, run from inside a consumer project
  * (see consumer.ts) with the latest @pulumi/pulumi the peer range gives and with its floor.
  */
-import { consumerProject, FULL, PULUMI_LINES, runKit, stepValue, type ConsumerProject, type RunSummary } from "./consumer";
+import { consumerProject, FULL, fullOnly, PULUMI_LINES, runKit, stepValue, type ConsumerProject, type RunSummary } from "./consumer";
 
 const PREPARE_MS = 15 * 60_000;
 const RUN_MS = 5 * 60_000;
 
 const PLANT = ["anomaly", "centrifugal-pump", "line-1", "monitor-1.0.0", "pump-1", "pump-1-power", "pump-monitor", "pumps"];
 
-(FULL ? describe.each(PULUMI_LINES) : describe.skip.each(PULUMI_LINES))("@pulumi/pulumi %s", (line) => {
+const SKIPPED = fullOnly("test/consumer/lifecycle.test.ts: the program's whole life from a consumer project");
+
+(FULL ? describe.each(PULUMI_LINES) : describe.skip.each(PULUMI_LINES))(`@pulumi/pulumi %s${SKIPPED}`, (line) => {
   let project: ConsumerProject;
 
   beforeAll(async () => {

@@ -9,12 +9,28 @@
 import fs from "node:fs";
 import path from "node:path";
 import semver from "semver";
-import { consumerProject, FULL, peerRange, PULUMI_LINES, pulumiSpec, runKit, runNode, stepValue, typeCheck, type ConsumerProject, type RunSummary } from "./consumer";
+import {
+  consumerProject,
+  EXAMPLES,
+  FULL,
+  fullOnly,
+  peerRange,
+  PULUMI_LINES,
+  pulumiSpec,
+  runKit,
+  runNode,
+  stepValue,
+  TEMPLATE_TSCONFIG,
+  typeCheck,
+  type ConsumerProject,
+  type RunSummary,
+} from "./consumer";
 
 const PREPARE_MS = 15 * 60_000;
 const RUN_MS = 5 * 60_000;
 
 const PLANT = ["anomaly", "centrifugal-pump", "line-1", "monitor-1.0.0", "pump-1", "pump-1-power", "pump-monitor", "pumps"];
+const BUNDLER_SKIPPED = fullOnly("test/consumer/package.test.ts: moduleResolution bundler");
 
 describe.each(PULUMI_LINES)("@pulumi/pulumi %s", (line) => {
   let project: ConsumerProject;
@@ -45,7 +61,7 @@ describe.each(PULUMI_LINES)("@pulumi/pulumi %s", (line) => {
   );
 
   (FULL ? test : test.skip)(
-    "moduleResolution bundler compiles them without errors",
+    `moduleResolution bundler compiles them without errors${BUNDLER_SKIPPED}`,
     async () => {
       const result = await typeCheck(project, "bundler");
       expect(result.output).toBe("");
@@ -53,6 +69,22 @@ describe.each(PULUMI_LINES)("@pulumi/pulumi %s", (line) => {
     },
     RUN_MS,
   );
+
+  test.each(EXAMPLES)(
+    "the shipped example %s compiles under Pulumi's TypeScript template against the installed package",
+    async (name) => {
+      const result = await typeCheck(project, `example-${name}`);
+      expect(result.output).toBe("");
+      expect(result.code).toBe(0);
+    },
+    RUN_MS,
+  );
+
+  test("an example that is a project of its own (a tsconfig.json of its own) ships the template's tsconfig.json", () => {
+    const own = EXAMPLES.filter((name) => fs.existsSync(path.join(__dirname, "../../examples", name, "tsconfig.json")));
+    expect(own).toContain("gitops");
+    for (const name of own) expect(fs.readFileSync(path.join(__dirname, "../../examples", name, "tsconfig.json"), "utf8")).toBe(TEMPLATE_TSCONFIG);
+  });
 
   test(
     "pulumi up's own compiler (the ts-node and TypeScript @pulumi/pulumi vendors for projects without one) type-checks and loads the program",

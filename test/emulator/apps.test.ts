@@ -203,6 +203,23 @@ describe("App versions: get, patch, update, delete (spec Apps rules; facts §6.1
 });
 
 describe("Apps: get, list, patch, delete (spec Apps; query for GET /apps/list)", () => {
+  test("an app's status sums up its workloads: stopped, running, updating (staged), requires attention", async () => {
+    await createVersion("sim", "1.0.0");
+    await createVersion("sim", "1.1.0");
+    const status = async () => {
+      const got = (await emu.get(pathOf(areas.apps.get, { app_name: "sim" }))).body;
+      const listed = (await emu.get(pathOf(areas.apps.list), { app_names: ["sim"] })).body.data[0];
+      expect(listed.status).toBe(got.status);
+      expect(got.deployment.status).toBe(got.status);
+      return got.status;
+    };
+    expect(await status()).toBe("stopped");
+    await createWorkload("w1", "sim", "1.0.0", ["pump-1"]);
+    expect(await status()).toBe("running");
+    await emu.post(pathOf(areas.workloads.patch, { workload_name: "w1" }), { app_version: "1.1.0", deployment_type: "staged-only" });
+    expect(await status()).toBe("updating");
+  });
+
   test("app patch changes only the sent fields", async () => {
     await createVersion("simulator", "1.0.0", { category: "simulation" });
     const a = await emu.post(pathOf(areas.apps.patch, { app_name: "simulator" }), { title: "Simulator" });

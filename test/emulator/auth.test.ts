@@ -71,6 +71,35 @@ describe("Authentication (spec Part 1; facts §2)", () => {
   });
 });
 
+describe("The instance metadata document and logout (what the vendor's clients read and call)", () => {
+  test("GET /metadata names the auth server's URL, base path, realm and logout path, without a token", async () => {
+    const a = await emu.call("GET", "/metadata", { as: "none" });
+    expect(a.status).toBe(200);
+    expect(a.body).toEqual({
+      api: { url: emu.baseUrl, docs: "/api/v4/openapi.json" },
+      authentication: { url: emu.baseUrl, path: "auth", realm: "svc", logout_path: "/auth/realms/svc/logout" },
+    });
+    // The clients build the token endpoint from it: {url}/{path}/realms/{realm}/protocol/openid-connect/token.
+    const { url, path, realm } = a.body.authentication;
+    const token = await fetch(`${url}/${path}/realms/${realm}/protocol/openid-connect/token`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "password", username: "admin@example.com", password: "admin", client_id: "svc-cli" }),
+    });
+    expect(token.status).toBe(200);
+  });
+
+  test("logout, at the metadata's path and at the OIDC protocol's, answers 204 for a refresh token and 400 otherwise", async () => {
+    for (const path of ["/auth/realms/svc/logout", "/auth/realms/svc/protocol/openid-connect/logout"]) {
+      const { refresh_token, access_token } = (await login({ grant_type: "password", username: "admin@example.com", password: "admin", client_id: "svc-cli" })).body;
+      const ok = await emu.call("POST", path, form({ client_id: "svc-cli", refresh_token }));
+      expect(ok.status).toBe(204);
+      const refused = await emu.call("POST", path, form({ client_id: "svc-cli", refresh_token: access_token }));
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ error: "invalid_grant", error_description: "an access token cannot be used here" });
+    }
+  });
+});
+
 describe("Edge API token endpoint (POST /api/v4/auth/token/get)", () => {
   test("accepts form fields and a JSON body, and answers access_token, expires_in, token_type", async () => {
     const viaForm = await emu.call("POST", pathOf(areas.auth.edgeToken), form({ username: "edge", password: "edge" }));

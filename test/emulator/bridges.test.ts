@@ -141,7 +141,7 @@ describe("GET /bridges/list", () => {
   });
 
   test("a bridge shows its workload's state: stopping the workload shows on the bridge", async () => {
-    const stop = await emu.post(pathOf(areas.workloads.stop), { names: ["beta"] });
+    const stop = await emu.post(pathOf(areas.workloads.stop), { workload_names: ["beta"] });
     expect(stop.status).toBeLessThan(300);
     expect(names(await emu.get(pathOf(areas.bridges.list), { status_state: ["stopped"] }))).toEqual(["beta"]);
     expect((await emu.get(pathOf(areas.bridges.get, { bridge_name: "beta" }))).body).toMatchObject({ enabled: false, status: { state: "stopped" } });
@@ -185,7 +185,7 @@ describe("GET /bridges/{bridge_name}/get and POST …/delete", () => {
 
   test("delete still works when the workload was removed on its own", async () => {
     await deploy("b1");
-    await emu.post(pathOf(areas.workloads.delete), { names: ["b1"] });
+    await emu.post(pathOf(areas.workloads.delete), { workload_names: ["b1"] });
     expect((await emu.post(pathOf(areas.bridges.delete, { bridge_name: "b1" }))).status).toBe(200);
     expect(emu.store.table("bridges").size).toBe(0);
   });

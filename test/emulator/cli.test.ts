@@ -124,6 +124,34 @@ describe("svc-emulator serve", () => {
     const bad = await serveFails(["--fault-statuses", "418"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--fault-statuses: .*429, 500, 502, 503, 504/);
+    const badRate = await serveFails(["--fault-package-failure-rate", "2"]);
+    expect(badRate.stderr).toMatch(/--fault-package-failure-rate/);
+  });
+
+  test("--package-ms sets how long the edge takes to download a package; 0 downloads at once", async () => {
+    const slow = await serve(["--package-ms", "3600000"]);
+    const instant = await serve(["--package-ms", "0"]);
+    for (const [c, status] of [
+      [slow, 202],
+      [instant, 200],
+    ] as const) {
+      const token = await adminToken(c.baseUrl);
+      const post = (path: string, body: unknown) =>
+        fetch(`${c.baseUrl}/api/v4${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      await createCluster(c.baseUrl, token, "plant");
+      await post("/apps/create", { name: "sim", title: "Sim", description: "d", type: "app", version: "1.0.0" });
+      await post("/apps/workloads/create", { name: "w1", app_name: "sim", app_version: "1.0.0", cluster_name: "plant" });
+      expect((await fetch(`${c.baseUrl}/api/v4/apps/workloads/w1/download`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(status);
+    }
+    expect((await serveFails(["--package-ms", "-1"])).stderr).toMatch(/--package-ms/);
+  });
+
+  test("--state in a folder that does not exist yet makes the folder", async () => {
+    const state = join(dir, "new", "deeper", "state.json");
+    const c = await serve(["--state", state]);
+    const token = await adminToken(c.baseUrl);
+    expect((await createCluster(c.baseUrl, token, "plant")).status).toBe(201);
+    expect(existsSync(state)).toBe(true);
   });
 });
 

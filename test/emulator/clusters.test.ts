@@ -60,9 +60,55 @@ describe("Clusters (spec Part 2, Clusters)", () => {
     const m = await emu.get(pathOf(areas.clusters.manifestsGet, { cluster_name: "plant-a" }));
     expect(m.body.revision).not.toBe(r1);
     expect(Buffer.from(m.body.manifests[0].content, "base64").toString()).toContain('telemetry_enabled: "false"');
+    // An image's arguments are one string, as the vendor's clients read them.
+    expect(m.body.images).toEqual([{ path: expect.stringMatching(/edge-agent/), args: "--cluster plant-a" }]);
     // The same update again (a repeated request) changes nothing, so the revision stays.
     await emu.post(pathOf(areas.clusters.update, { cluster_name: "plant-a" }), { telemetry_enabled: false });
     expect((await emu.get(pathOf(areas.clusters.manifestsGet, { cluster_name: "plant-a" }))).body.revision).toBe(m.body.revision);
+  });
+
+  test("an explicit null counts as the field left out (facts §1.1): the vendor's previous client sends every unset field so", async () => {
+    await emu.post(pathOf(areas.clusters.create), { name: "plant-a", title: "Plant A" });
+    const a = await emu.post(pathOf(areas.clusters.update, { cluster_name: "plant-a" }), {
+      title: "Plant A2",
+      ready: null,
+      telemetry_buffer_size: null,
+      edge_options: { image_pull_policy: null },
+      // A field the operation does not know, sent as null, is left out too (the previous client's extra fields).
+      cluster_name: null,
+    });
+    expect(a.status).toBe(200);
+    expect(a.body).toMatchObject({ title: "Plant A2", telemetry_buffer_size: 5, edge_options: { image_pull_policy: "IfNotPresent" } });
+    // A required field sent as null is still missing, and an unknown field with a value still refused.
+    const noName = await emu.post(pathOf(areas.clusters.create), { name: null, title: "x" });
+    expectErrorBody(noName, 400);
+    expectErrorBody(await emu.post(pathOf(areas.clusters.update, { cluster_name: "plant-a" }), { cluster_name: "x" }), 400);
+  });
+
+  test("list: the vendor clients' Part 1 paging works too: next/previous, direction, limits and stream", async () => {
+    for (const n of ["c1", "c2", "c3"]) await emu.post(pathOf(areas.clusters.create), { name: n });
+    const list = (query: Record<string, string | number>) => emu.get(pathOf(areas.clusters.list), query);
+    const p1 = await list({ page_size: 2 });
+    const p2 = await list({ page_size: 2, next: p1.body.pagination.next_page });
+    expect(p2.body.data.map((c: Json) => c.name)).toEqual(["c3"]);
+    expect((await list({ page_size: 2, previous: p2.body.pagination.previous_page })).body.data.map((c: Json) => c.name)).toEqual(["c1", "c2"]);
+    expect((await list({ direction: "desc" })).body.data.map((c: Json) => c.name)).toEqual(["c3", "c2", "c1"]);
+    const limits = await list({ pagination_type: "limits", page_size: 2, page: 2 });
+    expect(limits.headers.get("content-type")).toMatch(/^application\/x-json-limits/);
+    expect(limits.body).toEqual({ data: [expect.objectContaining({ name: "c3" })], pagination: { page: 2, total_pages: 2, total_items: 3 } });
+    const stream = await list({ pagination_type: "stream" });
+    expect(
+      stream.text
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).name),
+    ).toEqual(["c1", "c2", "c3"]);
+    // The same cursor under both names is fine; two different ones are refused, naming them.
+    const both = await list({ page_size: 2, next: p1.body.pagination.next_page, starting_after: p2.body.pagination.previous_page });
+    expectErrorBody(both, 400);
+    expect(messages(both)).toMatch(/query\.next: names another cursor than starting_after/);
+    // The spec's page size limit stays: the clients' default of 10000 is refused.
+    expectErrorBody(await list({ page_size: 10000 }), 400);
   });
 
   test("list: search on name or title, sort by cluster.name, starting_after/ending_before cursors", async () => {

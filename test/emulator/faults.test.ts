@@ -198,6 +198,20 @@ describe("Configuring faults", () => {
     expect(JSON.stringify(unknown.body)).toMatch(/rat/);
     const sum = await setFaults({ rate: 0.7, reset_rate: 0.5 });
     expect(JSON.stringify(sum.body)).toMatch(/rate \+ reset_rate must not exceed 1/);
+    expect(JSON.stringify((await setFaults({ package_failure_rate: 2 })).body)).toMatch(/body\.package_failure_rate: must be between 0 and 1/);
+    expect(JSON.stringify((await setFaults({ package_ms: -1 })).body)).toMatch(/body\.package_ms/);
+  });
+
+  test("package_ms slows the edge's package downloads while it is set; request faults are not affected", async () => {
+    await setFaults({ package_ms: 3_600_000 });
+    expect((await faultStatus()).config).toMatchObject({ package_ms: 3_600_000, package_failure_rate: 0 });
+    await emu.post(pathOf(areas.clusters.create), { name: "plant" });
+    await emu.post(pathOf(areas.apps.create), { name: "sim", title: "Sim", description: "d", type: "app", version: "1.0.0" });
+    await emu.post(pathOf(areas.workloads.create), { name: "w1", app_name: "sim", app_version: "1.0.0", cluster_name: "plant" });
+    const a = await emu.get(pathOf(areas.workloads.download, { workload_name: "w1" }));
+    expect(a.status).toBe(202);
+    expect(Number(a.headers.get("retry-after"))).toBe(3600);
+    expect((await faultStatus()).counters).toEqual({ matched: 0, total: 0, by_kind: {} });
   });
 
   test("an empty configuration clears faults; GET shows the configuration and the counters", async () => {

@@ -31,14 +31,14 @@ beforeEach(async () => {
   });
 });
 
-const insights = (body?: unknown, query?: Record<string, number>) => emu.call("POST", pathOf(areas.insights.get), { body, query });
+const insights = (body?: unknown, query?: Record<string, number | string>) => emu.call("POST", pathOf(areas.insights.get), { body, query });
 const names = (a: { body: { data: Array<{ name: string }> } }) => a.body.data.map((i) => i.name);
 
 describe("Asset insights (POST /asset-insights/get; facts §3.7, §4.5, §6.7)", () => {
-  test("answers every asset in the limits shape with the item fields (page_size defaults to 10000)", async () => {
+  test("answers every asset in a cursor page with the item fields (page_size defaults to 10000)", async () => {
     const a = await insights();
     expect(a.status).toBe(200);
-    expect(a.body.pagination).toEqual({ page: 1, total_pages: 1, total_items: 3 });
+    expect(a.body.pagination).toEqual({ next_page: null, previous_page: null });
     expect(a.body.data[0]).toEqual({
       name: "pump-1",
       title: "Main Pump",
@@ -51,11 +51,23 @@ describe("Asset insights (POST /asset-insights/get; facts §3.7, §4.5, §6.7)",
     });
   });
 
-  test("page and page_size cut pages of the sorted result", async () => {
-    const p2 = await insights({}, { page_size: 2, page: 2 });
+  test("page and page_size cut pages of the sorted result in the limits shape", async () => {
+    const p2 = await insights({}, { pagination_type: "limits", page_size: 2, page: 2 });
+    expect(p2.headers.get("content-type")).toMatch(/^application\/x-json-limits/);
     expect(names(p2)).toEqual(["valve-1"]);
     expect(p2.body.pagination).toEqual({ page: 2, total_pages: 2, total_items: 3 });
     expectErrorBody(await insights({}, { page_size: 10001 }), 400);
+  });
+
+  test("cursor pages follow the body's order: next, then previous, return the same items", async () => {
+    const order = { sort_by: [{ field: "title", direction: "desc" }] };
+    const all = names(await insights(order));
+    const p1 = await insights(order, { page_size: 2 });
+    expect(names(p1)).toEqual(all.slice(0, 2));
+    const p2 = await insights(order, { page_size: 2, next: p1.body.pagination.next_page });
+    expect(names(p2)).toEqual(all.slice(2));
+    expect(p2.body.pagination.next_page).toBeNull();
+    expect(names(await insights(order, { page_size: 2, previous: p2.body.pagination.previous_page }))).toEqual(all.slice(0, 2));
   });
 
   test("filters: asset_names, asset_types, asset_states, search (name or title, case-insensitive)", async () => {

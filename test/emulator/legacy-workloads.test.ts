@@ -212,12 +212,13 @@ describe("Legacy configurations", () => {
 });
 
 describe("Legacy download, logs, start/stop, undeploy", () => {
-  test("download: 202 while built, then the zip; address=true answers the URL as a string", async () => {
+  test("download: 202 while built, then the zip; address=true answers the URL as a string, a direct link", async () => {
     await legacyDeploy();
     await downloadReady("lw1");
     const a = await emu.get(pathOf(areas.legacyWorkloads.download, { workload_name: "lw1" }), { address: true });
     expect(a.status).toBe(200);
-    expect(a.body).toMatch(/\/api\/v4\/workloads\/lw1\/download\?expires=\d+$/);
+    expect(a.body).toMatch(/\/api\/v4\/workloads\/lw1\/download\?expires=\d+&signature=[\w-]+$/);
+    expect((await fetch(a.body)).status).toBe(200);
     expectErrorBody(await emu.get(pathOf(areas.legacyWorkloads.download, { workload_name: "ghost" })), 404);
   });
 

@@ -224,7 +224,7 @@ const workloads: Subject = {
   maxPage: 10000,
   create: (name) => createWorkload(name, { title: "mid", app: ["sim", "1.1.0"], cluster: "plant-b", node: null, state: "running" }),
   remove: async (name) => {
-    expect((await emu.post(pathOf(areas.workloads.delete), { names: [name] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.workloads.delete), { workload_names: [name] })).status).toBe(204);
   },
   change: async (name) => {
     expect((await emu.post(pathOf(areas.workloads.patch, { workload_name: name }), { title: `Moved ${name}`, node_name: "node-0" })).status).toBe(200);

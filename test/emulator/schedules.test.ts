@@ -136,11 +136,13 @@ describe("Parameter schedules: create (spec Create rules; facts §3.4, §6.3)", 
     expectErrorBody(await emu.post(pathOf(areas.schedules.create), schedule({ app_version: "1.0" })), 400);
   });
 
-  test("an unknown app or version answers 404 naming it", async () => {
+  test("an unknown app or version answers 400 naming it (create's table lists 400, 401, 409)", async () => {
     const a = await emu.post(pathOf(areas.schedules.create), schedule({ app_version: "2.0.0" }));
-    expectErrorBody(a, 404);
-    expect(messages(a)).toMatch(/simulator.*2\.0\.0/);
-    expectErrorBody(await emu.post(pathOf(areas.schedules.create), schedule({ app_name: "oven" })), 404);
+    expectErrorBody(a, 400);
+    expect(messages(a)).toMatch(/simulator.*2\.0\.0.*not found/);
+    const app = await emu.post(pathOf(areas.schedules.create), schedule({ app_name: "oven" }));
+    expectErrorBody(app, 400);
+    expect(messages(app)).toMatch(/app 'oven' not found/);
   });
 
   test("a pending schedule setting the same parameter on the same resource at the same time answers 409", async () => {

@@ -1,5 +1,5 @@
 import { areas } from "../../src/api/endpoints";
-import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
+import { answerOf, eventually, startTestEmulator, useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
 
 /** The emulator's clock runs ahead of the wall clock by this much; tests move it instead of waiting. */
 let clockOffset = 0;
@@ -165,10 +165,81 @@ describe("Workloads: get and patch", () => {
     expect(list.body.data).toEqual([expect.objectContaining({ name: "w1", staged: { ready: false, app_version: "1.1.0", status: expect.objectContaining({ state: "staged" }) } })]);
   });
 
-  test("staged+instant-apply changes the workload at once", async () => {
+  test("staged+instant-apply stages the version: the workload runs the old one until the package is downloaded, then takes it", async () => {
+    await createWorkload({ runtime: { resources: [{ resource: "krn:asset:pump-1" }], configuration: { rate: 1 } } });
+    const update = { app_version: "1.1.0", runtime: { configuration: { rate: 9 } }, deployment_type: "staged+instant-apply" };
+    const a = await emu.post(pathOf(areas.workloads.patch, { workload_name: "w1" }), update);
+    expect(a.status).toBe(200);
+    const staging = {
+      app_version: "1.0.0",
+      runtime: { configuration: { rate: 1 } },
+      download_status: "downloading",
+      status: { state: "running" },
+      staged: { app_version: "1.1.0", instantly_apply: true, ready: false, payload: { app_version: "1.1.0", runtime: { configuration: { rate: 9 } } } },
+    };
+    expect(a.body).toMatchObject(staging);
+    // Until the download is done (1 s on the emulator's clock) nothing moves, however often it is read.
+    clockOffset += 500;
+    expect(await get("w1")).toMatchObject(staging);
+    expect((await emu.get(pathOf(areas.workloads.list), { staged: true })).body.data.map((w: { name: string }) => w.name)).toEqual(["w1"]);
+    // It is applied by the platform, not by the apply call (which is for staged-only versions).
+    expect(messages(await emu.post(pathOf(areas.workloads.apply), { workload_names: ["w1"] }))).toMatch(/applied instantly/);
+    clockOffset += 1000;
+    const applied = await eventually(
+      () => get("w1"),
+      (w) => w.staged === null,
+      "the staged version applied once downloaded",
+    );
+    expect(applied).toMatchObject({
+      app_version: "1.1.0",
+      runtime: { configuration: { rate: 9 }, resources: [{ resource: "krn:asset:pump-1" }] },
+      download_status: "ready",
+      status: { state: "running" },
+    });
+    expect(applied.updated_by).toBe("krn:service-account:system");
+    const log = (await emu.get(pathOf(areas.workloads.logs, { workload_name: "w1" }))).body.logs["w1-0"].join("\n");
+    expect(log).toMatch(/staged version 1\.1\.0 created \(applied once downloaded\)[\s\S]*staged version 1\.1\.0 applied/);
+  });
+
+  test("packageMs: 0 (on request) makes the edge download at once: a download answers the zip, a staged version is applied at the next tick", async () => {
+    const instant = await startTestEmulator({ packageMs: 0 });
+    try {
+      await instant.post(pathOf(areas.clusters.create), { name: "plant-a" });
+      for (const version of ["1.0.0", "1.1.0"]) await instant.post(pathOf(areas.apps.create), { name: "sim", title: "Sim", description: "d", type: "app", version });
+      await instant.post(pathOf(areas.workloads.create), { name: "w1", app_name: "sim", app_version: "1.0.0", cluster_name: "plant-a" });
+      expect((await instant.get(pathOf(areas.workloads.download, { workload_name: "w1" }))).status).toBe(200);
+      await instant.post(pathOf(areas.workloads.patch, { workload_name: "w1" }), { app_version: "1.1.0", deployment_type: "staged+instant-apply" });
+      const read = async () => (await instant.get(pathOf(areas.workloads.get, { workload_name: "w1" }))).body;
+      expect(await eventually(read, (w) => w.staged === null, "applied")).toMatchObject({ app_version: "1.1.0" });
+    } finally {
+      await instant.close();
+    }
+    await expect(startTestEmulator({ packageMs: -5 })).rejects.toThrow(/packageMs must be an integer from 0 to 3600000/);
+  });
+
+  test("a package download that fails (fault injection) leaves the workload on its version, the staged one failed", async () => {
     await createWorkload();
-    const a = await emu.post(pathOf(areas.workloads.patch, { workload_name: "w1" }), { app_version: "1.1.0", deployment_type: "staged+instant-apply" });
-    expect(a.body).toMatchObject({ app_version: "1.1.0", staged: null });
+    await emu.post("/emulator/faults", { package_failure_rate: 1, seed: 1 });
+    try {
+      await emu.post(pathOf(areas.workloads.patch, { workload_name: "w1" }), { app_version: "1.1.0", deployment_type: "staged+instant-apply" });
+      clockOffset += 1500;
+      const failed = await get("w1");
+      expect(failed).toMatchObject({ app_version: "1.0.0", download_status: "failed", staged: { app_version: "1.1.0", ready: false, status: { state: "failed" } } });
+      expect(failed.download_error).toMatch(/download of the package failed/);
+      expect((await emu.get("/emulator/faults")).body.counters.by_kind).toEqual({ package_failure: 1 });
+    } finally {
+      await emu.post("/emulator/faults", {});
+    }
+    // A new update starts a new download, which now succeeds.
+    await emu.post(pathOf(areas.workloads.patch, { workload_name: "w1" }), { app_version: "1.1.0", deployment_type: "staged+instant-apply" });
+    clockOffset += 1500;
+    expect(
+      await eventually(
+        () => get("w1"),
+        (w) => w.staged === null,
+        "the second download applied",
+      ),
+    ).toMatchObject({ app_version: "1.1.0", download_status: "ready" });
   });
 });
 
@@ -235,62 +306,67 @@ describe("Workloads: list (every filter and sort key of the spec table)", () => 
 });
 
 describe("Workloads: apply, enable, start, stop, delete (bulk: 204, 207 per item, or the single error)", () => {
-  test("apply is valid only for a staged version with instantly_apply=false whose package is downloaded", async () => {
+  // Their tables list 207, 400, 401, 403, 404 and 500: a workload in the wrong state is a 400 (never 409).
+  test("apply is valid only for a staged version with instantly_apply=false whose package is downloaded (else 400)", async () => {
     await createWorkload();
-    const notStaged = await emu.post(pathOf(areas.workloads.apply), { names: ["w1"] });
-    expectErrorBody(notStaged, 409);
+    const notStaged = await emu.post(pathOf(areas.workloads.apply), { workload_names: ["w1"] });
+    expectErrorBody(notStaged, 400);
     expect(messages(notStaged)).toMatch(/no staged version/);
     await emu.post(pathOf(areas.workloads.patch, { workload_name: "w1" }), { app_version: "1.1.0", deployment_type: "staged-only" });
-    const notDownloaded = await emu.post(pathOf(areas.workloads.apply), { names: ["w1"] });
-    expectErrorBody(notDownloaded, 409);
-    expect(messages(notDownloaded)).toMatch(/download_status pending/);
+    const notDownloaded = await emu.post(pathOf(areas.workloads.apply), { workload_names: ["w1"] });
+    expectErrorBody(notDownloaded, 400);
+    expect(messages(notDownloaded)).toMatch(/download_status downloading/);
     await downloadReady("w1");
     expect((await get("w1")).staged.ready).toBe(true);
-    expect((await emu.post(pathOf(areas.workloads.apply), { names: ["w1"] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.workloads.apply), { workload_names: ["w1"] })).status).toBe(204);
     expect(await get("w1")).toMatchObject({ app_version: "1.1.0", staged: null, status: { state: "running" } });
   });
 
   test("a workload created staged-only shows `staged` until applied, then runs", async () => {
     await createWorkload({ deployment_type: "staged-only" });
     expect((await get("w1")).status.state).toBe("staged");
-    expectErrorBody(await emu.post(pathOf(areas.workloads.start), { names: ["w1"] }), 409);
+    const start = await emu.post(pathOf(areas.workloads.start), { workload_names: ["w1"] });
+    expectErrorBody(start, 400);
+    expect(messages(start)).toMatch(/apply it before you start it/);
     await downloadReady("w1");
-    expect((await emu.post(pathOf(areas.workloads.apply), { names: ["w1"] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.workloads.apply), { workload_names: ["w1"] })).status).toBe(204);
     expect((await get("w1")).status.state).toBe("running");
   });
 
   test("bulk: some fail and others succeed → 207 with a result per name; all fail → the single error", async () => {
     await createWorkload({ name: "p1", enabled: false });
     await createWorkload({ name: "r1" });
-    const mixed = await emu.post(pathOf(areas.workloads.enable), { names: ["p1", "r1", "ghost"] });
+    const mixed = await emu.post(pathOf(areas.workloads.enable), { workload_names: ["p1", "r1", "ghost"] });
     expect(mixed.status).toBe(207);
     expect(mixed.body.results).toEqual([
       { name: "p1", http_status_code: 204 },
-      { name: "r1", http_status_code: 409, message: [expect.stringMatching(/not pending/)] },
+      { name: "r1", http_status_code: 400, message: [expect.stringMatching(/not pending/)] },
       { name: "ghost", http_status_code: 404, message: [expect.stringMatching(/ghost/)] },
     ]);
     expect((await get("p1")).status.state).toBe("running");
-    const allFail = await emu.post(pathOf(areas.workloads.enable), { names: ["ghost"] });
+    const allFail = await emu.post(pathOf(areas.workloads.enable), { workload_names: ["ghost"] });
     expectErrorBody(allFail, 404);
-    expectErrorBody(await emu.post(pathOf(areas.workloads.enable), { names: [] }), 400);
+    expectErrorBody(await emu.post(pathOf(areas.workloads.enable), { workload_names: [] }), 400);
   });
 
   test("enable moves a pending workload (enabled=false) to running", async () => {
     await createWorkload({ enabled: false });
-    expect((await emu.post(pathOf(areas.workloads.enable), { names: ["w1"] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.workloads.enable), { workload_names: ["w1"] })).status).toBe(204);
     expect(await get("w1")).toMatchObject({ enabled: true, status: { state: "running" } });
   });
 
-  test("start/stop: the named workloads run / stop; a pending one cannot (409)", async () => {
+  test("start/stop: the named workloads run / stop; a pending one cannot (400)", async () => {
     await createWorkload();
     await createWorkload({ name: "w2" });
     await createWorkload({ name: "pending", enabled: false });
-    expect((await emu.post(pathOf(areas.workloads.stop), { names: ["w1"] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.workloads.stop), { workload_names: ["w1"] })).status).toBe(204);
     expect(await get("w1")).toMatchObject({ enabled: false, status: { state: "stopped" } });
     expect((await get("w2")).status.state).toBe("running");
-    expect((await emu.post(pathOf(areas.workloads.start), { names: ["w1"] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.workloads.start), { workload_names: ["w1"] })).status).toBe(204);
     expect((await get("w1")).status.state).toBe("running");
-    expectErrorBody(await emu.post(pathOf(areas.workloads.stop), { names: ["pending"] }), 409);
+    const stopPending = await emu.post(pathOf(areas.workloads.stop), { workload_names: ["pending"] });
+    expectErrorBody(stopPending, 400);
+    expect(messages(stopPending)).toMatch(/pending \(created with enabled=false\): enable it before you stop it/);
   });
 
   test("start/stop without a body select every workload that can make the move", async () => {
@@ -307,14 +383,14 @@ describe("Workloads: apply, enable, start, stop, delete (bulk: 204, 207 per item
     await createWorkload();
     await createWorkload({ name: "w2" });
     await emu.post(pathOf(areas.workloads.patch, { workload_name: "w1" }), { app_version: "1.1.0", deployment_type: "staged-only" });
-    expect((await emu.call("POST", pathOf(areas.workloads.delete), { body: { names: ["w1"] }, query: { staged: true } })).status).toBe(204);
+    expect((await emu.call("POST", pathOf(areas.workloads.delete), { body: { workload_names: ["w1"] }, query: { staged: true } })).status).toBe(204);
     expect(await get("w1")).toMatchObject({ app_version: "1.0.0", staged: null });
-    const noStaged = await emu.call("POST", pathOf(areas.workloads.delete), { body: { names: ["w2"] }, query: { staged: true } });
+    const noStaged = await emu.call("POST", pathOf(areas.workloads.delete), { body: { workload_names: ["w2"] }, query: { staged: true } });
     expectErrorBody(noStaged, 404);
-    expect((await emu.post(pathOf(areas.workloads.delete), { names: ["w1", "w2"] })).status).toBe(204);
+    expect((await emu.post(pathOf(areas.workloads.delete), { workload_names: ["w1", "w2"] })).status).toBe(204);
     expectErrorBody(await emu.get(pathOf(areas.workloads.get, { workload_name: "w1" })), 404);
-    expectErrorBody(await emu.post(pathOf(areas.workloads.delete), { names: ["w1"] }), 404);
-    expectErrorBody(await emu.post(pathOf(areas.workloads.delete), { names: ["w2"] }, { as: "viewer" }), 403);
+    expectErrorBody(await emu.post(pathOf(areas.workloads.delete), { workload_names: ["w1"] }), 404);
+    expectErrorBody(await emu.post(pathOf(areas.workloads.delete), { workload_names: ["w2"] }, { as: "viewer" }), 403);
   });
 });
 
@@ -334,14 +410,23 @@ describe("Workloads: download", () => {
     expect((await get("w1")).download_status).toBe("ready");
   });
 
-  test("address=true answers {url, expires_in}; the link works until it expires (then 412)", async () => {
+  test("address=true answers {url, expires_in}: a direct link that works without a token until it expires (then 412)", async () => {
     await createWorkload();
     await downloadReady("w1");
     const a = await emu.get(pathOf(areas.workloads.download, { workload_name: "w1" }), { address: true });
     expect(a.status).toBe(200);
-    expect(a.body).toEqual({ url: expect.stringMatching(/\/api\/v4\/apps\/workloads\/w1\/download\?expires=\d+$/), expires_in: 300 });
-    const follow = await fetch(a.body.url, { headers: { authorization: `Bearer ${await emu.token("admin")}` } });
+    expect(a.body).toEqual({ url: expect.stringMatching(/\/api\/v4\/apps\/workloads\/w1\/download\?expires=\d+&signature=[\w-]+$/), expires_in: 300 });
+    const follow = await fetch(a.body.url);
     expect(follow.status).toBe(200);
+    expect(Buffer.from(await follow.arrayBuffer()).readUInt32LE(0)).toBe(0x04034b50);
+    // The signature covers the path and the expiry: another workload's path, or a later expiry, is refused.
+    await createWorkload({ name: "w2" });
+    const url = new URL(a.body.url);
+    expectErrorBody(await answerOf(await fetch(a.body.url.replace("/w1/", "/w2/"))), 401);
+    url.searchParams.set("expires", String(Number(url.searchParams.get("expires")) + 3600));
+    expectErrorBody(await answerOf(await fetch(url)), 401);
+    // Without a token and without a signature the operation is closed, as before.
+    expectErrorBody(await answerOf(await fetch(a.body.url.replace(/\?.*$/, ""))), 401);
     expectErrorBody(await emu.get(pathOf(areas.workloads.download, { workload_name: "w1" }), { expires: 1000 }), 412);
   });
 
@@ -357,8 +442,8 @@ describe("Workloads: download", () => {
 describe("Workloads: logs", () => {
   test("{logs: {<pod>: lines}} with tail_lines and since_time", async () => {
     await createWorkload();
-    await emu.post(pathOf(areas.workloads.stop), { names: ["w1"] });
-    await emu.post(pathOf(areas.workloads.start), { names: ["w1"] });
+    await emu.post(pathOf(areas.workloads.stop), { workload_names: ["w1"] });
+    await emu.post(pathOf(areas.workloads.start), { workload_names: ["w1"] });
     const all = await emu.get(pathOf(areas.workloads.logs, { workload_name: "w1" }));
     expect(all.status).toBe(200);
     expect(Object.keys(all.body.logs)).toEqual(["w1-0"]);

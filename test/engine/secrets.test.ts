@@ -62,6 +62,8 @@ describe("secrets", () => {
     await first.stack.close();
     const again = await secretStack(statePath, { storeDir: first.storeDir });
     expect(await again.stack.preview()).toHaveNoChanges();
+    // A state is one stack's at a time: the next one opens once this one is closed.
+    await again.stack.close();
     await expect(secretStack(statePath, { storeDir: first.storeDir, secretsPassphrase: "another" })).rejects.toThrow(
       "cannot decrypt the secrets in the state file: the passphrase differs from the one that wrote it",
     );

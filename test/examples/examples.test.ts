@@ -1,7 +1,8 @@
 /**
  * The shipped examples go up, re-run with no changes, update, refresh and destroy through the engine
  * kit and the real dynamic-provider host, against the provider's embedded emulator (svc:emulator),
- * as `npm run quickstart` and `pulumi up` run them.
+ * as `npm run quickstart` and `pulumi up` run the quickstart. (The GitOps example as its CI runs it,
+ * against a platform: gitops-ci.test.ts.)
  */
 import fs from "node:fs";
 import os from "node:os";

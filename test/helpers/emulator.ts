@@ -76,6 +76,30 @@ export function queryString(query: CallOptions["query"]): string {
   return s ? `?${s}` : "";
 }
 
+/**
+ * Reads until `done` holds for what `read` answers, and returns that: for the emulator's background
+ * work (staged versions applied once downloaded, schedules falling due), which its ticker does a
+ * moment after the emulator's clock says it is due. Fails naming `what` after `timeoutMs`.
+ */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not the case after ${timeoutMs} ms; last read ${JSON.stringify(value).slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A fetch response read as the tests read answers: JSON bodies parsed (streams and other bodies as text). */
+export async function answerOf<T = Json>(res: Response): Promise<Answer<T>> {
+  const text = await res.text();
+  let parsed: unknown = text;
+  const type = res.headers.get("content-type") ?? "";
+  if (text && /json/.test(type) && !/x-json-stream/.test(type)) parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
   const emu = await startEmulator({ log: () => undefined, ...options });
   const tokens = new Map<string, string>();
@@ -106,13 +130,8 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
       body = JSON.stringify(opts.body);
       headers["content-type"] = "application/json";
     }
-    const url = `${emu.baseUrl}${path.startsWith("/auth/realms/") || path.startsWith("/emulator/") ? "" : "/api/v4"}${path}${queryString(opts.query)}`;
-    const res = await fetch(url, { method, headers, body: body as RequestInit["body"] });
-    const text = await res.text();
-    let parsed: unknown = text;
-    const type = res.headers.get("content-type") ?? "";
-    if (text && /json/.test(type) && !/x-json-stream/.test(type)) parsed = JSON.parse(text);
-    return { status: res.status, headers: res.headers, body: parsed as T, text };
+    const url = `${emu.baseUrl}${path.startsWith("/auth/realms/") || path.startsWith("/emulator/") || path === "/metadata" ? "" : "/api/v4"}${path}${queryString(opts.query)}`;
+    return answerOf<T>(await fetch(url, { method, headers, body: body as RequestInit["body"] }));
   }
 
   return {

@@ -464,9 +464,9 @@ function driftActions(spec: ProgramSpec, d: Decl, id: string | undefined): Drift
     case "Workload":
       if (a.title !== undefined) edit("title", "title", (c) => c.call(workloads.patch, { params: { workload_name: a.name }, body: { title: "Edited elsewhere" } }));
       if (a.running !== undefined && a.enabled !== false) {
-        edit("running", a.running ? "stop" : "start", (c) => c.call(a.running ? workloads.stop : workloads.start, { body: { names: [a.name] } }));
+        edit("running", a.running ? "stop" : "start", (c) => c.call(a.running ? workloads.stop : workloads.start, { body: { workload_names: [a.name] } }));
       }
-      del((c) => c.call(workloads.delete, { body: { names: [a.name] } }));
+      del((c) => c.call(workloads.delete, { body: { workload_names: [a.name] } }));
       break;
     case "AppParameterValues": {
       const [name, value] = Object.entries(a.values as Record<string, unknown>)[0];

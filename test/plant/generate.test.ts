@@ -23,7 +23,7 @@ describe("generate: snapshot to program", () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), "svc-generate-"));
-    generateFromFile(plant, dir);
+    generateFromFile(plant, dir, { packageSpec: "file:../pulumi-svc.tgz" });
     // The program resolves pulumi-svc and @pulumi/pulumi as an install would: the repository's node_modules (pulumi-svc links to the repository).
     symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"), "dir");
   });
@@ -93,7 +93,9 @@ describe("generate: snapshot to program", () => {
       expect(files["bridges.ts"]).toMatch(/"mqtt-hall", \{[^;]*clusterName: clusters\.bottlingEdge\.name,[^;]*appVersion: apps\.vibrationWatch200\.version,/);
       expect(files["datatypes.ts"]).toContain(`new svc.DataType("plant.pressure_reading-1.0.0"`);
       expect(files["settings.ts"]).toContain(`acp: {`);
-      expect(files["index.ts"]).toContain("// Not declared: the snapshot's data_labels (data labels have platform-assigned ids");
+      expect(files["index.ts"]).toContain(
+        "// - data labels have platform-assigned ids: declaring them would create new ones:\n//     data_labels anomaly from 2026-01-01T00:00:00Z\n",
+      );
       for (const [rel, text] of Object.entries(files)) writeFileSync(path.join(typed, rel), text);
       symlinkSync(path.join(root, "node_modules"), path.join(typed, "node_modules"), "dir");
       execFileSync(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", typed, "--noEmit"], { stdio: "pipe" });
@@ -147,13 +149,16 @@ describe("generate: snapshot to program", () => {
       const baseUrl = stack.emulator!.baseUrl;
       const before = await platformState(baseUrl);
 
+      // Every create takes its object over, parameter values (whose create always does) included.
       const preview = await stack.preview();
-      expect(preview.operations.filter((o) => o.adopt).map((o) => o.op)).toEqual(preview.operations.filter((o) => o.adopt).map(() => "create"));
+      expect(preview.operations.filter((o) => !(o.op === "create" && o.adopt)).map((o) => `${o.op} ${o.name}`)).toEqual([]);
       expect(preview.render()).toMatch(/= svc:Asset line-1-filler create \(adopt\)\n/);
+      expect(preview.render()).toMatch(/= svc:AppParameterValues vibration-watch-2.0.0-compressor-1 create \(adopt\)\n/);
+      expect(preview.render().trimEnd().split("\n").pop()).toBe(`${preview.operations.length} to adopt`);
 
       const up = await stack.up();
-      expect(up.operations.every((o) => o.op === "create")).toBe(true);
-      expect(up.operations.filter((o) => o.adopt).length).toBe(up.operations.length - 3); // the 3 parameter values take no `adopt`
+      expect(up.operations.filter((o) => !(o.op === "create" && o.adopt)).map((o) => `${o.op} ${o.name}`)).toEqual([]);
+      expect(up.render().trimEnd().split("\n").pop()).toBe(`${up.operations.length} adopted`);
       const after = await platformState(baseUrl);
       // No mutating call: the audit log (one entry per mutating call; the seed writes none) stays empty.
       expect(((after.audit_log ?? []) as Array<Record<string, unknown>>).map((e) => String(e.action))).toEqual([]);
@@ -181,7 +186,8 @@ describe("svc-emulator generate and adopt-plan", () => {
     const cli = path.join(root, "dist", "emulator", "cli.js");
     try {
       const before = await platformState(emulator.baseUrl);
-      execFileSync(process.execPath, [cli, "generate", "--from", plant, "--out", out], { stdio: "pipe" });
+      execFileSync(process.execPath, [cli, "generate", "--from", plant, "--out", out, "--package-spec", "^0.1.0"], { stdio: "pipe" });
+      expect(JSON.parse(readFileSync(path.join(out, "package.json"), "utf8")).dependencies["pulumi-svc"]).toBe("^0.1.0");
       symlinkSync(path.join(root, "node_modules"), path.join(out, "node_modules"), "dir");
       const assets = path.join(out, "assets.ts");
       writeFileSync(assets, readFileSync(assets, "utf8").replace(`title: "Line 1 filler"`, `title: "Filler one"`));
@@ -202,11 +208,17 @@ describe("svc-emulator generate and adopt-plan", () => {
 });
 
 describe("generate: CLI-less writing", () => {
-  test("writes the files to the folder, created when missing", () => {
+  test("writes the files to the folder, created when missing, with the packed package that package.json names (the registry has none)", () => {
     const out = path.join(mkdtempSync(path.join(os.tmpdir(), "svc-generate-")), "infra", "nested");
     try {
       const files = generateFromFile(plant, out);
       for (const [rel, text] of Object.entries(files)) expect(readFileSync(path.join(out, rel), "utf8")).toBe(text);
+      const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+      const spec: string = JSON.parse(files["package.json"]).dependencies["pulumi-svc"];
+      expect(spec).toBe(`file:vendor/pulumi-svc-${version}.tgz`);
+      // The tarball npm installs from: the package's own package.json and its built entry point inside.
+      const listing = execFileSync("tar", ["-tzf", path.join(out, spec.slice("file:".length))], { encoding: "utf8" }).split("\n");
+      expect(listing).toEqual(expect.arrayContaining(["package/package.json", "package/dist/index.js", "package/dist/plant/generate.js"]));
     } finally {
       rmSync(path.dirname(path.dirname(out)), { recursive: true, force: true });
     }

@@ -272,7 +272,7 @@ describe("destroy order the platform needs but the program does not state", () =
       await deployOutside(client);
       await stack.up();
       // The workload goes a second after the destroy starts, as a workload deleted in parallel would.
-      const removal = new Promise((r) => setTimeout(r, 1000)).then(() => client.workloads.delete({ body: { names: ["monitor-1"] } }));
+      const removal = new Promise((r) => setTimeout(r, 1000)).then(() => client.workloads.delete({ body: { workload_names: ["monitor-1"] } }));
       const down = await stack.destroy();
       await removal;
       expect(down.operations.map((o) => `${o.op} ${o.name}`)).toEqual(["delete app"]);

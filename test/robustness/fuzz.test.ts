@@ -60,12 +60,12 @@ export function successProblem(ep: AnyEndpoint, a: RawAnswer): string | undefine
   };
   if (ep.success.kind === "ndjson") return lines(ep.success.body);
   if (ep.success.kind !== "json") return undefined;
-  if (ep.list === "part1" && ep.success.body && type.includes("x-json-stream")) return lines(part1Shapes(ep.success.body)?.item);
+  if (ep.list && ep.success.body && type.includes("x-json-stream")) return lines(part1Shapes(ep.success.body)?.item);
   if (a.json === undefined) return `not a JSON body (content-type ${type || "none"}): ${a.text.slice(0, 120)}`;
   let schema: z.ZodType | undefined;
   if (a.status === 207) schema = multiStatusBody;
   else if (a.status !== ep.success.status) return `status ${a.status}, where the table declares ${ep.success.status}`;
-  else if (ep.list === "part1" && ep.success.body && type.includes("x-json-limits")) schema = part1Shapes(ep.success.body)?.limits;
+  else if (ep.list && ep.success.body && type.includes("x-json-limits")) schema = part1Shapes(ep.success.body)?.limits;
   else schema = ep.success.body;
   return schema && issueOf(schema, a.json);
 }

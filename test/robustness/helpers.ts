@@ -5,7 +5,7 @@
  */
 import http from "node:http";
 import { endpoints } from "../../src/api/endpoints";
-import type { AnyEndpoint } from "../../src/api/endpoint";
+import { isOutsideApiRoot, type AnyEndpoint } from "../../src/api/endpoint";
 import { API_PREFIX } from "../../src/emulator/server";
 import type { Store } from "../../src/emulator/store/store";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
@@ -19,12 +19,12 @@ export const MODE = SOAK ? `soak, seed ${SEED}` : "fast";
 export const REQUEST_TIMEOUT_MS = 10_000;
 
 export const ENDPOINTS: readonly AnyEndpoint[] = endpoints;
-export const OPEN_ENDPOINTS = ["auth.token", "auth.edgeToken", "instance.statusGet"];
+export const OPEN_ENDPOINTS = ["auth.token", "auth.edgeToken", "auth.logout", "auth.protocolLogout", "auth.metadata", "instance.statusGet"];
 
 /** The full request path of an endpoint with its path parameters filled (values URL-encoded). */
 export function pathOf(ep: AnyEndpoint, params: Record<string, string>, encode = true): string {
   const filled = ep.path.replace(/\{([a-z_]+)\}/g, (_, k: string) => (encode ? encodeURIComponent(params[k] ?? "x") : (params[k] ?? "x")));
-  return ep.path.startsWith("/auth/realms/") ? filled : API_PREFIX + filled;
+  return isOutsideApiRoot(ep) ? filled : API_PREFIX + filled;
 }
 
 /** Every record of every table, as text: equal texts mean an unchanged state (record order included). */

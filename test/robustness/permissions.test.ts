@@ -91,7 +91,7 @@ const guarded = ENDPOINTS.filter((ep) => ep.permission !== null);
 const label = (ep: AnyEndpoint) => `${ep.method} ${ep.path} (${ep.permission ?? "open"})`;
 
 describe("Which operations are open", () => {
-  test("only the two token endpoints and /instance/status/get take no token", () => {
+  test("only the token and logout endpoints, the metadata document and /instance/status/get take no token", () => {
     expect(
       ENDPOINTS.filter((ep) => ep.permission === null)
         .map((ep) => ep.id)

@@ -12,7 +12,21 @@ import { SOAK } from "./helpers";
   async () => {
     const kinds = await roundTrip(generatePlant({ assets: 500 }), 500);
     // Every kind a snapshot's sections declare is in the program.
-    expect(kinds).toEqual(["AppParameterValues", "AppVersion", "Asset", "AssetClass", "AssetType", "Bridge", "Cluster", "DataType", "InstanceSettings", "Label", "Workload"]);
+    expect(kinds).toEqual([
+      "AppParameterValues",
+      "AppVersion",
+      "Asset",
+      "AssetClass",
+      "AssetMetadata",
+      "AssetProperty",
+      "AssetType",
+      "Bridge",
+      "Cluster",
+      "DataType",
+      "InstanceSettings",
+      "Label",
+      "Workload",
+    ]);
   },
   900_000,
 );

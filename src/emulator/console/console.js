@@ -877,14 +877,15 @@ const FAULT_STATUSES = [429, 500, 502, 503, 504];
 
 function describeFaults(status) {
   const c = status?.config ?? {};
-  if (!(c.rate > 0) && !(c.reset_rate > 0) && !(c.latency_ms > 0)) return "";
   const parts = [];
   if (c.rate > 0) parts.push(`${c.rate} × ${(c.statuses ?? []).join("/")}`);
   if (c.reset_rate > 0) parts.push(`resets ${c.reset_rate}`);
   if (c.latency_ms > 0) parts.push(`+${c.latency_ms} ms`);
-  if (c.methods?.length) parts.push(c.methods.join(","));
-  if (c.paths?.length) parts.push(c.paths.join(","));
-  return `faults on: ${parts.join(", ")}`;
+  if (parts.length && c.methods?.length) parts.push(c.methods.join(","));
+  if (parts.length && c.paths?.length) parts.push(c.paths.join(","));
+  if (c.package_failure_rate > 0) parts.push(`package downloads fail ${c.package_failure_rate}`);
+  if (c.package_ms !== undefined) parts.push(`package downloads take ${c.package_ms} ms`);
+  return parts.length ? `faults on: ${parts.join(", ")}` : "";
 }
 
 function emulatorView() {
@@ -907,10 +908,12 @@ function emulatorView() {
         if (paths.length) config.paths = paths;
         if (f.latency_ms.value) config.latency_ms = Number(f.latency_ms.value);
         if (f.mode.value !== "before") config.mode = f.mode.value;
+        if (f.package_failure_rate.value) config.package_failure_rate = Number(f.package_failure_rate.value);
+        if (f.package_ms.value) config.package_ms = Number(f.package_ms.value);
         await setFaults(config);
       },
     },
-    h("label", {}, "Rate (0–1) ", h("input", { name: "rate", type: "number", min: 0, max: 1, step: "0.05", value: "1" })),
+    h("label", {}, "Rate (0–1) ", h("input", { name: "rate", type: "number", min: 0, max: 1, step: "0.05", value: "0" })),
     h(
       "fieldset",
       {},
@@ -931,6 +934,8 @@ function emulatorView() {
       "Mode ",
       h("select", { name: "mode" }, h("option", { value: "before" }, "before (no effect)"), h("option", { value: "after_apply" }, "after_apply (applied, answer lost)")),
     ),
+    h("label", {}, "Package downloads that fail (0–1) ", h("input", { name: "package_failure_rate", type: "number", min: 0, max: 1, step: "0.05", placeholder: "0" })),
+    h("label", {}, "Package download time (ms; none: the emulator's) ", h("input", { name: "package_ms", type: "number", min: 0, step: 1, placeholder: "" })),
     h(
       "div",
       { class: "buttons" },
@@ -951,6 +956,7 @@ function emulatorView() {
   }
   function showFaults(status) {
     faultStatus.textContent = JSON.stringify(status, null, 2);
+    fillForm(status.config ?? {});
     live.faults(status);
   }
 
@@ -1115,26 +1121,30 @@ function emulatorView() {
     ),
     h("div", { class: "panel" }, h("h3", { text: "Identity" }), h("p", { class: "hint", text: "The console reads the API as a built-in identity, like any client." }), signInForm),
   );
-  /** The form shows the configuration in force when the view opens. */
+  /** The form shows the configuration in force: when the view opens, and after each change from the page. */
   function fillForm(config) {
     const f = faultForm.elements;
-    if (!(config.rate > 0)) return;
-    f.rate.value = String(config.rate);
-    for (const i of faultForm.querySelectorAll("input[name=statuses]")) i.checked = (config.statuses ?? []).includes(Number(i.value));
+    f.rate.value = String(config.rate ?? 0);
+    for (const i of faultForm.querySelectorAll("input[name=statuses]")) i.checked = (config.statuses ?? [503]).includes(Number(i.value));
     for (const i of faultForm.querySelectorAll("input[name=methods]")) i.checked = (config.methods ?? []).includes(i.value);
     f.paths.value = (config.paths ?? []).join(", ");
     f.latency_ms.value = config.latency_ms ? String(config.latency_ms) : "";
     f.mode.value = config.mode ?? "before";
+    f.package_failure_rate.value = config.package_failure_rate ? String(config.package_failure_rate) : "";
+    f.package_ms.value = config.package_ms !== undefined ? String(config.package_ms) : "";
   }
 
   el.dataset.state = "loading";
-  let filled = false;
+  let shown = false;
   const refresh = async () => {
     try {
       const status = await (await admin("faults")).json();
-      if (!filled) fillForm(status.config ?? {});
-      filled = true;
-      showFaults(status);
+      // The live refresh leaves the form alone once shown: what the user types there stays.
+      if (shown) {
+        faultStatus.textContent = JSON.stringify(status, null, 2);
+        live.faults(status);
+      } else showFaults(status);
+      shown = true;
       el.dataset.state = "ready";
     } catch (err) {
       faultStatus.textContent = err.message;

@@ -1,13 +1,15 @@
 /**
  * Workload packages: what the edge downloads to run a workload (a zip holding its manifest, the
- * staged version's when one exists). The first download request starts the build, which is ready
- * BUILD_MS later (see `asOf` in workloads.ts); a download link carries its own expiry.
+ * staged version's when one exists). The first download request starts the build (unless the edge's
+ * download of a staged version is under way), which takes the emulated edge's time (see `asOf` in
+ * workloads.ts). A download link is direct: it carries its expiry and a
+ * signature over its path and expiry, and works without a token until it expires.
  */
 import { createHash } from "node:crypto";
 import { preconditionFailed } from "../../api/errors";
 import type { HandlerContext, Reply } from "../handler";
 import { zipOf } from "../zip";
-import { BUILD_MS, asOf, mergeChanges, workloadTable, type StoredWorkload } from "./workloads";
+import { asOf, mergeChanges, packageDueMs, startPackage, workloadTable, type StoredWorkload } from "./workloads";
 
 /** Lifetime of a download link (seconds). */
 export const LINK_TTL_S = 300;
@@ -46,23 +48,23 @@ export function downloadPackage(ctx: HandlerContext, stored: StoredWorkload, req
   if (req.expires !== undefined && req.expires * 1000 < ctx.nowMs) {
     throw preconditionFailed(`the download link of workload '${stored.name}' expired; request a new one with address=true`);
   }
-  const w = asOf(stored, ctx.nowMs);
   const table = workloadTable(ctx.store);
+  let w = asOf(stored, ctx.nowMs);
+  // Pending or failed: this request starts a build (done at once when the edge takes no time).
+  if (w.download_status !== "ready" && packageDueMs(w) === null) w = asOf(table.put(w.name, { ...w, ...startPackage(ctx, "processing") }), ctx.nowMs);
   if (w.download_status !== "ready") {
-    if (w.download_status !== "processing") {
-      table.put(w.name, { ...w, download_status: "processing", download_error: null, build_started_ms: ctx.nowMs });
-    }
-    const retry = Math.max(1, Math.ceil(BUILD_MS / 1000));
-    return {
-      status: 202,
-      headers: { "retry-after": String(retry) },
-      body: { download_status: "processing", message: `the package of workload '${w.name}' is being built; ask again in ${retry} s` },
-    };
+    const due = packageDueMs(w);
+    const retry = Math.max(1, Math.ceil(((due ?? ctx.nowMs) - ctx.nowMs) / 1000));
+    const message =
+      due === null
+        ? `the package of workload '${w.name}' failed to build: ${w.download_error}; ask again to build it again`
+        : `the package of workload '${w.name}' is being built; ask again in ${retry} s`;
+    return { status: 202, headers: { "retry-after": String(retry) }, body: { download_status: w.download_status, message } };
   }
   if (w !== stored) table.put(w.name, w);
   if (req.address) {
     const expiresAt = Math.floor(ctx.nowMs / 1000) + LINK_TTL_S;
-    const url = `${ctx.baseUrl}${req.path}?expires=${expiresAt}`;
+    const url = `${ctx.baseUrl}${req.path}?expires=${expiresAt}&signature=${ctx.auth.signLink(req.path, expiresAt)}`;
     return { status: 200, body: req.addressBody ? req.addressBody(url, LINK_TTL_S) : { url, expires_in: LINK_TTL_S } };
   }
   const digest = createHash("sha256").update(w.name).digest("hex").slice(0, 8);

@@ -11,12 +11,16 @@
  *   deployment type is `staged` until it is applied.
  * - `enabled` follows the run state (facts §6.4 item 17): true when running, false when stopped or
  *   pending (a pending workload is `pending_deploy`).
- * - deployment_type `staged-only` creates a staged version that waits for an explicit apply;
- *   `staged+instant-apply` is applied at once (the emulator's edge downloads instantly).
- * - The package is built on the first download request and is ready BUILD_MS later (measured on the
- *   request clock, no timer): download_status moves pending → processing → ready. Any change of what
- *   the workload runs (or a new staged version) needs a new package: download_status returns to pending.
- *   `staged.ready` is true when the staged version's package is ready.
+ * - An update with a staged deployment type creates a staged version instead of changing the
+ *   workload (spec): the workload runs what it ran until the staged version is applied. The edge
+ *   starts downloading the staged version's package at once (download_status `downloading`); the
+ *   download takes the emulated edge's time (edge.ts: `packageMs`, default 1 s, 0 on request) and may
+ *   fail by fault injection (download_status `failed`, with download_error). Once it is done
+ *   `staged.ready` is true; `staged-only` then waits for an explicit apply, `staged+instant-apply` is
+ *   applied by the background ticker `applyDueRollouts` (as the system).
+ * - A package is also built on the first download request (download_status pending → processing →
+ *   ready, in the same time). Any change of what the workload runs needs a new package:
+ *   download_status returns to pending.
  * - Logs: every lifecycle move writes a line to the workload's log, served from one pod `<name>-0`.
  *
  * Stored records do not change as time passes; `asOf` shows one as it stands at a given time (a due
@@ -24,10 +28,11 @@
  */
 import { conflict, notFound } from "../../api/errors";
 import type { workloads } from "../../api/workloads";
+import { DEFAULT_PACKAGE_MS } from "../edge";
 import type { HandlerContext } from "../handler";
 import { indexedRows, inFilter, matchesSearch, type IndexedRows, type SortGetters } from "../list";
 import { versionSortKey } from "../version-order";
-import type { Store } from "../store/store";
+import { ABOVE, type Store } from "../store/store";
 import { TABLES, appVersionKey, refs } from "../store/tables";
 import { appendLog, type LogLine } from "./workload-logs";
 
@@ -94,8 +99,12 @@ export interface StoredWorkload {
   created_by: string;
   updated_at: string;
   updated_by: string;
-  /** When the current package build started (epoch ms), or null when none was asked for; internal. */
+  /** When the current package build or download started (epoch ms), or null when none was asked for; internal. */
   build_started_ms: number | null;
+  /** How long that one takes (ms; absent in records written before it was kept: DEFAULT_PACKAGE_MS); internal. */
+  package_ms?: number;
+  /** Whether that one fails (fault injection); internal. */
+  package_fails?: boolean;
   /** The workload's log lines; internal (served by the logs operations). */
   log: LogLine[];
 }
@@ -120,18 +129,36 @@ export interface NewWorkload {
   app_type?: string;
 }
 
-/** How long a package takes to build. */
-export const BUILD_MS = 1000;
-
 export const workloadTable = (store: Store) => store.table<StoredWorkload>(TABLES.workloads);
 
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-/** The record as it stands at `nowMs`: a package build that is due has finished. */
+const inProgress = (w: StoredWorkload) => w.download_status === "processing" || w.download_status === "downloading";
+
+/** When the package build or download under way is done (epoch ms); null when none is under way. */
+export function packageDueMs(w: StoredWorkload): number | null {
+  if (!inProgress(w) || w.build_started_ms === null) return null;
+  return w.build_started_ms + (w.package_ms ?? DEFAULT_PACKAGE_MS);
+}
+
+/** The record as it stands at `nowMs`: a package build or download that is due has finished (or failed). */
 export function asOf(w: StoredWorkload, nowMs: number): StoredWorkload {
-  if (w.download_status !== "processing" || w.build_started_ms === null || nowMs - w.build_started_ms < BUILD_MS) return w;
+  const due = packageDueMs(w);
+  if (due === null || nowMs < due) return w;
+  if (w.package_fails) {
+    const error = `the download of the package failed (injected by the emulator's fault injection); update the workload or download it again`;
+    return { ...w, download_status: "failed", download_error: error, staged: w.staged ? { ...w.staged, status: { ...w.staged.status, state: "failed", message: error } } : null };
+  }
   return { ...w, download_status: "ready", staged: w.staged ? { ...w.staged, ready: true } : null };
+}
+
+/**
+ * A package build (`processing`, asked for by a download request) or the edge's download of a staged
+ * version (`downloading`), starting now: how long it takes and whether it fails come from the edge.
+ */
+export function startPackage(ctx: HandlerContext, kind: "processing" | "downloading"): Partial<StoredWorkload> {
+  return { download_status: kind, download_error: null, build_started_ms: ctx.nowMs, package_ms: ctx.edge.packageMs(), package_fails: ctx.edge.packageFails() };
 }
 
 /** The record (as it stands at `nowMs` when given); 404 naming it when there is none. */
@@ -328,8 +355,11 @@ export function insertWorkload(ctx: HandlerContext, input: NewWorkload): StoredW
   return table.put(record.name, record);
 }
 
+/** What a write needs: the store, the time, and who writes (a request, or the system's background work). */
+export type WriteContext = Pick<HandlerContext, "store" | "now" | "actor">;
+
 /** Puts a changed record, stamping updated_at/updated_by and logging what happened. */
-export function saveWorkload(ctx: HandlerContext, current: StoredWorkload, changes: Partial<StoredWorkload>, logText?: string): StoredWorkload {
+export function saveWorkload(ctx: WriteContext, current: StoredWorkload, changes: Partial<StoredWorkload>, logText?: string): StoredWorkload {
   const next: StoredWorkload = {
     ...current,
     ...changes,
@@ -378,18 +408,27 @@ export function validateChanges(store: Store, w: StoredWorkload, c: WorkloadChan
 }
 
 /**
- * Updates a workload. With `staged-only` the changes become a staged version (replacing an earlier
- * one) and the workload itself stays as it is until apply; otherwise they change the workload.
+ * Updates a workload. With a staged deployment type the changes become a staged version (replacing an
+ * earlier one) whose package the edge starts downloading, and the workload itself stays as it is until
+ * the version is applied (by apply for `staged-only`, once downloaded for `staged+instant-apply`);
+ * `standard` changes the workload.
  */
 export function updateWorkload(ctx: HandlerContext, w: StoredWorkload, c: WorkloadChanges, type?: DeploymentType): StoredWorkload {
   validateChanges(ctx.store, w, c);
-  if (type === "staged-only") {
-    const staged = stagedVersion(c.app_version ?? w.app_version, { ...c }, false);
-    return saveWorkload(ctx, w, { staged, instantly_apply: false, pre_download: true, ...freshPackage }, `staged version ${staged.app_version} created`);
+  const staging = stagingOf(type);
+  if (staging.staged) {
+    const staged = stagedVersion(c.app_version ?? w.app_version, { ...c }, staging.instantly_apply);
+    const how = staging.instantly_apply ? "applied once downloaded" : "waiting for apply";
+    return saveWorkload(
+      ctx,
+      w,
+      { staged, instantly_apply: staging.instantly_apply, pre_download: true, ...startPackage(ctx, "downloading") },
+      `staged version ${staged.app_version} created (${how}); downloading its package`,
+    );
   }
-  const staging = type ? { instantly_apply: true, pre_download: stagingOf(type).staged } : {};
+  const standard = type ? { instantly_apply: true, pre_download: false } : {};
   const pkg = changesPackage(c) ? freshPackage : {};
-  return saveWorkload(ctx, w, { ...mergeChanges(w, c), ...staging, ...pkg }, `updated: ${Object.keys(c).join(", ") || "nothing"}`);
+  return saveWorkload(ctx, w, { ...mergeChanges(w, c), ...standard, ...pkg }, `updated: ${Object.keys(c).join(", ") || "nothing"}`);
 }
 
 /** Why a workload cannot be applied now (facts §6.4 item 15), or null when it can. */
@@ -403,7 +442,7 @@ export function applyProblem(w: StoredWorkload): string | null {
 }
 
 /** Applies the staged version: the workload takes its changes and runs it (the caller checked applyProblem). */
-export function applyStaged(ctx: HandlerContext, w: StoredWorkload): StoredWorkload {
+export function applyStaged(ctx: WriteContext, w: StoredWorkload): StoredWorkload {
   const staged = w.staged!;
   const runs = w.status.state === "staged" || w.enabled;
   const state = runs ? "running" : w.status.state;
@@ -421,6 +460,23 @@ export function deleteStaged(ctx: HandlerContext, w: StoredWorkload): StoredWork
   // A workload whose first version was never applied has nothing left to run.
   const status = w.status.state === "staged" ? statusOf("stopped", w.status.last_seen) : w.status;
   return saveWorkload(ctx, w, { staged: null, status, enabled: status.state === "stopped" ? false : w.enabled }, `staged version ${w.staged.app_version} deleted`);
+}
+
+/** The index of staged versions applied once downloaded, by when their download is done. */
+const rolloutIndex = (store: Store) => workloadTable(store).index("rollouts", (w) => [w.staged?.instantly_apply && !w.package_fails ? packageDueMs(w) : null]);
+
+/**
+ * Applies every `staged+instant-apply` version whose package is downloaded by `nowMs` (background
+ * work, as the system): in the order their downloads finished, each through the same apply as the
+ * apply call. A failed download is never applied.
+ */
+export function applyDueRollouts(ctx: WriteContext & { nowMs: number }): void {
+  const due: string[] = [];
+  for (const tuple of rolloutIndex(ctx.store).ascending([null, ABOVE])) {
+    if ((tuple[0] as number) > ctx.nowMs) break;
+    due.push(tuple[tuple.length - 1] as string);
+  }
+  for (const name of due) applyStaged(ctx, asOf(workloadTable(ctx.store).get(name)!, ctx.nowMs));
 }
 
 // ---------------------------------------------------------------------------------------------

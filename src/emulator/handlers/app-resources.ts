@@ -18,6 +18,7 @@
  */
 import semver from "semver";
 import { apps as ep, type AppResource } from "../../api/apps";
+import { workloadState } from "../../api/workloads";
 import { badRequest, notFound } from "../../api/errors";
 import { inFilter, matchesSearch, part1List } from "../list";
 import { route, type HandlerContext, type Route } from "../handler";
@@ -43,6 +44,7 @@ interface WorkloadView extends WorkloadRef {
   updated_at?: string;
   updated_by?: string;
   status?: { state?: string } | null;
+  staged?: unknown;
 }
 
 const resourceKey = (app: string, resource: string): string => `${app}\u0000${resource}`;
@@ -100,6 +102,23 @@ export function resourceCount(store: Store, app: string): { total: number; runni
   );
   const rows = appResourceRows(store, app);
   return { total: rows.length, running: rows.filter((r) => running.has(r.resource)).length };
+}
+
+/** Workload states that stay until something acts (the others are on the way to another state). */
+const SETTLED: readonly string[] = ["running", "stopped", "failed", "unreachable", "ready", "pending_deploy"];
+const MOVING: ReadonlySet<string> = new Set(workloadState.options.filter((state) => !SETTLED.includes(state)));
+
+/**
+ * The app's status (AppStatus) from its workloads: `requires_attention` when one failed or is
+ * unreachable, else `updating` while one is on its way to another state or has a staged version,
+ * else `running` when one runs, else `stopped` (no workload at all included).
+ */
+export function appStatusOf(store: Store, app: string): "running" | "stopped" | "updating" | "requires_attention" {
+  const workloads = workloadsOf(store, app);
+  const states = workloads.map((w) => w.status?.state ?? "");
+  if (states.some((s) => s === "failed" || s === "unreachable")) return "requires_attention";
+  if (states.some((s) => MOVING.has(s)) || workloads.some((w) => w.staged)) return "updating";
+  return states.includes("running") ? "running" : "stopped";
 }
 
 /** Removes every binding row of an app (its parameter data goes with the app elsewhere). */

@@ -29,10 +29,11 @@ import { route, type AreaModule, type HandlerContext } from "../handler";
 import { versionSortKey } from "../version-order";
 import type { Store } from "../store/store";
 import { appVersionKey, TABLES } from "../store/tables";
-import { appResourceRows, dropAppResources, resourceCount, resourceRoutes, workloadsOf } from "./app-resources";
+import { appResourceRows, appStatusOf, dropAppResources, resourceCount, resourceRoutes, workloadsOf } from "./app-resources";
 import { dataTypeOf, dropParameterData, requireAppVersion, syncDefinitions, type WriteContext } from "../domain/parameters";
 
-type StoredApp = AppListItem;
+/** The app as stored: its status is read from its workloads when it is shown. */
+type StoredApp = Omit<AppListItem, "status">;
 
 const appsTable = (store: Store) => store.table<StoredApp>(TABLES.apps);
 const versionsTable = (store: Store) => store.table<AppVersion>(TABLES.appVersions);
@@ -93,11 +94,14 @@ function touchApp(ctx: WriteContext, app: string): void {
   appsTable(ctx.store).put(app, { ...current, latest_version: latest, updated_at: ctx.now, updated_by: ctx.actor });
 }
 
+const listItem = (store: Store, a: StoredApp): AppListItem => ({ ...a, status: appStatusOf(store, a.name) });
+
 function appView(store: Store, a: StoredApp): App {
+  const item = listItem(store, a);
   return {
-    ...a,
+    ...item,
     versions: versionsOf(store, a.name).map((v) => ({ version: v.version, created_at: v.created_at, created_by: v.created_by })),
-    deployment: { resource_count: resourceCount(store, a.name) },
+    deployment: { status: item.status, resource_count: resourceCount(store, a.name) },
   };
 }
 
@@ -258,6 +262,7 @@ export const area: AreaModule = {
           updated_at: (a) => a.updated_at,
           updated_by: (a) => a.updated_by,
         },
+        item: (a) => listItem(ctx.store, a),
       });
     }),
 

@@ -1,8 +1,8 @@
-/** Token endpoints: the OIDC grants and the edge API's token endpoint. */
-import { auth as ep } from "../../api/auth";
+/** Authentication: the OIDC grants and logout, the metadata document that names them, the edge API's token endpoint. */
+import { AUTH_PATH, OIDC_LOGOUT_PATH, REALM, auth as ep } from "../../api/auth";
 import { ApiError, errors } from "../../api/errors";
-import { BUILTIN_CLIENTS, BUILTIN_USERS, EDGE_USERS } from "../auth";
-import { route, type AreaModule } from "../handler";
+import { BUILTIN_CLIENTS, BUILTIN_USERS, EDGE_USERS, type Auth, type Identity } from "../auth";
+import { route, type AreaModule, type Handler } from "../handler";
 
 /**
  * OIDC errors carry the spec's body plus the OAuth2 `error` fields generic OIDC clients read:
@@ -12,6 +12,24 @@ function oidcError(kind: typeof errors.INVALID_GRANT | typeof errors.BAD_REQUEST
   const err = kind(description);
   return err.withBody({ ...err.toBody(), error, error_description: description });
 }
+
+/** The identity of a refresh token; a refused one is the OIDC `invalid_grant` (400). */
+function refreshed(auth: Auth, token: string): Identity {
+  try {
+    return auth.refresh(token);
+  } catch (e) {
+    throw oidcError(errors.BAD_REQUEST, "invalid_grant", e instanceof ApiError ? e.messages[0] : "refresh token is invalid");
+  }
+}
+
+/**
+ * Logout checks the refresh token and answers 204. Tokens are stateless (signed, not stored): logging
+ * out ends nothing the emulator keeps, so the refresh token stays usable until it expires.
+ */
+const logout: Handler<typeof ep.logout> = (ctx) => {
+  refreshed(ctx.auth, ctx.body.refresh_token);
+  return { status: 204 };
+};
 
 export const area: AreaModule = {
   routes: [
@@ -29,14 +47,14 @@ export const area: AreaModule = {
         if (!client || client.secret !== b.client_secret) throw oidcError(errors.INVALID_GRANT, "invalid_client", "invalid client credentials");
         return ctx.auth.issue(client.identity, b.client_id);
       }
-      let identity;
-      try {
-        identity = ctx.auth.refresh(b.refresh_token);
-      } catch (e) {
-        throw oidcError(errors.BAD_REQUEST, "invalid_grant", e instanceof ApiError ? e.messages[0] : "refresh token is invalid");
-      }
-      return ctx.auth.issue(identity, b.client_id);
+      return ctx.auth.issue(refreshed(ctx.auth, b.refresh_token), b.client_id);
     }),
+    route(ep.logout, logout),
+    route(ep.protocolLogout, logout),
+    route(ep.metadata, (ctx) => ({
+      api: { url: ctx.baseUrl, docs: "/api/v4/openapi.json" },
+      authentication: { url: ctx.baseUrl, path: AUTH_PATH, realm: REALM, logout_path: OIDC_LOGOUT_PATH },
+    })),
     route(ep.edgeToken, (ctx) => {
       const user = Object.prototype.hasOwnProperty.call(EDGE_USERS, ctx.body.username) ? EDGE_USERS[ctx.body.username] : undefined;
       if (!user || user.password !== ctx.body.password) throw errors.INVALID_GRANT("invalid edge user credentials");

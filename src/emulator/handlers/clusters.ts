@@ -164,7 +164,7 @@ export const area: AreaModule = {
       });
       return {
         revision,
-        images: [{ path: `registry.local/svc/edge-agent:${c.version.svc_version}`, args: ["--cluster", c.name] }],
+        images: [{ path: `registry.local/svc/edge-agent:${c.version.svc_version}`, args: `--cluster ${c.name}` }],
         manifests: [{ file_name: "svc-edge-settings.yaml", content: Buffer.from(manifest).toString("base64") }],
         upgrade: {
           download_type: c.upgrade_pre_download ? "pre-download" : "on-demand",

@@ -1,6 +1,8 @@
 /**
  * Asset insights (`POST /asset-insights/get`): the assets, each with the columns the request asks
- * for in `extra_fields`, filtered, sorted and answered in the limits shape (facts §1.4, §3.7).
+ * for in `extra_fields`, filtered and sorted, paged as Part 1 lists are: a cursor page by default (as
+ * the vendor's current client reads it), the limits shape of facts §1.4 and §3.7 with
+ * `pagination_type=limits`, or a stream. A cursor names the item's place in the body's order.
  *
  * Design choices where the spec is silent (the column specs' shape is not known):
  * - A column spec is `{ names?, app_names?, filters? }`. The answer's `extra_fields` has one entry per
@@ -27,7 +29,7 @@ import { assetKrnOf } from "../../api/common";
 import { invalidField } from "../../api/errors";
 import { insights as ep, type AssetInsightsRequest, type ColumnSpec, type InsightsOperator } from "../../api/insights";
 import { route, type AreaModule } from "../handler";
-import { inFilter, matchesSearch } from "../list";
+import { inFilter, matchesSearch, part1List } from "../list";
 import type { Store } from "../store/store";
 import { TABLES, type AssetRef } from "../store/tables";
 import { propertyTable } from "./assets-shared";
@@ -301,15 +303,9 @@ export const area: AreaModule = {
         .map((a) => itemOf(a, pinned, columns, idx))
         .filter((item) => passesColumnFilters(item, columns))
         .sort(comparator(sorts));
-      const { page, page_size } = ctx.query;
-      return {
-        status: 200,
-        headers: { "content-type": "application/x-json-limits" },
-        body: {
-          data: items.slice((page - 1) * page_size, page * page_size),
-          pagination: { page, total_pages: Math.max(1, Math.ceil(items.length / page_size)), total_items: items.length },
-        },
-      };
+      // The body's sort_by orders the items; the list engine pages them by their place in that order.
+      const ranked = items.map((item, rank) => ({ item, rank }));
+      return part1List(ranked, { ...ctx.query, direction: "asc", sort_by: ["rank"] }, { key: (r) => r.item.name, sort: { rank: (r) => r.rank }, item: (r) => r.item });
     }),
   ],
 };

@@ -10,6 +10,8 @@
  * - Applying a type in a state that does not match answers 400 (the code the spec lists for apply);
  *   the schedule is left as it was.
  * - A schedule needs at least one parameter. A resource listed twice is 400.
+ * - Create's table lists 400, 401 and 409: a missing app or app version (a 404 elsewhere) answers
+ *   400, with the same message.
  * - Creating a schedule answers 409 when another schedule still waiting to be applied sets one of the
  *   same parameters on one of the same resources of the app at the very same time.
  * - original_resource_parameters holds, per resource, the targeted parameters that have a value set
@@ -22,7 +24,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { formatTimestamp } from "../../api/common";
-import { ApiError, badRequest, conflict, notFound } from "../../api/errors";
+import { ApiError, answeredAs, badRequest, conflict, notFound } from "../../api/errors";
 import { schedules as ep, type ParameterSchedule } from "../../api/schedules";
 import { krnOf, SYSTEM_IDENTITY } from "../auth";
 import { inFilter, part1List } from "../list";
@@ -226,7 +228,7 @@ function matchesList(s: ParameterSchedule, f: ListBody | undefined): boolean {
 
 export const area: AreaModule = {
   routes: [
-    route(ep.create, (ctx) => createSchedule(ctx)),
+    route(ep.create, (ctx) => answeredAs(404, badRequest, () => createSchedule(ctx))),
     route(ep.get, (ctx) => requireSchedule(ctx.store, ctx.params.schedule_id)),
     route(ep.delete, (ctx) => {
       requireSchedule(ctx.store, ctx.params.schedule_id);

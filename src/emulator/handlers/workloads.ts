@@ -23,8 +23,9 @@
  *   characters outside [a-z0-9-] become '-', n the smallest free number from 1), at most 64 characters.
  */
 import { apps } from "../../api/apps";
-import { conflict, invalidField, notFound } from "../../api/errors";
+import { answeredAs, badRequest, conflict, invalidField, notFound } from "../../api/errors";
 import { workloads as ep, type Workload } from "../../api/workloads";
+import { krnOf, SYSTEM_IDENTITY } from "../auth";
 import { route, type AreaModule, type HandlerContext } from "../handler";
 import { part1List } from "../list";
 import { refs } from "../store/tables";
@@ -33,6 +34,7 @@ import {
   WORKLOAD_SORT,
   allWorkloads,
   appTypeOf,
+  applyDueRollouts,
   applyProblem,
   applyStaged,
   deleteStaged,
@@ -64,7 +66,7 @@ import { servedPath } from "../paths";
 
 /** The record as /apps/workloads answers it (facts §4.3): the legacy and internal fields stripped. */
 function view(w: StoredWorkload): Workload {
-  const { build_started_ms: _b, log: _l, instantly_apply: _i, pre_download: _p, payload: _pl, networking: _n, ...rest } = w;
+  const { build_started_ms: _b, package_ms: _pm, package_fails: _pf, log: _l, instantly_apply: _i, pre_download: _p, payload: _pl, networking: _n, ...rest } = w;
   return rest as Workload;
 }
 
@@ -103,9 +105,18 @@ function resolveParameters(ctx: HandlerContext, app: string, version: string, r:
 /**
  * The bulk actions (apply, enable, start, stop, delete) run per named workload, each name once: 204
  * when all succeed, 207 with a result per name when some fail, the error itself when all fail.
+ * Their tables list 207, 400, 401, 403, 404 and 500, not 409: a workload in a state the action does
+ * not apply to (the lifecycle functions' conflict, which the legacy forms answer as it is) is a bad
+ * request here, with the same message.
  */
 const BULK: MultiStatusOptions = { okStatus: 204, allFailed: "reject" };
-const eachWorkload = (names: string[], op: (name: string) => void) => runBulk([...new Set(names)], (n) => n, op, BULK);
+const eachWorkload = (names: string[], op: (name: string) => void) =>
+  runBulk(
+    [...new Set(names)],
+    (n) => n,
+    (name) => answeredAs(409, badRequest, () => op(name)),
+    BULK,
+  );
 
 /** Selects the named workloads for start/stop, or every workload in `fromState` when none are named. */
 function selected(ctx: HandlerContext, names: string[] | undefined, fromState: string): string[] {
@@ -206,7 +217,7 @@ export const area: AreaModule = {
     }),
 
     route(ep.apply, (ctx) =>
-      eachWorkload(ctx.body.names, (name) => {
+      eachWorkload(ctx.body.workload_names, (name) => {
         const w = load(ctx, name);
         const problem = applyProblem(w);
         if (problem) throw conflict(problem);
@@ -214,14 +225,14 @@ export const area: AreaModule = {
       }),
     ),
 
-    route(ep.enable, (ctx) => eachWorkload(ctx.body.names, (name) => enableWorkload(ctx, load(ctx, name)))),
+    route(ep.enable, (ctx) => eachWorkload(ctx.body.workload_names, (name) => enableWorkload(ctx, load(ctx, name)))),
 
-    route(ep.start, (ctx) => eachWorkload(selected(ctx, ctx.body?.names, "stopped"), (name) => startWorkload(ctx, load(ctx, name)))),
+    route(ep.start, (ctx) => eachWorkload(selected(ctx, ctx.body?.workload_names, "stopped"), (name) => startWorkload(ctx, load(ctx, name)))),
 
-    route(ep.stop, (ctx) => eachWorkload(selected(ctx, ctx.body?.names, "running"), (name) => stopWorkload(ctx, load(ctx, name)))),
+    route(ep.stop, (ctx) => eachWorkload(selected(ctx, ctx.body?.workload_names, "running"), (name) => stopWorkload(ctx, load(ctx, name)))),
 
     route(ep.delete, (ctx) =>
-      eachWorkload(ctx.body.names, (name) => {
+      eachWorkload(ctx.body.workload_names, (name) => {
         if (ctx.query.staged) deleteStaged(ctx, load(ctx, name));
         else removeWorkload(ctx, name);
       }),
@@ -308,4 +319,6 @@ export const area: AreaModule = {
       return { workload_names };
     }),
   ],
+  // staged+instant-apply versions are applied once the edge has downloaded them, as the system.
+  tickers: [({ store, now, nowMs }) => applyDueRollouts({ store, now, nowMs, actor: krnOf(SYSTEM_IDENTITY) })],
 };

@@ -368,6 +368,10 @@ export class StatePersistence {
    * makes every commit of the store durable before it is answered.
    */
   static async open(store: Store, file: string, options: PersistenceOptions = {}): Promise<StatePersistence> {
+    // The state file's folder is made when it is missing (`--state dir/state.json` in a fresh checkout).
+    await fsp.mkdir(dirname(file), { recursive: true }).catch((err: unknown) => {
+      throw new StateFileError(file, `cannot create the folder of state file ${file}: ${errText(err)}`);
+    });
     const release = await acquireLock(file, options);
     const p = new StatePersistence(file, store, options, release);
     try {

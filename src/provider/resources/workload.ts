@@ -8,6 +8,7 @@ import type { downloadStatus, workloadState } from "../../api/workloads";
 import { argsInBody, declareKind, defineOutputs, wireArgs, type ArgSpecs, type Outputs, type WireRecord } from "../kind";
 import { SvcResource } from "../shim";
 import { wireOf, type BodyOf, type DeepInput, type Resolved, type Same, proves } from "../wire-types";
+import { camel, convertKeys, snake } from "../values";
 import { RUNTIME_FREE, type DeploymentType, type WorkloadApiPermissions, type WorkloadRuntime, type WorkloadSystem } from "./contract-types";
 
 /** The arguments of a {@link Workload}. */
@@ -44,9 +45,10 @@ export interface WorkloadArgs {
   apiPermissions?: pulumi.Input<WorkloadApiPermissions>;
   /**
    * How an update is applied: `standard` (at once, the default), `staged+instant-apply` (staged,
-   * then applied as soon as it is downloaded) or `staged-only` (staged until applied on the
-   * platform; the staged version counts as the declared one). Sent with each change, not read back.
-   * Changes update in place.
+   * then applied by the platform as soon as the edge has downloaded it: `up` waits for that, up to
+   * svc:operationTimeoutSeconds, and fails naming the error when the download fails) or `staged-only`
+   * (staged until applied on the platform). While a staged version waits, what it changes counts as
+   * declared. Sent with each change, not read back. Changes update in place.
    */
   deploymentType?: pulumi.Input<DeploymentType>;
   /**
@@ -91,7 +93,64 @@ const PATCHABLE = argsInBody(workloadArgs, workloads.patch);
 /** The record's status object (always present on the platform's records). */
 type Status = { state: z.infer<typeof workloadState>; message: string; last_seen?: string | null };
 const status = (r: WireRecord) => (r.status ?? {}) as Status;
-const stagedOf = (r: WireRecord) => r.staged as { app_version?: string } | null | undefined;
+/** A staged version: its app version, the update's keys it brings (wire names), whether it applies itself once downloaded. */
+type Staged = { app_version?: string; payload?: WireRecord; instantly_apply?: boolean; status?: { state?: string; message?: string } };
+const stagedOf = (r: WireRecord) => r.staged as Staged | null | undefined;
+
+/**
+ * The staged version that will still be applied: not one whose package failed to download (the
+ * platform never applies that one; the workload keeps running what it ran).
+ */
+function pendingStaged(r: WireRecord): Staged | undefined {
+  const s = stagedOf(r);
+  return s && s.status?.state !== "failed" && r.download_status !== "failed" ? s : undefined;
+}
+
+/**
+ * The args a pending staged version sets, as the program declared them: while it waits (its package
+ * downloading, then applied by itself or by an apply) the workload runs its former settings, yet the
+ * update is made. Runtime keys the update did not send keep the workload's own.
+ */
+function stagedArgs(r: WireRecord): Partial<Inputs> {
+  const s = pendingStaged(r);
+  if (!s) return {};
+  const sent = s.payload ?? {};
+  const out: Partial<Record<keyof Inputs, unknown>> = {};
+  for (const arg of PATCHABLE) {
+    const wire = snake(arg);
+    if (!(wire in sent)) continue;
+    out[arg] = arg === "runtime" ? convertKeys({ ...(r.runtime as WireRecord), ...(sent.runtime as WireRecord) }, camel, RUNTIME_FREE) : sent[wire];
+  }
+  if (s.app_version !== undefined) out.appVersion = s.app_version;
+  return out as Partial<Inputs>;
+}
+
+const ROLLOUT_POLL_MS = 250;
+
+/**
+ * A `staged+instant-apply` update is applied by the platform once the edge has downloaded its
+ * package. Waits for that (up to svc:operationTimeoutSeconds), so that `up` ends with the workload
+ * running what the program declares, and fails naming the download error when the package did not
+ * download (the workload then still runs its former version, and the next `up` tries again).
+ */
+async function waitForRollout(client: SvcClient, name: string, record: WireRecord, timeoutMs: number): Promise<WireRecord> {
+  const deadline = Date.now() + timeoutMs;
+  for (let r = record; ; r = await get(client, name)) {
+    const s = stagedOf(r);
+    if (!s?.instantly_apply) return r;
+    if (!pendingStaged(r)) {
+      throw new Error(
+        `workload '${name}': the staged version ${s.app_version} was not applied: its package did not download (${String(r.download_error ?? s.status?.message ?? "no reason given")}); it still runs ${String(r.app_version)}. The next up stages it again`,
+      );
+    }
+    if (Date.now() + ROLLOUT_POLL_MS > deadline) {
+      throw new Error(
+        `workload '${name}': the staged version ${s.app_version} is not applied after ${Math.round(timeoutMs / 1000)} s (download_status ${String(r.download_status)}); it still runs ${String(r.app_version)}. Raise svc:operationTimeoutSeconds, or use deploymentType staged-only to apply it yourself`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, ROLLOUT_POLL_MS));
+  }
+}
 /**
  * Whether the workload neither runs nor is stopped yet: pending (created with enabled: false), or
  * waiting for its first staged version to be applied. The platform refuses to start or stop it, so
@@ -155,15 +214,15 @@ async function applyRunState(client: SvcClient, news: Inputs, record: WireRecord
   if (news.enabled !== false && state === "pending_deploy") {
     // An enable applied whose answer was lost is confirmed by the client (the row's confirm reads the
     // workload), not repeated: the platform refuses to enable a workload that is no longer pending.
-    await client.call(workloads.enable, { body: { names: [name] } });
+    await client.call(workloads.enable, { body: { workload_names: [name] } });
     changed = true;
   }
   // One that waits for its first staged version to be applied cannot be stopped yet (see notDeployedYet).
   if (news.running === false && state !== "stopped" && state !== "stopping" && state !== "staged" && news.enabled !== false) {
-    await client.call(workloads.stop, { body: { names: [name] } });
+    await client.call(workloads.stop, { body: { workload_names: [name] } });
     changed = true;
   } else if (news.running === true && (state === "stopped" || state === "stopping")) {
-    await client.call(workloads.start, { body: { names: [name] } });
+    await client.call(workloads.start, { body: { workload_names: [name] } });
     changed = true;
   }
   return changed ? get(client, name) : record;
@@ -183,20 +242,19 @@ export const workloadKind = declareKind<Inputs>()({
     return applyRunState(client, i, record);
   },
   endpoints: { read: workloads.get, params: (id) => ({ workload_name: id }) },
-  async update({ client }, id, news, olds, changed) {
+  async update({ client, settings }, id, news, olds, changed) {
     // Each sent key replaces its whole value on the platform: only the changed ones are sent (all on adoption).
     const keys = olds === undefined ? PATCHABLE : changed.filter((c) => PATCHABLE.includes(c));
     const body = wireArgs(workloadArgs, news, workloads.patch, { only: keys });
     const record = keys.length ? ((await client.call(workloads.patch, { params: { workload_name: id }, body })) as WireRecord) : await get(client, id);
-    return applyRunState(client, news, record);
+    return applyRunState(client, news, await waitForRollout(client, id, record, settings.operationTimeoutSeconds * 1000));
   },
   async delete({ client }, id) {
-    await client.call(workloads.delete, { body: { names: [id] } });
+    await client.call(workloads.delete, { body: { workload_names: [id] } });
   },
   argsFromRecord(r, olds) {
     const state = status(r).state;
-    const appVersion = stagedOf(r)?.app_version ?? r.app_version;
-    const out: Partial<Inputs> = { appVersion: typeof appVersion === "string" ? appVersion : undefined };
+    const out: Partial<Inputs> = { appVersion: typeof r.app_version === "string" ? r.app_version : undefined, ...stagedArgs(r) };
     if (olds.running !== undefined) out.running = notDeployedYet(state) ? olds.running : !(state === "stopped" || state === "stopping");
     // The platform's own `enabled` is false while the workload is stopped; the arg says whether it is
     // deployed at all (false: created pending), so it reads back from the state.
