@@ -119,14 +119,22 @@ async function plantRun({ assets, prefix, engine, noop = false, env = {} }) {
  */
 async function sizeRuns(assets, rounds, { withFloorCheckpoints = true } = {}) {
   const runs = { floor: [], cli: [], floorNoCheckpoints: [], cliNoCheckpoints: [], kit: [] };
+  // Each run's key, the prefix of its names (lowercase: the platform's names are), and how it runs.
+  const plan = [
+    ["floor", "floor", { engine: "pulumi", noop: true }],
+    ["cli", "cli", { engine: "pulumi" }],
+    ["floorNoCheckpoints", "floor-nc", { engine: "pulumi", noop: true, env: NO_CHECKPOINTS }],
+    ["cliNoCheckpoints", "cli-nc", { engine: "pulumi", env: NO_CHECKPOINTS }],
+    ["kit", "kit", { engine: "kit" }],
+  ].filter(([key]) => withFloorCheckpoints || key !== "floor");
   const t0 = nowMs();
   for (let r = 0; r < rounds; r++) {
-    const prefix = (what) => `${what}${assets}-${r}`;
-    if (withFloorCheckpoints) runs.floor.push(await plantRun({ assets, prefix: prefix("floor"), engine: "pulumi", noop: true }));
-    runs.cli.push(await plantRun({ assets, prefix: prefix("cli"), engine: "pulumi" }));
-    runs.floorNoCheckpoints.push(await plantRun({ assets, prefix: prefix("floor-nc"), engine: "pulumi", noop: true, env: NO_CHECKPOINTS }));
-    runs.cliNoCheckpoints.push(await plantRun({ assets, prefix: prefix("cli-nc"), engine: "pulumi", env: NO_CHECKPOINTS }));
-    runs.kit.push(await plantRun({ assets, prefix: prefix("kit"), engine: "kit" }));
+    for (const [key, name, how] of plan) {
+      const one = await plantRun({ assets, prefix: `${name}-${assets}-${r}`, ...how });
+      runs[key].push(one);
+      // A run of 5,000 takes many minutes: each says when it is done.
+      console.log(`    ${key}, ${one.resources} resources, round ${r + 1}: up ${(one.up.ms / 1000).toFixed(1)} s, preview ${(one.preview.ms / 1000).toFixed(1)} s`);
+    }
   }
   return { ...runs, elapsedS: (nowMs() - t0) / 1000 };
 }
