@@ -224,6 +224,8 @@ function sizeFigures(runs) {
       baseline: seconds(runs.cliNoCheckpoints, "up"),
       baselineName: "`pulumi up` with PULUMI_SKIP_CHECKPOINTS=true",
     }),
+    // CPU of the CLI and its hosts: steadier than wall time on a shared machine, and where the
+    // package's work is (the platform stand-in answers in this process).
     figure({
       section: 11,
       name: `CPU of the CLI and its provider hosts during \`pulumi up\` of ${of}`,
@@ -238,6 +240,14 @@ function sizeFigures(runs) {
       value: med(runs.cliNoCheckpoints, "up", "childrenCpuS"),
       unit: "s",
       baseline: med(runs.floorNoCheckpoints, "up", "childrenCpuS"),
+      baselineName: "same, no-op provider",
+    }),
+    figure({
+      section: 11,
+      name: `CPU of the CLI and its provider host during the ${preview} of ${of}`,
+      value: med(subject, "preview", "childrenCpuS"),
+      unit: "s",
+      baseline: med(floor, "preview", "childrenCpuS"),
       baselineName: "same, no-op provider",
     }),
     figure({
