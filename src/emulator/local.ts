@@ -9,7 +9,7 @@ import { encodeQuery, type RawInput } from "../client/encode";
 import { walkPages } from "../client/pagination";
 import { withPageSize, type PlantSource } from "../plant/source";
 import type { Auth } from "./auth";
-import { allRoutes } from "./handlers";
+import { allRoutes } from "./areas";
 import { isReply, systemContext, type Route } from "./handler";
 import type { Store } from "./store/store";
 import { issuesToMessages, parseOrThrow, queryObject } from "./validate";

@@ -17,7 +17,7 @@ import { appendAudit } from "./audit";
 import { Auth, holds, krnOf, SYSTEM_IDENTITY, type Identity, type TokenLifetimes } from "./auth";
 import { BodyTooLarge, JSON_LIMIT, MAX_BODY_DEPTH, bodyLimit, decodeBody, nestedDeeperThan, readBody } from "./body";
 import { edgeOf, type Edge } from "./edge";
-import { allRoutes, allTickers } from "./handlers";
+import { allRoutes, allTickers } from "./areas";
 import { RolledBack, isReply, type HandlerContext, type Reply, type Route } from "./handler";
 import { API_PREFIX, servedPath } from "./paths";
 import { type Store, type Change } from "./store/store";

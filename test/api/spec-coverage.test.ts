@@ -120,7 +120,7 @@ describe("the endpoint table against the spec", () => {
 
 describe("every operation of the table is routed and reachable over HTTP", () => {
   test("each endpoint has exactly one handler, and answers something other than 404-no-route or 501", async () => {
-    const { allRoutes } = await import("../../src/emulator/handlers");
+    const { allRoutes } = await import("../../src/emulator/areas");
     const handled = new Set(allRoutes().map((r) => r.endpoint.id));
     expect(endpoints.filter((e) => !handled.has(e.id)).map((e) => e.id)).toEqual([]);
 

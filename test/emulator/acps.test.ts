@@ -1,4 +1,4 @@
-import { registerAcp } from "../../src/emulator/handlers/acps";
+import { registerAcp } from "../../src/emulator/areas/acps/routes";
 import type { AcpRegistration } from "../../src/api/acps";
 import { areas } from "../../src/api/endpoints";
 import { useEmulator, expectErrorBody, messages, pathOf, type Json } from "../helpers/emulator";

@@ -7,7 +7,7 @@
  */
 import * as svc from "../../src";
 import * as testing from "../../src/testing";
-import { asOf, type StoredWorkload } from "../../src/emulator/domain/workloads";
+import { asOf, type StoredWorkload } from "../../src/emulator/areas/workloads/model";
 import { TABLES } from "../../src/emulator/store/tables";
 import { eventually } from "../helpers/emulator";
 

@@ -1,0 +1,383 @@
+/**
+ * Assets themselves: create, read, list, update, delete (singly and in bulk), the hierarchy tree, the
+ * status counts, and each asset's metadata records.
+ */
+import { assets as ep, MAX_HIERARCHY_DEPTH, type Asset, type AssetCreate, type AssetHierarchyInputNode, type AssetHierarchyNode, type AssetState } from "../../../api/assets";
+import type { InventoryListQuery } from "../../../api/common";
+import { badRequest, conflict, errors, invalidField, notFound } from "../../../api/errors";
+import { attempt, failure, multiStatus, type ItemOutcome, type MultiStatusOptions } from "../../bulk";
+import { RolledBack, route, type Route } from "../../handler";
+import { operationName } from "../../paths";
+import { inFilter, indexedRows, inventoryList, matchesSearch } from "../../list";
+import type { Store } from "../../store/store";
+import { deletePropertiesOf, planProperties, writeProperties } from "./properties";
+import {
+  ASSET_SORT,
+  assetMetadata,
+  assetTable,
+  byName,
+  groupBy,
+  missingRef,
+  nameList,
+  propertiesOf,
+  requireAsset,
+  typeTable,
+  type StoredAsset,
+  type StoredType,
+} from "./model";
+
+// ---------------------------------------------------------------------------------------------
+// Views
+
+/** Shapes stored assets into API records; each asset's metadata and properties are looked up by index. */
+function assetViewer(store: Store): (a: StoredAsset) => Asset {
+  return (a) => ({
+    name: a.name,
+    title: a.title,
+    path: a.path,
+    asset_type_name: a.asset_type_name,
+    asset_type_title: a.asset_type_title,
+    asset_parent_name: a.asset_parent_name,
+    location: a.location,
+    metadata: assetMetadata.object(assetMetadata.of(store, a.name)),
+    status: a.status,
+    properties: propertiesOf(store, a.name)
+      .sort(byName)
+      .map((p) => ({ name: p.name, title: p.title, value: p.value })),
+    created: a.created,
+    updated: a.updated,
+  });
+}
+const viewAsset = (store: Store, a: StoredAsset): Asset => assetViewer(store)(a);
+
+// ---------------------------------------------------------------------------------------------
+// The hierarchy
+
+const depthOf = (path: string): number => path.split("/").length;
+
+/** Rewrites the paths of the subtrees under `roots` after parents changed, refusing too deep a tree. */
+function refreshPaths(store: Store, roots: string[]): void {
+  const children = groupBy(assetTable(store).values(), (a) => a.asset_parent_name ?? "");
+  const queue = [...roots];
+  for (let i = 0; i < queue.length; i++) {
+    const a = assetTable(store).get(queue[i])!;
+    const parent = a.asset_parent_name ? assetTable(store).get(a.asset_parent_name) : undefined;
+    const path = parent ? `${parent.path}/${a.name}` : a.name;
+    if (depthOf(path) > MAX_HIERARCHY_DEPTH) {
+      throw badRequest(`asset '${a.name}' would sit ${depthOf(path)} levels deep; the hierarchy allows at most ${MAX_HIERARCHY_DEPTH}`);
+    }
+    if (path !== a.path) assetTable(store).put(a.name, { ...a, path });
+    for (const c of children.get(a.name) ?? []) queue.push(c.name);
+  }
+}
+
+/** True when `candidate` is `assetName` itself or lies below it. */
+function isSelfOrDescendant(store: Store, assetName: string, candidate: string): boolean {
+  for (let cur: string | null = candidate; cur; cur = assetTable(store).get(cur)?.asset_parent_name ?? null) {
+    if (cur === assetName) return true;
+  }
+  return false;
+}
+
+function childrenOf(store: Store, assetName: string): string[] {
+  return assetTable(store)
+    .filter((a) => a.asset_parent_name === assetName)
+    .map((a) => a.name);
+}
+
+function hierarchyTree(store: Store): AssetHierarchyNode[] {
+  const children = groupBy(assetTable(store).values(), (a) => a.asset_parent_name ?? "");
+  const node = (a: StoredAsset): AssetHierarchyNode => ({
+    name: a.name,
+    title: a.title,
+    status: a.status,
+    asset_type_name: a.asset_type_name,
+    children: [...(children.get(a.name) ?? [])].sort(byName).map(node),
+  });
+  return [...(children.get("") ?? [])].sort(byName).map(node);
+}
+
+/** Reads the parent each asset gets from a tree update, refusing cycles and repeated names. */
+function parentsFromTree(nodes: AssetHierarchyInputNode[]): Map<string, string | null> {
+  const parents = new Map<string, string | null>();
+  const walk = (list: AssetHierarchyInputNode[], parent: string | null, ancestors: string[]): void => {
+    for (const n of list) {
+      if (ancestors.includes(n.name)) {
+        throw invalidField(
+          "body.data",
+          `asset '${n.name}' appears inside its own subtree (${[...ancestors.slice(ancestors.indexOf(n.name)), n.name].join(" / ")}): a hierarchy cannot have cycles`,
+        );
+      }
+      if (parents.has(n.name)) throw invalidField("body.data", `asset '${n.name}' appears twice in the tree; an asset has one parent`);
+      parents.set(n.name, parent);
+      walk(n.children ?? [], n.name, [...ancestors, n.name]);
+    }
+  };
+  walk(nodes, null, []);
+  return parents;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Create and delete
+
+/** The type a body field names, or 404 naming the field. */
+function requireTypeOf(store: Store, typeName: string, field: string): StoredType {
+  const t = typeTable(store).get(typeName);
+  if (!t) throw missingRef(field, "asset type", typeName, `create it with ${operationName(ep.typeCreate)}`);
+  return t;
+}
+
+/** Validates the whole create (type, parent, properties) before writing anything. */
+function createAsset(store: Store, body: AssetCreate, now: string, field: string): StoredAsset {
+  if (assetTable(store).has(body.name)) throw conflict(`${field}.name: asset '${body.name}' already exists`);
+  const type = requireTypeOf(store, body.asset_type_name, `${field}.asset_type_name`);
+  let parent: StoredAsset | undefined;
+  if (body.asset_parent_name) {
+    parent = assetTable(store).get(body.asset_parent_name);
+    if (!parent) throw missingRef(`${field}.asset_parent_name`, "asset", body.asset_parent_name, "create the parent first");
+  }
+  const path = parent ? `${parent.path}/${body.name}` : body.name;
+  if (depthOf(path) > MAX_HIERARCHY_DEPTH) {
+    throw invalidField(`${field}.asset_parent_name`, `the asset would sit ${depthOf(path)} levels deep; the hierarchy allows at most ${MAX_HIERARCHY_DEPTH}`);
+  }
+  const properties = planProperties(store, body.name, body.properties ?? [], now, (i) => `${field}.properties[${i}]`);
+
+  const asset = assetTable(store).put(body.name, {
+    name: body.name,
+    title: body.title,
+    path,
+    asset_type_name: type.name,
+    asset_type_title: type.title,
+    asset_parent_name: parent?.name ?? null,
+    location: body.location ?? null,
+    status: { state: "unknown" },
+    created: now,
+    updated: now,
+  });
+  for (const [mdName, payload] of Object.entries(body.metadata ?? {})) assetMetadata.create(store, body.name, mdName, payload, now);
+  writeProperties(store, properties);
+  return asset;
+}
+
+/** Removes an asset with its metadata and properties (its time series stay, facts §6.5 item 22). */
+function removeAsset(store: Store, assetName: string): void {
+  assetMetadata.deleteAllOf(store, assetName);
+  deletePropertiesOf(store, assetName);
+  assetTable(store).delete(assetName);
+}
+
+const parentConflict = (assetName: string, children: string[]) => conflict(`asset '${assetName}' is the parent of ${nameList(children)}; delete or re-parent them first`);
+
+/** Bulk create answers a result per asset even when all succeed; bulk delete only when some fail. */
+const BULK_CREATE: MultiStatusOptions = { okStatus: 201, allFailed: "report", resultsOnSuccess: true };
+const BULK_DELETE: MultiStatusOptions = { okStatus: 200, allFailed: "report" };
+
+/**
+ * Creates the batch's assets, parents before the children that name them, so that a batch may hold
+ * a whole subtree in any order. Items whose parents wait on each other in a loop fail with 400.
+ */
+function createBatch(store: Store, items: AssetCreate[], now: string): ItemOutcome[] {
+  const results = new Map<number, ItemOutcome>();
+  let pending = items.map((body, i) => ({ body, i }));
+  for (;;) {
+    const waitingNames = new Set(pending.map((p) => p.body.name));
+    const ready = pending.filter((p) => !p.body.asset_parent_name || p.body.asset_parent_name === p.body.name || !waitingNames.has(p.body.asset_parent_name));
+    if (ready.length === 0) break;
+    // One item per round when names repeat, so that the first of two equal names is created first.
+    const batch = ready.filter((p, k) => ready.findIndex((q) => q.body.name === p.body.name) === k);
+    for (const { body, i } of batch) {
+      results.set(
+        i,
+        attempt(body.name, BULK_CREATE.okStatus, () => createAsset(store, body, now, `body.assets[${i}]`)),
+      );
+    }
+    const done = new Set(batch.map((p) => p.i));
+    pending = pending.filter((p) => !done.has(p.i));
+  }
+  for (const { body, i } of pending) {
+    results.set(i, failure(body.name, invalidField(`body.assets[${i}].asset_parent_name`, `the parents named in this batch form a loop through '${body.asset_parent_name}'`)));
+  }
+  return [...results.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
+}
+
+/**
+ * Deletes the named assets that can go: an asset stays (409) while a child outside the deletion
+ * remains, so a parent and its children may be deleted together.
+ */
+function deleteBatch(store: Store, names: string[]): ItemOutcome[] {
+  const unique = [...new Set(names)];
+  const children = groupBy(assetTable(store).values(), (a) => a.asset_parent_name ?? "");
+  const existing = new Set(unique.filter((n) => assetTable(store).has(n)));
+  const deletable = new Set(existing);
+  const blockers = (n: string) => (children.get(n) ?? []).map((c) => c.name).filter((c) => !deletable.has(c));
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const n of deletable) {
+      if (blockers(n).length > 0) {
+        deletable.delete(n);
+        changed = true;
+      }
+    }
+  }
+  return unique.map((n): ItemOutcome => {
+    if (!existing.has(n)) return failure(n, notFound("asset", n));
+    if (!deletable.has(n)) return failure(n, parentConflict(n, blockers(n)));
+    removeAsset(store, n);
+    return { name: n, http_status_code: BULK_DELETE.okStatus };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists
+
+interface AssetFilters {
+  search?: string[];
+  names?: string[];
+  asset_type_name?: string[];
+  status_state?: AssetState[];
+}
+
+/** Every sort value is a stored field, so the list walks an index of the table (see list.ts). */
+function listAssets(store: Store, f: AssetFilters, q: InventoryListQuery) {
+  const accepts = (a: StoredAsset) =>
+    matchesSearch(f.search, a.name, a.title) && inFilter(f.names, a.name) && inFilter(f.asset_type_name, a.asset_type_name) && inFilter(f.status_state, a.status.state);
+  const rows = indexedRows(assetTable(store), "assets", (a) => (accepts(a) ? a : undefined), { only: { "asset.name": f.names } });
+  return inventoryList(rows, q, {
+    key: (a) => a.name,
+    sort: ASSET_SORT,
+    item: assetViewer(store),
+  });
+}
+
+const COUNTED_STATES: ReadonlySet<string> = new Set<AssetState>(["online", "offline", "partially_online", "unknown"]);
+
+// ---------------------------------------------------------------------------------------------
+// Routes
+
+export const assetRoutes: Route[] = [
+  route(ep.create, (ctx) => viewAsset(ctx.store, createAsset(ctx.store, ctx.body, ctx.now, "body"))),
+
+  route(ep.get, (ctx) => viewAsset(ctx.store, requireAsset(ctx.store, ctx.params.asset_name))),
+
+  route(ep.list, (ctx) => listAssets(ctx.store, ctx.query, ctx.query)),
+
+  route(ep.filter, (ctx) => listAssets(ctx.store, ctx.body ?? {}, ctx.query)),
+
+  route(ep.update, (ctx) => {
+    // Every check comes before the first write, so an update never half-applies (and never answers 207).
+    const current = requireAsset(ctx.store, ctx.params.asset_name);
+    const body = ctx.body;
+    const type = body.asset_type_name ? requireTypeOf(ctx.store, body.asset_type_name, "body.asset_type_name") : undefined;
+    const newParent = body.asset_parent_name ?? current.asset_parent_name;
+    const reparented = newParent !== current.asset_parent_name;
+    if (reparented && newParent) {
+      if (!assetTable(ctx.store).has(newParent)) throw missingRef("body.asset_parent_name", "asset", newParent, "create the parent first");
+      if (isSelfOrDescendant(ctx.store, current.name, newParent)) {
+        throw invalidField("body.asset_parent_name", `'${newParent}' is '${current.name}' itself or lies below it; a hierarchy cannot have cycles`);
+      }
+    }
+    const properties = planProperties(ctx.store, current.name, body.properties ?? [], ctx.now, (i) => `body.properties[${i}]`);
+
+    assetTable(ctx.store).put(current.name, {
+      ...current,
+      title: body.title,
+      asset_type_name: type?.name ?? current.asset_type_name,
+      asset_type_title: type?.title ?? current.asset_type_title,
+      asset_parent_name: newParent,
+      location: body.location ?? current.location,
+      updated: ctx.now,
+    });
+    if (reparented) refreshPaths(ctx.store, [current.name]);
+    writeProperties(ctx.store, properties);
+    return viewAsset(ctx.store, requireAsset(ctx.store, current.name));
+  }),
+
+  route(ep.delete, (ctx) => {
+    const asset = requireAsset(ctx.store, ctx.params.asset_name);
+    const children = childrenOf(ctx.store, asset.name);
+    if (children.length > 0) throw parentConflict(asset.name, children);
+    removeAsset(ctx.store, asset.name);
+    return undefined;
+  }),
+
+  route(ep.bulkCreate, (ctx) => {
+    const reply = multiStatus(createBatch(ctx.store, ctx.body.assets, ctx.now), BULK_CREATE);
+    // A dry run did the work inside the request's transaction, to validate it exactly as a real run
+    // would; it answers what that run would answer and keeps none of it.
+    if (ctx.query.dry_run) throw new RolledBack(reply);
+    return reply;
+  }),
+
+  route(ep.bulkDelete, (ctx) => multiStatus(deleteBatch(ctx.store, ctx.body.names), BULK_DELETE)),
+
+  route(ep.hierarchyGet, (ctx) => ({ data: hierarchyTree(ctx.store) })),
+
+  route(ep.hierarchyUpdate, (ctx) => {
+    const parents = parentsFromTree(ctx.body.data);
+    const unknown = [...parents.keys()].filter((n) => !assetTable(ctx.store).has(n));
+    if (unknown.length > 0) throw errors.NOT_FOUND(`body.data: no asset named ${nameList(unknown)}`);
+    const moved: string[] = [];
+    for (const [name, parent] of parents) {
+      const a = assetTable(ctx.store).get(name)!;
+      if (a.asset_parent_name === parent) continue;
+      assetTable(ctx.store).put(name, { ...a, asset_parent_name: parent, updated: ctx.now });
+      moved.push(name);
+    }
+    refreshPaths(ctx.store, moved);
+    return undefined;
+  }),
+
+  route(ep.statusCount, (ctx) => {
+    const count = { online: 0, offline: 0, partially_online: 0, unknown: 0, total: 0 };
+    for (const a of assetTable(ctx.store).values()) {
+      // A state outside the known four (written by another area) counts as unknown.
+      const state = COUNTED_STATES.has(a.status.state) ? a.status.state : "unknown";
+      count[state] += 1;
+      count.total += 1;
+    }
+    return count;
+  }),
+
+  route(ep.statusCurrent, (ctx) => ({
+    data: [...assetTable(ctx.store).values()].sort(byName).map((a) => ({ name: a.name, state: a.status.state })),
+  })),
+
+  // Metadata of an asset
+  route(ep.metadataCreate, (ctx) => {
+    const asset = requireAsset(ctx.store, ctx.params.asset_name);
+    return assetMetadata.create(ctx.store, asset.name, ctx.body.name, ctx.body.payload, ctx.now);
+  }),
+
+  route(ep.metadataGet, (ctx) => {
+    requireAsset(ctx.store, ctx.params.asset_name);
+    return assetMetadata.get(ctx.store, ctx.params.asset_name, ctx.params.asset_metadata_name);
+  }),
+
+  route(ep.metadataList, (ctx) => {
+    const asset = requireAsset(ctx.store, ctx.params.asset_name);
+    // Metadata records have no title or value of their own: the title sort is the name, the value the payload's JSON text.
+    const payloadText = (r: { payload: unknown }) => JSON.stringify(r.payload);
+    const rows = assetMetadata.of(ctx.store, asset.name).filter((r) => matchesSearch(ctx.query.search, r.name, payloadText(r)));
+    return inventoryList(rows, ctx.query, {
+      key: (r) => r.name,
+      sort: {
+        "asset_metadata.name": (r) => r.name,
+        "asset_metadata.title": (r) => r.name,
+        "asset_metadata.value": payloadText,
+        "asset_metadata.created": (r) => r.created,
+        "asset_metadata.updated": (r) => r.updated,
+      },
+    });
+  }),
+
+  route(ep.metadataUpdate, (ctx) => {
+    requireAsset(ctx.store, ctx.params.asset_name);
+    return assetMetadata.update(ctx.store, ctx.params.asset_name, ctx.params.asset_metadata_name, ctx.body.payload, ctx.now);
+  }),
+
+  route(ep.metadataDelete, (ctx) => {
+    requireAsset(ctx.store, ctx.params.asset_name);
+    assetMetadata.delete(ctx.store, ctx.params.asset_name, ctx.params.asset_metadata_name);
+    return undefined;
+  }),
+];

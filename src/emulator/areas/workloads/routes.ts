@@ -1,0 +1,324 @@
+/**
+ * Workloads (/apps/workloads) and app version deploy. The record and its lifecycle live in
+ * domain/workloads.ts, shared with the legacy /workloads view and bridges.
+ *
+ * Design choices where the spec is silent:
+ * - Start and stop without a body (or without `names`) select every workload that can make the move:
+ *   start every stopped workload, stop every running one.
+ * - State conflicts (apply of a workload that is not ready to apply, enable of one that is not
+ *   pending, start/stop of a pending one) answer 409 naming the reason; in a bulk call they become
+ *   that item's result.
+ * - `app_type` in a create body must match the app's type (400 otherwise); the record always carries
+ *   the app's type.
+ * - Runtime resources are checked as asset KRNs; whether the asset exists is not checked.
+ * - Resources add: a resource without `parameters` gets the current parameter values injected, as in
+ *   deploy. Resources remove of a resource the workload does not serve answers 404 naming it.
+ * - Bulk update selects the workloads in `workload_names`, or else every workload of `app_name`; it is
+ *   all-or-nothing (the spec lists no 207 for it).
+ * - Deploy: a resource may appear once; the resources are cut into workloads of at most
+ *   `max_resources` each (default: all in one; no resources: one workload without any). The target
+ *   cluster, max_resources and deployment_type come from the body's `deployment`, else from the app
+ *   version's `defaults.deployment` (configuration and system likewise from `defaults.app.configuration`
+ *   and `defaults.system`). Workloads are named `<app>-<version>-<n>` (the version's
+ *   characters outside [a-z0-9-] become '-', n the smallest free number from 1), at most 64 characters.
+ */
+import { apps } from "../../../api/apps";
+import { answeredAs, badRequest, conflict, invalidField, notFound } from "../../../api/errors";
+import { workloads as ep, type Workload } from "../../../api/workloads";
+import { krnOf, SYSTEM_IDENTITY } from "../../auth";
+import { route, type AreaModule, type HandlerContext } from "../../handler";
+import { part1List } from "../../list";
+import { refs } from "../../store/tables";
+import { currentParameterValues, requireAppVersion, writeValueEntries } from "../parameters/model";
+import {
+  WORKLOAD_SORT,
+  allWorkloads,
+  appTypeOf,
+  applyDueRollouts,
+  applyProblem,
+  applyStaged,
+  deleteStaged,
+  enableWorkload,
+  insertWorkload,
+  removeWorkload,
+  requireCluster,
+  requireRunnableVersion,
+  requireWorkload,
+  resourceKrns,
+  stagedSummary,
+  startWorkload,
+  stopWorkload,
+  updateWorkload,
+  workloadRows,
+  workloadTable,
+  type DeploymentType,
+  type RuntimeResource,
+  type StoredWorkload,
+  type WorkloadChanges,
+} from "./model";
+import { workloadLogs } from "./logs";
+import { downloadPackage } from "./packages";
+import { runBulk, type MultiStatusOptions } from "../../bulk";
+import { servedPath } from "../../paths";
+
+// ---------------------------------------------------------------------------------------------
+// Views
+
+/** The record as /apps/workloads answers it (facts §4.3): the legacy and internal fields stripped. */
+function view(w: StoredWorkload): Workload {
+  const { build_started_ms: _b, package_ms: _pm, package_fails: _pf, log: _l, instantly_apply: _i, pre_download: _p, payload: _pl, networking: _n, ...rest } = w;
+  return rest as Workload;
+}
+
+function listItem(w: StoredWorkload) {
+  const { runtime: _r, system: _s, api_permissions: _a, enabled: _e, ...rest } = view(w);
+  return { ...rest, staged: stagedSummary(w.staged) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+/** The workload as it stands now (a package build that is due has finished). */
+const load = (ctx: HandlerContext, name: string) => requireWorkload(ctx.store, name, ctx.nowMs);
+
+function requireUnique(krns: string[], field: string): void {
+  const seen = new Set<string>();
+  for (const k of krns) {
+    if (seen.has(k)) throw invalidField(field, `resource '${k}' appears more than once`);
+    seen.add(k);
+  }
+}
+
+/**
+ * Deploy's parameter rule (spec "Deploy request structure"): given values replace the resource's
+ * values (others fall back to their default, so `{}` resets all); omitted values stay. Either way the
+ * workload's resource carries the values in force afterwards.
+ */
+function resolveParameters(ctx: HandlerContext, app: string, version: string, r: RuntimeResource, where: string): RuntimeResource {
+  if (r.parameters !== undefined) {
+    const entries = Object.entries(r.parameters).map(([name, value]) => ({ name, value: value as string | number | boolean }));
+    writeValueEntries(ctx, app, version, r.resource, entries, { mode: "replace", where });
+  }
+  return { ...r, parameters: currentParameterValues(ctx.store, app, version, r.resource) };
+}
+
+/**
+ * The bulk actions (apply, enable, start, stop, delete) run per named workload, each name once: 204
+ * when all succeed, 207 with a result per name when some fail, the error itself when all fail.
+ * Their tables list 207, 400, 401, 403, 404 and 500, not 409: a workload in a state the action does
+ * not apply to (the lifecycle functions' conflict, which the legacy forms answer as it is) is a bad
+ * request here, with the same message.
+ */
+const BULK: MultiStatusOptions = { okStatus: 204, allFailed: "reject" };
+const eachWorkload = (names: string[], op: (name: string) => void) =>
+  runBulk(
+    [...new Set(names)],
+    (n) => n,
+    (name) => answeredAs(409, badRequest, () => op(name)),
+    BULK,
+  );
+
+/** Selects the named workloads for start/stop, or every workload in `fromState` when none are named. */
+function selected(ctx: HandlerContext, names: string[] | undefined, fromState: string): string[] {
+  if (names) return names;
+  return allWorkloads(ctx.store, ctx.nowMs)
+    .filter((w) => w.status.state === fromState)
+    .map((w) => w.name);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deploy
+
+interface DeployPlan {
+  cluster: string;
+  maxResources: number | undefined;
+  type: DeploymentType | undefined;
+  /** The app version's defaults for what the body leaves out. */
+  configuration: Record<string, unknown> | undefined;
+  system: Record<string, unknown> | undefined;
+}
+
+type DeployBody = { deployment?: { max_resources?: number; deployment_type?: DeploymentType; target?: { cluster?: { name: string } } } };
+
+function deployPlan(ctx: HandlerContext<unknown, unknown, DeployBody>, app: string, version: string): DeployPlan {
+  const versionDefaults = requireAppVersion(ctx.store, app, version).defaults;
+  const defaults = versionDefaults?.deployment;
+  const d = ctx.body.deployment;
+  const cluster = d?.target?.cluster?.name ?? defaults?.target?.cluster?.name;
+  if (!cluster) {
+    throw invalidField("body.deployment.target.cluster.name", `is required: app '${app}' version ${version} names no default target cluster`);
+  }
+  requireCluster(ctx.store, cluster);
+  return {
+    cluster,
+    maxResources: d?.max_resources ?? defaults?.max_resources,
+    type: d?.deployment_type ?? defaults?.deployment_type,
+    configuration: versionDefaults?.app?.configuration,
+    system: versionDefaults?.system,
+  };
+}
+
+function chunks<T>(items: T[], size: number | undefined): T[][] {
+  if (items.length === 0) return [[]];
+  if (!size) return [items];
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** `<app>-<version>-<n>` with the smallest free n, within 64 characters. */
+function nextWorkloadName(ctx: HandlerContext, app: string, version: string): string {
+  const table = workloadTable(ctx.store);
+  const base = `${app}-${version.toLowerCase().replace(/[^a-z0-9-]/g, "-")}`;
+  for (let n = 1; ; n++) {
+    const suffix = `-${n}`;
+    const name = base.slice(0, 64 - suffix.length).replace(/-+$/, "") + suffix;
+    if (!table.has(name)) return name;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routes
+
+export const area: AreaModule = {
+  routes: [
+    route(ep.create, (ctx) => {
+      const b = ctx.body;
+      requireRunnableVersion(ctx.store, b.app_name, b.app_version);
+      const type = appTypeOf(ctx.store, b.app_name, b.app_version);
+      if (b.app_type && b.app_type !== type) {
+        throw invalidField("body.app_type", `is '${b.app_type}' but app '${b.app_name}' is of type '${type}'; leave it out or send '${type}'`);
+      }
+      requireUnique(
+        (b.runtime?.resources ?? []).map((r) => r.resource),
+        "body.runtime.resources",
+      );
+      const { app_type: _t, ...input } = b;
+      return view(insertWorkload(ctx, { ...input, stopped: ctx.query.stopped }));
+    }),
+
+    route(ep.get, (ctx) => view(load(ctx, ctx.params.workload_name))),
+
+    route(ep.patch, (ctx) => {
+      const { deployment_type, ...changes } = ctx.body;
+      if (changes.runtime?.resources)
+        requireUnique(
+          changes.runtime.resources.map((r) => r.resource),
+          "body.runtime.resources",
+        );
+      return view(updateWorkload(ctx, load(ctx, ctx.params.workload_name), changes, deployment_type));
+    }),
+
+    route(ep.list, (ctx) => {
+      const q = ctx.query;
+      // Built once per request, not once per row.
+      const filter = { ...q, resource: q.resources, searchIn: (x: StoredWorkload) => [x.name, x.title, x.app_name, x.cluster_name] };
+      return part1List(workloadRows(ctx.store, ctx.nowMs, filter), q, { key: (w) => w.name, sort: WORKLOAD_SORT, item: listItem });
+    }),
+
+    route(ep.apply, (ctx) =>
+      eachWorkload(ctx.body.workload_names, (name) => {
+        const w = load(ctx, name);
+        const problem = applyProblem(w);
+        if (problem) throw conflict(problem);
+        applyStaged(ctx, w);
+      }),
+    ),
+
+    route(ep.enable, (ctx) => eachWorkload(ctx.body.workload_names, (name) => enableWorkload(ctx, load(ctx, name)))),
+
+    route(ep.start, (ctx) => eachWorkload(selected(ctx, ctx.body?.workload_names, "stopped"), (name) => startWorkload(ctx, load(ctx, name)))),
+
+    route(ep.stop, (ctx) => eachWorkload(selected(ctx, ctx.body?.workload_names, "running"), (name) => stopWorkload(ctx, load(ctx, name)))),
+
+    route(ep.delete, (ctx) =>
+      eachWorkload(ctx.body.workload_names, (name) => {
+        if (ctx.query.staged) deleteStaged(ctx, load(ctx, name));
+        else removeWorkload(ctx, name);
+      }),
+    ),
+
+    route(ep.download, (ctx) => {
+      const name = ctx.params.workload_name;
+      return downloadPackage(ctx, requireWorkload(ctx.store, name), {
+        address: ctx.query.address,
+        expires: ctx.query.expires,
+        path: servedPath(ep.download, { workload_name: name }),
+      });
+    }),
+
+    route(ep.logs, (ctx) => workloadLogs(load(ctx, ctx.params.workload_name), ctx.query)),
+
+    route(ep.resourcesAdd, (ctx) => {
+      const w = load(ctx, ctx.params.workload_name);
+      requireUnique(
+        ctx.body.resources.map((r) => r.resource),
+        "body.resources",
+      );
+      const present = new Set(resourceKrns(w));
+      const already = ctx.body.resources.filter((r) => present.has(r.resource)).map((r) => r.resource);
+      if (already.length > 0) throw conflict(`workload '${w.name}' already serves ${already.map((k) => `'${k}'`).join(", ")}; remove it first or update the workload`);
+      const added = ctx.body.resources.map((r, i) => resolveParameters(ctx, w.app_name, w.app_version, r, `body.resources[${i}].parameters`));
+      const runtime: WorkloadChanges["runtime"] = { resources: [...w.runtime.resources, ...added] };
+      if (ctx.body.datastreams) runtime.datastreams = [...(w.runtime.datastreams ?? []), ...ctx.body.datastreams];
+      return view(updateWorkload(ctx, w, { runtime }));
+    }),
+
+    route(ep.resourcesRemove, (ctx) => {
+      const w = load(ctx, ctx.params.workload_name);
+      const present = new Set(resourceKrns(w));
+      const missing = ctx.body.resources.filter((k) => !present.has(k));
+      if (missing.length > 0) throw notFound(`resource of workload '${w.name}'`, missing.join("', '"));
+      const removed = new Set(ctx.body.resources);
+      updateWorkload(ctx, w, { runtime: { resources: w.runtime.resources.filter((r) => !removed.has(r.resource)) } });
+    }),
+
+    route(ep.bulkUpdate, (ctx) => {
+      const { workload_names, app_name, deployment_type, ...changes } = ctx.body;
+      let targets: StoredWorkload[];
+      if (workload_names) {
+        targets = workload_names.map((n) => load(ctx, n));
+        const foreign = targets.filter((w) => app_name !== undefined && w.app_name !== app_name).map((w) => w.name);
+        if (foreign.length > 0) throw invalidField("body.workload_names", `${foreign.join(", ")} do(es) not run app '${app_name}'`);
+      } else if (app_name) {
+        if (!refs.app(ctx.store, app_name)) throw notFound("app", app_name);
+        targets = allWorkloads(ctx.store, ctx.nowMs).filter((w) => w.app_name === app_name);
+      } else {
+        throw invalidField("body", "name the workloads to update (workload_names) or an app whose workloads to update (app_name)");
+      }
+      if (changes.runtime?.resources)
+        requireUnique(
+          changes.runtime.resources.map((r) => r.resource),
+          "body.runtime.resources",
+        );
+      for (const w of targets) updateWorkload(ctx, w, changes, deployment_type);
+    }),
+
+    route(apps.deploy, (ctx) => {
+      const { app_name: app, app_version: version } = ctx.params;
+      const plan = deployPlan(ctx, app, version);
+      const runtime = ctx.body.runtime ?? {};
+      const given = runtime.resources ?? [];
+      requireUnique(
+        given.map((r) => r.resource),
+        "body.runtime.resources",
+      );
+      const resources = given.map((r, i) => resolveParameters(ctx, app, version, r, `body.runtime.resources[${i}].parameters`));
+      const workload_names = chunks(resources, plan.maxResources).map(
+        (group) =>
+          insertWorkload(ctx, {
+            name: nextWorkloadName(ctx, app, version),
+            app_name: app,
+            app_version: version,
+            cluster_name: plan.cluster,
+            runtime: { resources: group, configuration: runtime.configuration ?? plan.configuration, datastreams: runtime.datastreams },
+            system: ctx.body.system ?? plan.system,
+            deployment_type: plan.type,
+          }).name,
+      );
+      return { workload_names };
+    }),
+  ],
+  // staged+instant-apply versions are applied once the edge has downloaded them, as the system.
+  tickers: [({ store, now, nowMs }) => applyDueRollouts({ store, now, nowMs, actor: krnOf(SYSTEM_IDENTITY) })],
+};
