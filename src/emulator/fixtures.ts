@@ -51,7 +51,7 @@ import { ApiError } from "../api/errors";
 import { formatTimestamp } from "../api/common";
 import type { Auth } from "./auth";
 import { allRoutes } from "./areas/index";
-import { registerAcp } from "./areas/acps/routes";
+import { registerAcp } from "./areas/acps/model";
 import type { Edge } from "./edge";
 import { isReply, systemContext, type Route } from "./handler";
 import type { Change, Store } from "./store/store";

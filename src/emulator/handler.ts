@@ -51,6 +51,9 @@ export interface HandlerContext<P = unknown, Q = unknown, B = unknown> {
   auditIdentifier?: string;
 }
 
+/** What a model's write needs of the request: the store, its time, and who makes it. */
+export type WriteContext = Pick<HandlerContext, "store" | "now" | "actor">;
+
 /**
  * The context of a call the emulator makes to its own handlers as the system identity (loading a
  * fixture, the snapshot endpoint): no HTTP request, no files, a fresh request id.

@@ -1,4 +1,4 @@
-import { registerAcp } from "../../src/emulator/areas/acps/routes";
+import { registerAcp } from "../../src/emulator/areas/acps/model";
 import type { AcpRegistration } from "../../src/api/acps";
 import { areas } from "../../src/api/endpoints";
 import { useEmulator, expectErrorBody, messages, pathOf, type Json } from "../helpers/emulator";

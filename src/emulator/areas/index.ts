@@ -1,4 +1,11 @@
-/** Every area's handlers, gathered for the router. */
+/**
+ * Every area of the emulator, under the name the endpoint table (src/api/endpoints.ts `areas`) gives
+ * it. Each area is a folder with the same two files: `model.ts`, its stored records and their rules
+ * (no HTTP), and `routes.ts`, its handlers and views (request → model → answer); a large area splits
+ * its routes into more files beside them. The record below is typed by the table's keys, so an area
+ * the table has and the emulator lacks, or the reverse, does not compile.
+ */
+import { areas } from "../../api/endpoints";
 import type { AreaModule, Route, Ticker } from "../handler";
 import { area as acps } from "./acps/routes";
 import { area as appregistry } from "./appregistry/routes";
@@ -16,7 +23,9 @@ import { area as parameters } from "./parameters/routes";
 import { area as schedules } from "./schedules/routes";
 import { area as workloads } from "./workloads/routes";
 
-const modules: AreaModule[] = [
+export type AreaName = keyof typeof areas;
+
+export const emulatorAreas: { readonly [A in AreaName]: AreaModule } = {
   auth,
   apps,
   parameters,
@@ -32,18 +41,27 @@ const modules: AreaModule[] = [
   datalabels,
   datatypes,
   instance,
-];
+};
 
+/**
+ * Every route, each checked to serve an operation of its own area's table entry and to be the only
+ * one serving it (the router would otherwise answer with whichever came first).
+ */
 export function allRoutes(): Route[] {
-  const routes = modules.flatMap((m) => m.routes);
   const seen = new Set<string>();
-  for (const r of routes) {
-    if (seen.has(r.endpoint.id)) throw new Error(`two handlers for ${r.endpoint.id}`);
-    seen.add(r.endpoint.id);
+  const routes: Route[] = [];
+  for (const name of Object.keys(emulatorAreas) as AreaName[]) {
+    const own = new Set(Object.values(areas[name]).map((e) => e.id));
+    for (const r of emulatorAreas[name].routes) {
+      if (!own.has(r.endpoint.id)) throw new Error(`area ${name} routes ${r.endpoint.id}, an operation of another area`);
+      if (seen.has(r.endpoint.id)) throw new Error(`two handlers for ${r.endpoint.id}`);
+      seen.add(r.endpoint.id);
+      routes.push(r);
+    }
   }
   return routes;
 }
 
 export function allTickers(): Ticker[] {
-  return modules.flatMap((m) => m.tickers ?? []);
+  return Object.values(emulatorAreas).flatMap((m) => m.tickers ?? []);
 }
