@@ -1,98 +1,13 @@
-/**
- * Apps and app versions (spec Part 1 "Apps"; facts §3.1-3.2, §4.1, §6.1, §6.7). App resources and
- * app contexts live in app-resources.ts; deploy is served by the workloads area.
- *
- * An app is created with its first version by /apps/create; later creates add versions. The app's
- * title, description and category come from its first version and change only through app patch.
- * Its latest_version is the highest version in semver order.
- *
- * App resources: an app's resources are the assets its workloads serve (read live from the
- * workloads table) merged with the rows written by resources enable/disable; see app-resources.ts.
- *
- * Design choices where the spec is silent:
- * - The platform defaults of facts §6.7 (flags.enable_runtime_update, io way/storage, dynamic_io
- *   ownership/type) are filled in on create; `flags.enable_runtime_update` is present on every version.
- * - Version patch works on the spec's listed keys (image, defaults.deployment.max_resources, ...,
- *   schemas.io_configuration): each one sent replaces its whole value; `defaults: {}` changes nothing.
- *   Update replaces `schemas` and `defaults` whole (absent means removed); `image` changes only when sent.
- * - A version (or an app) that workloads still run answers 400 naming them on delete.
- * - Deleting a version drops its parameter values and history; deleting an app drops its versions,
- *   resource bindings, parameter definitions, values and history. Schedules stay and end in `error`
- *   when they come due.
- * - A parameter defined twice in one manifest, or whose default does not match its data_type, is 400.
- */
-import semver from "semver";
-import { apps as ep, type App, type AppListItem, type AppVersion, type AppVersionCreate, type AppVersionPatch } from "../../../api/apps";
-import { badRequest, conflict, notFound } from "../../../api/errors";
+/** The apps area's routes and views: apps, app versions, app resources and contexts (rules in model.ts and model-resources.ts). */
+import { apps as ep, type App, type AppListItem } from "../../../api/apps";
 import { inFilter, matchesSearch, part1List } from "../../list";
-import { route, type AreaModule, type HandlerContext } from "../../handler";
+import { route, type AreaModule } from "../../handler";
 import { versionSortKey } from "../../version-order";
 import type { Store } from "../../store/store";
-import { appVersionKey, TABLES } from "../../store/tables";
-import { appResourceRows, appStatusOf, dropAppResources, resourceCount, resourceRoutes, workloadsOf } from "./resources";
-import { dataTypeOf, dropParameterData, requireAppVersion, syncDefinitions, type WriteContext } from "../parameters/model";
-
-/** The app as stored: its status is read from its workloads when it is shown. */
-type StoredApp = Omit<AppListItem, "status">;
-
-const appsTable = (store: Store) => store.table<StoredApp>(TABLES.apps);
-const versionsTable = (store: Store) => store.table<AppVersion>(TABLES.appVersions);
-const versionsOf = (store: Store, app: string): AppVersion[] =>
-  versionsTable(store)
-    .filter((v) => v.name === app)
-    .sort((a, b) => semver.compare(a.version, b.version));
-
-export function requireApp(store: Store, app: string): StoredApp {
-  const a = appsTable(store).get(app);
-  if (!a) throw notFound("app", app);
-  return a;
-}
-
-/** Drops keys whose value is undefined, so stored records hold only what is set. */
-function compact<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Manifest normalization and checks
-
-const RUNTIME_UPDATE_DEFAULTS = { io: false, configuration: false, resource_parameters: true, resource_properties: true };
-
-type Manifest = Omit<AppVersion, "created_at" | "created_by" | "updated_at" | "updated_by">;
-
-/** The manifest as the platform stores it: the defaults of facts §6.7 filled in. */
-function withPlatformDefaults(m: AppVersionCreate): Manifest {
-  return compact({
-    ...m,
-    flags: compact({ ...m.flags, enable_runtime_update: { ...RUNTIME_UPDATE_DEFAULTS, ...compact(m.flags?.enable_runtime_update ?? {}) } }),
-    io: m.io?.map((i) => ({ ...i, way: i.way ?? "output", storage: i.storage ?? "node-and-cloud" })),
-    dynamic_io: m.dynamic_io?.map((d) => ({ ...d, ownership: d.ownership ?? "both", type: d.type ?? "both" })),
-  });
-}
-
-function checkParameterDefinitions(m: AppVersionCreate): void {
-  const seen = new Set<string>();
-  const problems: string[] = [];
-  (m.parameters ?? []).forEach((p, i) => {
-    if (seen.has(p.name)) problems.push(`body.parameters[${i}].name: '${p.name}' is defined twice`);
-    seen.add(p.name);
-    if (p.default !== undefined && typeof p.default !== dataTypeOf(p)) {
-      problems.push(`body.parameters[${i}].default: must be a ${dataTypeOf(p)} (the parameter's data_type), got ${JSON.stringify(p.default)}`);
-    }
-  });
-  if (problems.length > 0) throw badRequest(...problems);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Apps
-
-/** Recomputes latest_version after versions change; the app counts as updated. */
-function touchApp(ctx: WriteContext, app: string): void {
-  const current = requireApp(ctx.store, app);
-  const versions = versionsOf(ctx.store, app);
-  const latest = versions.length ? versions[versions.length - 1].version : null;
-  appsTable(ctx.store).put(app, { ...current, latest_version: latest, updated_at: ctx.now, updated_by: ctx.actor });
-}
+import { requireAppVersion } from "../parameters/model";
+import { appsTable, changeVersion, compact, createVersion, deleteApp, deleteVersion, patchVersion, requireApp, updateVersion, versionsOf, type StoredApp } from "./model";
+import { deployAppVersion } from "../workloads/model-deploy";
+import { appResourceRows, appStatusOf, contextEntries, resourceCount, setEnabled, unbind } from "./model-resources";
 
 const listItem = (store: Store, a: StoredApp): AppListItem => ({ ...a, status: appStatusOf(store, a.name) });
 
@@ -105,142 +20,18 @@ function appView(store: Store, a: StoredApp): App {
   };
 }
 
-function refuseWhileDeployed(store: Store, app: string, version?: string): void {
-  const running = workloadsOf(store, app).filter((w) => version === undefined || w.app_version === version);
-  if (running.length === 0) return;
-  const what = version === undefined ? `app '${app}'` : `app '${app}' version ${version}`;
-  throw badRequest(`${what} is deployed as workload(s) ${running.map((w) => w.name).join(", ")}; delete them first`);
-}
-
-function createVersion(ctx: HandlerContext<unknown, unknown, AppVersionCreate>): AppVersion {
-  const m = ctx.body;
-  const existing = appsTable(ctx.store).get(m.name);
-  if (existing && versionsTable(ctx.store).has(appVersionKey(m.name, m.version))) {
-    throw conflict(`app '${m.name}' already has version ${m.version}; create a new version or update this one`);
-  }
-  if (existing && existing.type !== m.type) {
-    throw badRequest(`body.type: app '${m.name}' is of type '${existing.type}'; a new version cannot be '${m.type}'`);
-  }
-  checkParameterDefinitions(m);
-  if (!existing) {
-    appsTable(ctx.store).put(
-      m.name,
-      compact({
-        name: m.name,
-        title: m.title,
-        description: m.description,
-        category: m.category,
-        type: m.type,
-        latest_version: m.version,
-        created_at: ctx.now,
-        created_by: ctx.actor,
-        updated_at: ctx.now,
-        updated_by: ctx.actor,
-      }),
-    );
-  }
-  const version = versionsTable(ctx.store).put(appVersionKey(m.name, m.version), {
-    ...withPlatformDefaults(m),
-    created_at: ctx.now,
-    created_by: ctx.actor,
-    updated_at: ctx.now,
-    updated_by: ctx.actor,
-  });
-  touchApp(ctx, m.name);
-  syncDefinitions(ctx, m.name);
-  return version;
-}
-
-function deleteApp(ctx: HandlerContext<{ app_name: string }>): undefined {
-  const app = requireApp(ctx.store, ctx.params.app_name).name;
-  refuseWhileDeployed(ctx.store, app);
-  for (const v of versionsOf(ctx.store, app)) versionsTable(ctx.store).delete(appVersionKey(app, v.version));
-  dropAppResources(ctx.store, app);
-  dropParameterData(ctx, app);
-  appsTable(ctx.store).delete(app);
-  return undefined;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Version patch and update
-
-/** The keys patch may change (spec "App version"), as paths into the record. */
-const PATCHABLE_KEYS: ReadonlyArray<readonly string[]> = [
-  ["image"],
-  ["defaults", "deployment", "max_resources"],
-  ["defaults", "deployment", "deployment_type"],
-  ["defaults", "deployment", "target"],
-  ["defaults", "app", "configuration"],
-  ["defaults", "app", "io_datastream_mapping"],
-  ["defaults", "api_permissions"],
-  ["defaults", "system"],
-  ["schemas", "parameters"],
-  ["schemas", "configuration"],
-  ["schemas", "io_configuration"],
-];
-
-function getPath(o: unknown, path: readonly string[]): unknown {
-  let cur = o;
-  for (const k of path) {
-    if (!cur || typeof cur !== "object") return undefined;
-    cur = (cur as Record<string, unknown>)[k];
-  }
-  return cur;
-}
-
-function setPath(o: Record<string, unknown>, path: readonly string[], value: unknown): void {
-  let cur = o;
-  for (const k of path.slice(0, -1)) {
-    const next = cur[k];
-    cur[k] = next && typeof next === "object" ? next : {};
-    cur = cur[k] as Record<string, unknown>;
-  }
-  cur[path[path.length - 1]] = value;
-}
-
-function patchVersion(current: AppVersion, body: AppVersionPatch): AppVersion {
-  const next = structuredClone(current) as unknown as Record<string, unknown>;
-  for (const path of PATCHABLE_KEYS) {
-    const value = getPath(body, path);
-    if (value !== undefined) setPath(next, path, structuredClone(value));
-  }
-  return next as unknown as AppVersion;
-}
-
-function updateVersion(current: AppVersion, body: AppVersionPatch): AppVersion {
-  return compact({ ...current, image: body.image ?? current.image, schemas: body.schemas, defaults: body.defaults });
-}
-
-function changeVersion(
-  ctx: HandlerContext<{ app_name: string; app_version: string }, unknown, AppVersionPatch>,
-  change: (current: AppVersion, body: AppVersionPatch) => AppVersion,
-): AppVersion {
-  const { app_name, app_version } = ctx.params;
-  const current = requireAppVersion(ctx.store, app_name, app_version);
-  const next = { ...change(current, ctx.body), updated_at: ctx.now, updated_by: ctx.actor };
-  return versionsTable(ctx.store).put(appVersionKey(app_name, app_version), next);
-}
-
-function deleteVersion(ctx: HandlerContext<{ app_name: string; app_version: string }>): undefined {
-  const { app_name, app_version } = ctx.params;
-  requireAppVersion(ctx.store, app_name, app_version);
-  refuseWhileDeployed(ctx.store, app_name, app_version);
-  versionsTable(ctx.store).delete(appVersionKey(app_name, app_version));
-  dropParameterData(ctx, app_name, app_version);
-  touchApp(ctx, app_name);
-  return undefined;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Routes
 
+const intersects = (filter: string[] | undefined, values: string[]) => !filter || filter.length === 0 || values.some((v) => filter.includes(v));
+
 export const area: AreaModule = {
   routes: [
-    route(ep.create, (ctx) => createVersion(ctx)),
+    route(ep.create, (ctx) => createVersion(ctx, ctx.body)),
     route(ep.versionGet, (ctx) => requireAppVersion(ctx.store, ctx.params.app_name, ctx.params.app_version)),
-    route(ep.versionPatch, (ctx) => changeVersion(ctx, patchVersion)),
-    route(ep.versionUpdate, (ctx) => changeVersion(ctx, updateVersion)),
-    route(ep.versionDelete, (ctx) => deleteVersion(ctx)),
+    route(ep.versionPatch, (ctx) => changeVersion(ctx, ctx.params, ctx.body, patchVersion)),
+    route(ep.versionUpdate, (ctx) => changeVersion(ctx, ctx.params, ctx.body, updateVersion)),
+    route(ep.versionDelete, (ctx) => deleteVersion(ctx, ctx.params)),
 
     route(ep.get, (ctx) => appView(ctx.store, requireApp(ctx.store, ctx.params.app_name))),
 
@@ -272,8 +63,47 @@ export const area: AreaModule = {
       return appView(ctx.store, appsTable(ctx.store).put(current.name, next));
     }),
 
-    route(ep.delete, (ctx) => deleteApp(ctx)),
+    route(ep.delete, (ctx) => deleteApp(ctx, ctx.params.app_name)),
 
-    ...resourceRoutes,
+    route(ep.deploy, (ctx) => deployAppVersion(ctx, ctx.params.app_name, ctx.params.app_version, ctx.body)),
+
+    route(ep.resourcesEnable, (ctx) => setEnabled(ctx, ctx.params.app_name, ctx.body.resources, true)),
+    route(ep.resourcesDisable, (ctx) => setEnabled(ctx, ctx.params.app_name, ctx.body.resources, false)),
+    route(ep.resourcesDelete, (ctx) => unbind(ctx, ctx.params.app_name, ctx.body.resources)),
+
+    route(ep.resourcesList, (ctx) => {
+      const app = ctx.params.app_name;
+      requireApp(ctx.store, app);
+      const q = ctx.query;
+      const rows = appResourceRows(ctx.store, app).filter(
+        (r) =>
+          matchesSearch(q.search, r.resource, r.app_name, ...r.workload_names) &&
+          inFilter(q.resources, r.resource) &&
+          intersects(q.app_versions, r.app_versions) &&
+          intersects(q.workload_names, r.workload_names) &&
+          (q.enabled === undefined || r.enabled === q.enabled),
+      );
+      return part1List(rows, q, {
+        key: (r) => r.resource,
+        sort: {
+          resource: (r) => r.resource,
+          app_name: (r) => r.app_name,
+          enabled: (r) => r.enabled,
+          created_at: (r) => r.created_at,
+          created_by: (r) => r.created_by,
+          updated_at: (r) => r.updated_at,
+          updated_by: (r) => r.updated_by,
+        },
+      });
+    }),
+
+    route(ep.contextList, (ctx) => {
+      const f = ctx.body;
+      const rows = contextEntries(ctx.store).filter((e) => inFilter(f?.resources, e.resource) && inFilter(f?.sources, e.source));
+      return part1List(rows, ctx.query, {
+        key: (e) => `${e.resource}\u0000${e.source}`,
+        sort: { resource: (e) => e.resource, source: (e) => e.source },
+      });
+    }),
   ],
 };

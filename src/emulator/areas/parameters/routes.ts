@@ -22,7 +22,7 @@ import { inFilter, matchesSearch, part1List, type Sortable } from "../../list";
 import { route, type AreaModule, type HandlerContext } from "../../handler";
 import type { Store } from "../../store/store";
 import { appVersionKey, TABLES } from "../../store/tables";
-import { appResourceRows } from "../apps/resources";
+import { appResourceRows } from "../apps/model-resources";
 import {
   currentParameterValues,
   dataTypeOf,
@@ -39,7 +39,7 @@ import {
   type ParameterValues,
   type Scalar,
 } from "./model";
-import { requireApp } from "../apps/routes";
+import { requireApp } from "../apps/model";
 
 interface AppFilter {
   name: string;

@@ -1,6 +1,6 @@
 /**
- * Workloads (/apps/workloads) and app version deploy. The record and its lifecycle live in
- * domain/workloads.ts, shared with the legacy /workloads view and bridges.
+ * Workloads (/apps/workloads). The record and its lifecycle live in model.ts, shared with the legacy
+ * /workloads view and bridges; app version deploy (served by the apps area) in model-deploy.ts.
  *
  * Design choices where the spec is silent:
  * - Start and stop without a body (or without `names`) select every workload that can make the move:
@@ -15,21 +15,14 @@
  *   deploy. Resources remove of a resource the workload does not serve answers 404 naming it.
  * - Bulk update selects the workloads in `workload_names`, or else every workload of `app_name`; it is
  *   all-or-nothing (the spec lists no 207 for it).
- * - Deploy: a resource may appear once; the resources are cut into workloads of at most
- *   `max_resources` each (default: all in one; no resources: one workload without any). The target
- *   cluster, max_resources and deployment_type come from the body's `deployment`, else from the app
- *   version's `defaults.deployment` (configuration and system likewise from `defaults.app.configuration`
- *   and `defaults.system`). Workloads are named `<app>-<version>-<n>` (the version's
- *   characters outside [a-z0-9-] become '-', n the smallest free number from 1), at most 64 characters.
  */
-import { apps } from "../../../api/apps";
 import { answeredAs, badRequest, conflict, invalidField, notFound } from "../../../api/errors";
 import { workloads as ep, type Workload } from "../../../api/workloads";
 import { krnOf, SYSTEM_IDENTITY } from "../../auth";
 import { route, type AreaModule, type HandlerContext } from "../../handler";
 import { part1List } from "../../list";
 import { refs } from "../../store/tables";
-import { currentParameterValues, requireAppVersion, writeValueEntries } from "../parameters/model";
+import { requireUnique, resolveParameters } from "./model-deploy";
 import {
   WORKLOAD_SORT,
   allWorkloads,
@@ -41,7 +34,6 @@ import {
   enableWorkload,
   insertWorkload,
   removeWorkload,
-  requireCluster,
   requireRunnableVersion,
   requireWorkload,
   resourceKrns,
@@ -50,9 +42,6 @@ import {
   stopWorkload,
   updateWorkload,
   workloadRows,
-  workloadTable,
-  type DeploymentType,
-  type RuntimeResource,
   type StoredWorkload,
   type WorkloadChanges,
 } from "./model";
@@ -81,27 +70,6 @@ function listItem(w: StoredWorkload) {
 /** The workload as it stands now (a package build that is due has finished). */
 const load = (ctx: HandlerContext, name: string) => requireWorkload(ctx.store, name, ctx.nowMs);
 
-function requireUnique(krns: string[], field: string): void {
-  const seen = new Set<string>();
-  for (const k of krns) {
-    if (seen.has(k)) throw invalidField(field, `resource '${k}' appears more than once`);
-    seen.add(k);
-  }
-}
-
-/**
- * Deploy's parameter rule (spec "Deploy request structure"): given values replace the resource's
- * values (others fall back to their default, so `{}` resets all); omitted values stay. Either way the
- * workload's resource carries the values in force afterwards.
- */
-function resolveParameters(ctx: HandlerContext, app: string, version: string, r: RuntimeResource, where: string): RuntimeResource {
-  if (r.parameters !== undefined) {
-    const entries = Object.entries(r.parameters).map(([name, value]) => ({ name, value: value as string | number | boolean }));
-    writeValueEntries(ctx, app, version, r.resource, entries, { mode: "replace", where });
-  }
-  return { ...r, parameters: currentParameterValues(ctx.store, app, version, r.resource) };
-}
-
 /**
  * The bulk actions (apply, enable, start, stop, delete) run per named workload, each name once: 204
  * when all succeed, 207 with a result per name when some fail, the error itself when all fail.
@@ -124,57 +92,6 @@ function selected(ctx: HandlerContext, names: string[] | undefined, fromState: s
   return allWorkloads(ctx.store, ctx.nowMs)
     .filter((w) => w.status.state === fromState)
     .map((w) => w.name);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Deploy
-
-interface DeployPlan {
-  cluster: string;
-  maxResources: number | undefined;
-  type: DeploymentType | undefined;
-  /** The app version's defaults for what the body leaves out. */
-  configuration: Record<string, unknown> | undefined;
-  system: Record<string, unknown> | undefined;
-}
-
-type DeployBody = { deployment?: { max_resources?: number; deployment_type?: DeploymentType; target?: { cluster?: { name: string } } } };
-
-function deployPlan(ctx: HandlerContext<unknown, unknown, DeployBody>, app: string, version: string): DeployPlan {
-  const versionDefaults = requireAppVersion(ctx.store, app, version).defaults;
-  const defaults = versionDefaults?.deployment;
-  const d = ctx.body.deployment;
-  const cluster = d?.target?.cluster?.name ?? defaults?.target?.cluster?.name;
-  if (!cluster) {
-    throw invalidField("body.deployment.target.cluster.name", `is required: app '${app}' version ${version} names no default target cluster`);
-  }
-  requireCluster(ctx.store, cluster);
-  return {
-    cluster,
-    maxResources: d?.max_resources ?? defaults?.max_resources,
-    type: d?.deployment_type ?? defaults?.deployment_type,
-    configuration: versionDefaults?.app?.configuration,
-    system: versionDefaults?.system,
-  };
-}
-
-function chunks<T>(items: T[], size: number | undefined): T[][] {
-  if (items.length === 0) return [[]];
-  if (!size) return [items];
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-/** `<app>-<version>-<n>` with the smallest free n, within 64 characters. */
-function nextWorkloadName(ctx: HandlerContext, app: string, version: string): string {
-  const table = workloadTable(ctx.store);
-  const base = `${app}-${version.toLowerCase().replace(/[^a-z0-9-]/g, "-")}`;
-  for (let n = 1; ; n++) {
-    const suffix = `-${n}`;
-    const name = base.slice(0, 64 - suffix.length).replace(/-+$/, "") + suffix;
-    if (!table.has(name)) return name;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -292,31 +209,6 @@ export const area: AreaModule = {
           "body.runtime.resources",
         );
       for (const w of targets) updateWorkload(ctx, w, changes, deployment_type);
-    }),
-
-    route(apps.deploy, (ctx) => {
-      const { app_name: app, app_version: version } = ctx.params;
-      const plan = deployPlan(ctx, app, version);
-      const runtime = ctx.body.runtime ?? {};
-      const given = runtime.resources ?? [];
-      requireUnique(
-        given.map((r) => r.resource),
-        "body.runtime.resources",
-      );
-      const resources = given.map((r, i) => resolveParameters(ctx, app, version, r, `body.runtime.resources[${i}].parameters`));
-      const workload_names = chunks(resources, plan.maxResources).map(
-        (group) =>
-          insertWorkload(ctx, {
-            name: nextWorkloadName(ctx, app, version),
-            app_name: app,
-            app_version: version,
-            cluster_name: plan.cluster,
-            runtime: { resources: group, configuration: runtime.configuration ?? plan.configuration, datastreams: runtime.datastreams },
-            system: ctx.body.system ?? plan.system,
-            deployment_type: plan.type,
-          }).name,
-      );
-      return { workload_names };
     }),
   ],
   // staged+instant-apply versions are applied once the edge has downloaded them, as the system.

@@ -1,5 +1,6 @@
 /**
- * App resources (assets bound to an app) and app contexts, part of the apps area.
+ * App resources (assets bound to an app) and app contexts, part of the apps area; their routes are
+ * in routes.ts.
  *
  * Design choices where the spec is silent:
  * - An app's resources are the union of two sources: every asset that one of the app's workloads
@@ -17,14 +18,14 @@
  *   and `krn:workload:<name>` for every workload serving the resource.
  */
 import semver from "semver";
-import { apps as ep, type AppResource } from "../../../api/apps";
+import type { AppResource } from "../../../api/apps";
 import { workloadState } from "../../../api/workloads";
 import { badRequest, notFound } from "../../../api/errors";
-import { inFilter, matchesSearch, part1List } from "../../list";
-import { route, type HandlerContext, type Route } from "../../handler";
+import type { WriteContext } from "../../handler";
 import type { Store } from "../../store/store";
 import { TABLES, type WorkloadRef } from "../../store/tables";
 import { removeValues } from "../parameters/model";
+import { requireApp } from "./model";
 
 /** A row written by enable/disable. */
 export interface StoredAppResource {
@@ -127,16 +128,11 @@ export function dropAppResources(store: Store, app: string): void {
   for (const r of table.filter((x) => x.app_name === app)) table.delete(resourceKey(app, r.resource));
 }
 
-function requireApp(store: Store, app: string): void {
-  if (!store.table(TABLES.apps).has(app)) throw notFound("app", app);
-}
-
 /** enable/disable: writes the row of each asset with the given flag, binding assets not bound yet. */
-function setEnabled(ctx: HandlerContext<{ app_name: string }, unknown, { resources: string[] }>, enabled: boolean): undefined {
-  const app = ctx.params.app_name;
+export function setEnabled(ctx: WriteContext, app: string, resources: string[], enabled: boolean): undefined {
   requireApp(ctx.store, app);
   const current = new Map(appResourceRows(ctx.store, app).map((r) => [r.resource, r]));
-  for (const resource of new Set(ctx.body.resources)) {
+  for (const resource of new Set(resources)) {
     const row = current.get(resource);
     if (row && row.enabled === enabled && resourcesTable(ctx.store).has(resourceKey(app, resource))) continue;
     resourcesTable(ctx.store).put(resourceKey(app, resource), {
@@ -152,11 +148,10 @@ function setEnabled(ctx: HandlerContext<{ app_name: string }, unknown, { resourc
   return undefined;
 }
 
-function unbind(ctx: HandlerContext<{ app_name: string }, unknown, { resources: string[] }>): undefined {
-  const app = ctx.params.app_name;
+export function unbind(ctx: WriteContext, app: string, resources: string[]): undefined {
   requireApp(ctx.store, app);
   const rows = new Map(appResourceRows(ctx.store, app).map((r) => [r.resource, r]));
-  const wanted = [...new Set(ctx.body.resources)];
+  const wanted = [...new Set(resources)];
   const missing = wanted.filter((r) => !rows.has(r));
   if (missing.length > 0) throw notFound(`resource(s) of app '${app}'`, missing.join("', '"));
   const served = wanted.filter((r) => rows.get(r)!.workload_names.length > 0);
@@ -169,14 +164,12 @@ function unbind(ctx: HandlerContext<{ app_name: string }, unknown, { resources: 
   return undefined;
 }
 
-const intersects = (filter: string[] | undefined, values: string[]) => !filter || filter.length === 0 || values.some((v) => filter.includes(v));
-
-interface ContextEntry {
+export interface ContextEntry {
   resource: string;
   source: string;
 }
 
-function contextEntries(store: Store): ContextEntry[] {
+export function contextEntries(store: Store): ContextEntry[] {
   const out = new Map<string, ContextEntry>();
   const add = (resource: string, source: string) => out.set(`${resource}\u0000${source}`, { resource, source });
   for (const app of store.table<{ name: string }>(TABLES.apps).values()) {
@@ -187,44 +180,3 @@ function contextEntries(store: Store): ContextEntry[] {
   }
   return [...out.values()];
 }
-
-export const resourceRoutes: Route[] = [
-  route(ep.resourcesEnable, (ctx) => setEnabled(ctx, true)),
-  route(ep.resourcesDisable, (ctx) => setEnabled(ctx, false)),
-  route(ep.resourcesDelete, (ctx) => unbind(ctx)),
-
-  route(ep.resourcesList, (ctx) => {
-    const app = ctx.params.app_name;
-    requireApp(ctx.store, app);
-    const q = ctx.query;
-    const rows = appResourceRows(ctx.store, app).filter(
-      (r) =>
-        matchesSearch(q.search, r.resource, r.app_name, ...r.workload_names) &&
-        inFilter(q.resources, r.resource) &&
-        intersects(q.app_versions, r.app_versions) &&
-        intersects(q.workload_names, r.workload_names) &&
-        (q.enabled === undefined || r.enabled === q.enabled),
-    );
-    return part1List(rows, q, {
-      key: (r) => r.resource,
-      sort: {
-        resource: (r) => r.resource,
-        app_name: (r) => r.app_name,
-        enabled: (r) => r.enabled,
-        created_at: (r) => r.created_at,
-        created_by: (r) => r.created_by,
-        updated_at: (r) => r.updated_at,
-        updated_by: (r) => r.updated_by,
-      },
-    });
-  }),
-
-  route(ep.contextList, (ctx) => {
-    const f = ctx.body;
-    const rows = contextEntries(ctx.store).filter((e) => inFilter(f?.resources, e.resource) && inFilter(f?.sources, e.source));
-    return part1List(rows, ctx.query, {
-      key: (e) => `${e.resource}\u0000${e.source}`,
-      sort: { resource: (e) => e.resource, source: (e) => e.source },
-    });
-  }),
-];
