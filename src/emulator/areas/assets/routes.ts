@@ -35,8 +35,8 @@
  * - Type bulk delete: any type in use refuses the whole request (409); unknown names give 207.
  */
 import type { AreaModule } from "../../handler";
-import { propertyRoutes } from "./properties";
-import { assetRoutes } from "./records";
-import { typeRoutes } from "./types";
+import { propertyRoutes } from "./routes-properties";
+import { assetRoutes } from "./routes-records";
+import { typeRoutes } from "./routes-types";
 
 export const area: AreaModule = { routes: [...assetRoutes, ...propertyRoutes, ...typeRoutes] };

@@ -4,15 +4,10 @@ import type { InventoryListQuery } from "../../../api/common";
 import { conflict, notFound } from "../../../api/errors";
 import { failure, multiStatus, type ItemOutcome } from "../../bulk";
 import { route, type Route } from "../../handler";
-import { operationName } from "../../paths";
 import { inFilter, inventoryList, matchesMetadataFilter, matchesSearch } from "../../list";
 import type { Store } from "../../store/store";
-import { assetTable, classTable, groupBy, missingRef, nameList, requireClass, requireType, typeMetadata, typeTable, type StoredMetadata, type StoredType } from "./model";
-
-function requireClassOf(store: Store, className: string, field: string): string {
-  if (!classTable(store).has(className)) throw missingRef(field, "asset class", className, `create it with ${operationName(ep.classCreate)}`);
-  return className;
-}
+import { removeType, requireClassOf, typeInUse, usersOfType } from "./model-types";
+import { assetTable, classTable, groupBy, nameList, requireClass, requireType, typeMetadata, typeTable, type StoredMetadata, type StoredType } from "./model";
 
 /** A type's record; its `metadata` holds only the records `metadata[]` asks for. */
 function typeViewer(store: Store, metadataNames: string[] | undefined): (t: StoredType) => AssetType {
@@ -28,18 +23,6 @@ function typeViewer(store: Store, metadataNames: string[] | undefined): (t: Stor
       updated: t.updated,
     };
   };
-}
-
-const usersOfType = (store: Store, typeName: string): string[] =>
-  assetTable(store)
-    .filter((a) => a.asset_type_name === typeName)
-    .map((a) => a.name);
-
-const typeInUse = (typeName: string, users: string[]) => conflict(`asset type '${typeName}' is used by the asset(s) ${nameList(users)}; delete them or change their type first`);
-
-function removeType(store: Store, typeName: string): void {
-  typeMetadata.deleteAllOf(store, typeName);
-  typeTable(store).delete(typeName);
 }
 
 interface TypeFilters {

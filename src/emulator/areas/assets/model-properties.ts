@@ -4,12 +4,10 @@
  * never serves two names (409). The definitions are the property records themselves: a name whose
  * last record is deleted is free again.
  */
-import { assets as ep, type AssetPropertyCreate } from "../../../api/assets";
+import type { AssetPropertyCreate } from "../../../api/assets";
 import { conflict, invalidField } from "../../../api/errors";
-import { route, type Route } from "../../handler";
-import { inventoryList, matchesSearch } from "../../list";
 import type { Store } from "../../store/store";
-import { ownedKey, propertiesOf, propertyTable, requireAsset, requireProperty, type StoredProperty } from "./model";
+import { ownedKey, propertiesOf, propertyTable, type StoredProperty } from "./model";
 
 type PropertyValue = AssetPropertyCreate["value"];
 
@@ -20,7 +18,7 @@ export function renderValue(value: PropertyValue): string {
 }
 
 /** The platform-wide name ↔ title pairs, as the property records define them. */
-class PropertyCatalog {
+export class PropertyCatalog {
   private readonly titleOf = new Map<string, string>();
   private readonly nameOf = new Map<string, string>();
 
@@ -90,54 +88,9 @@ export function deletePropertiesOf(store: Store, assetName: string): void {
 }
 
 /** Renames a property platform-wide: every asset's record of that name takes the new title. */
-function retitle(store: Store, propertyName: string, title: string, now: string): void {
+export function retitle(store: Store, propertyName: string, title: string, now: string): void {
   new PropertyCatalog(store).claim(propertyName, title, "body.title");
   for (const p of propertyTable(store).filter((r) => r.name === propertyName && r.title !== title)) {
     propertyTable(store).put(ownedKey(p.asset_name, p.name), { ...p, title, updated: now });
   }
 }
-
-export const propertyRoutes: Route[] = [
-  route(ep.propertyCreate, (ctx) => {
-    const assetName = requireAsset(ctx.store, ctx.params.asset_name).name;
-    if (propertyTable(ctx.store).has(ownedKey(assetName, ctx.body.name))) {
-      throw conflict(`property '${ctx.body.name}' of asset '${assetName}' already exists; update it instead`);
-    }
-    const [record] = planProperties(ctx.store, assetName, [ctx.body], ctx.now, () => "body");
-    writeProperties(ctx.store, [record]);
-    return record;
-  }),
-
-  route(ep.propertyGet, (ctx) => requireProperty(ctx.store, ctx.params.asset_name, ctx.params.asset_property_name)),
-
-  route(ep.propertyList, (ctx) => {
-    const assetName = requireAsset(ctx.store, ctx.params.asset_name).name;
-    const rows = propertiesOf(ctx.store, assetName).filter((p) => matchesSearch(ctx.query.search, p.name, p.title, p.value));
-    return inventoryList(rows, ctx.query, {
-      key: (p) => p.name,
-      sort: {
-        "asset_property.name": (p) => p.name,
-        "asset_property.title": (p) => p.title,
-        "asset_property.value": (p) => p.value,
-        "asset_property.created": (p) => p.created,
-        "asset_property.updated": (p) => p.updated,
-      },
-    });
-  }),
-
-  route(ep.propertyUpdate, (ctx) => {
-    const { asset_name, asset_property_name } = ctx.params;
-    requireProperty(ctx.store, asset_name, asset_property_name);
-    if (ctx.body.title) retitle(ctx.store, asset_property_name, ctx.body.title, ctx.now);
-    const current = requireProperty(ctx.store, asset_name, asset_property_name);
-    const next: StoredProperty = { ...current, value: renderValue(ctx.body.value), updated: ctx.now };
-    return propertyTable(ctx.store).put(ownedKey(asset_name, asset_property_name), next);
-  }),
-
-  route(ep.propertyDelete, (ctx) => {
-    const { asset_name, asset_property_name } = ctx.params;
-    requireProperty(ctx.store, asset_name, asset_property_name);
-    propertyTable(ctx.store).delete(ownedKey(asset_name, asset_property_name));
-    return undefined;
-  }),
-];
