@@ -50,7 +50,7 @@ async function ensureClusters(http) {
  * store's listeners as a request would.
  */
 async function seedWorkloads(emu, count, { from = 0 } = {}) {
-  const { insertWorkload } = dist("emulator/domain/workloads");
+  const { insertWorkload } = dist("emulator/areas/workloads/model");
   const now = new Date().toISOString().replace("Z", "000Z");
   const ctx = { store: emu.store, now, nowMs: Date.now(), actor: "krn:user:admin@example.com" };
   const { changes } = emu.store.transaction(() => {

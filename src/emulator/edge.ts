@@ -3,7 +3,7 @@
  * emulator's `packageMs` option (`--package-ms`), and by the fault configuration while it sets
  * `package_ms` or `package_failure_rate` (a slow or failing edge). Each download reads them when it
  * starts and keeps what they said; the record then moves as time passes (see `asOf` in
- * domain/workloads.ts).
+ * areas/workloads/model.ts).
  */
 
 /** How long a package download takes unless told otherwise: short, but long enough to be seen. */

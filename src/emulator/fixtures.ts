@@ -49,7 +49,7 @@ import type { AnyEndpoint } from "../api/endpoint";
 import { endpoints } from "../api/endpoints";
 import { ApiError } from "../api/errors";
 import { formatTimestamp } from "../api/common";
-import type { Auth } from "./auth";
+import type { Auth } from "./areas/auth/model";
 import { allRoutes } from "./areas/index";
 import { registerAcp } from "./areas/acps/model";
 import type { Edge } from "./edge";

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { AnyEndpoint, Endpoint } from "../api/endpoint";
 import { randomUUID } from "node:crypto";
 import { formatTimestamp } from "../api/common";
-import { krnOf, SYSTEM_IDENTITY, type Auth, type Identity } from "./auth";
+import { krnOf, SYSTEM_IDENTITY, type Auth, type Identity } from "./areas/auth/model";
 import { edgeOf, type Edge } from "./edge";
 import type { Store } from "./store/store";
 

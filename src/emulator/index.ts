@@ -7,7 +7,7 @@
  */
 import { adminRoutes } from "./admin";
 import { consoleRoutes } from "./console";
-import { SYSTEM_IDENTITY, type TokenLifetimes } from "./auth";
+import { SYSTEM_IDENTITY, type TokenLifetimes } from "./areas/auth/model";
 import { edgeOf } from "./edge";
 import { FaultInjector, type FaultConfigInput } from "./faults";
 import { resolveSeed, seedStore, type FixtureDocument } from "./fixtures";
@@ -167,4 +167,4 @@ export { Store } from "./store/store";
 export { StateFileError } from "./store/persistence";
 export { FixtureError } from "./fixtures";
 export { FaultConfigError, type FaultConfigInput } from "./faults";
-export { BUILTIN_USERS, BUILTIN_CLIENTS, EDGE_USERS } from "./auth";
+export { BUILTIN_USERS, BUILTIN_CLIENTS, EDGE_USERS } from "./areas/auth/model";

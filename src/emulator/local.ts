@@ -8,7 +8,7 @@ import type { AnyEndpoint } from "../api/endpoint";
 import { encodeQuery, type RawInput } from "../client/encode";
 import { walkPages } from "../client/pagination";
 import { withPageSize, type PlantSource } from "../plant/source";
-import type { Auth } from "./auth";
+import type { Auth } from "./areas/auth/model";
 import { allRoutes } from "./areas";
 import { isReply, systemContext, type Route } from "./handler";
 import type { Store } from "./store/store";

@@ -14,7 +14,7 @@ import { ApiError, errors } from "../api/errors";
 import { formatTimestamp } from "../api/common";
 import { openApiDocument } from "../api/openapi";
 import { appendAudit } from "./audit";
-import { Auth, holds, krnOf, SYSTEM_IDENTITY, type Identity, type TokenLifetimes } from "./auth";
+import { Auth, holds, krnOf, SYSTEM_IDENTITY, type Identity, type TokenLifetimes } from "./areas/auth/model";
 import { BodyTooLarge, JSON_LIMIT, MAX_BODY_DEPTH, bodyLimit, decodeBody, nestedDeeperThan, readBody } from "./body";
 import { edgeOf, type Edge } from "./edge";
 import { allRoutes, allTickers } from "./areas";

@@ -16,7 +16,7 @@ import type { AnyEndpoint } from "../api/endpoint";
 import type { SvcClientOptions } from "../client/config";
 import { SvcClient } from "../client";
 import { startEmulator } from "../emulator";
-import { BUILTIN_CLIENTS } from "../emulator/auth";
+import { BUILTIN_CLIENTS } from "../emulator/areas/auth/model";
 import { baseSchema } from "../emulator/validate";
 import { RawApi, type RawAnswer } from "./raw";
 import { readPlant, snapshot, type SnapshotEvent, type SnapshotOptions } from "./snapshot";

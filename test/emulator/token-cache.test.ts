@@ -1,10 +1,10 @@
 /**
- * The cache of verified access tokens (src/emulator/auth.ts): a token is verified once and then
+ * The cache of verified access tokens (src/emulator/areas/auth/model.ts): a token is verified once and then
  * served from the cache until it expires; the cache is bounded, and emptied by a reset, by clearing
  * the store and by a new signing key. What it serves must never differ from what verifying again
  * would answer.
  */
-import { Auth, BUILTIN_USERS, TOKEN_CACHE_LIMIT } from "../../src/emulator/auth";
+import { Auth, BUILTIN_USERS, TOKEN_CACHE_LIMIT } from "../../src/emulator/areas/auth/model";
 import { adminRoutes } from "../../src/emulator/admin";
 import { FaultInjector } from "../../src/emulator/faults";
 import { startServer, type RunningServer } from "../../src/emulator/server";

@@ -1,7 +1,8 @@
 /**
  * Assets, asset types and classes (spec Part 2 "Assets, types, classes"; facts §3.8, §4.5, §6.5).
- * The rules live in assets-records.ts (assets, hierarchy, status, asset metadata),
- * assets-properties.ts and assets-types.ts (classes, types, type metadata).
+ * The rules live in model.ts and model-records.ts, model-properties.ts and model-types.ts; the routes
+ * in routes-records.ts (assets, hierarchy, status, asset metadata),
+ * routes-properties.ts and routes-types.ts (classes, types, type metadata).
  *
  * Design choices where the spec is silent:
  * - A body field naming a record that does not exist (asset_type_name, asset_parent_name,

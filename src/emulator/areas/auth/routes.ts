@@ -1,7 +1,7 @@
 /** Authentication: the OIDC grants and logout, the metadata document that names them, the edge API's token endpoint. */
 import { AUTH_PATH, OIDC_LOGOUT_PATH, REALM, auth as ep } from "../../../api/auth";
 import { ApiError, errors } from "../../../api/errors";
-import { BUILTIN_CLIENTS, BUILTIN_USERS, EDGE_USERS, type Auth, type Identity } from "../../auth";
+import { BUILTIN_CLIENTS, BUILTIN_USERS, EDGE_USERS, type Auth, type Identity } from "./model";
 import { route, type AreaModule, type Handler } from "../../handler";
 
 /**

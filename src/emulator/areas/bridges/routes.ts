@@ -1,6 +1,6 @@
 /**
  * Bridges. A deploy creates the bridge and its workload (through the shared workload model,
- * domain/workloads.ts), and a delete removes both.
+ * areas/workloads/model.ts), and a delete removes both.
  *
  * Design choices where the spec is silent:
  * - The workload is named like the bridge (workload_name = name) and runs on cluster_name;

@@ -1,5 +1,5 @@
 /**
- * Legacy workload operations (/workloads): the workload records of domain/workloads.ts in the legacy
+ * Legacy workload operations (/workloads): the workload records of areas/workloads/model.ts in the legacy
  * shape (facts §4.4), moved through the same lifecycle as /apps/workloads.
  *
  * Design choices where the spec is silent:
@@ -42,8 +42,8 @@ import {
   workloadTable,
   type StoredWorkload,
 } from "../workloads/model";
-import { workloadLogs } from "../workloads/logs";
-import { downloadPackage } from "../workloads/packages";
+import { workloadLogs } from "../workloads/model-logs";
+import { downloadPackage } from "../workloads/routes-packages";
 import { servedPath } from "../../paths";
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 /**
  * App parameters (spec Part 1 "App parameters"; facts §3.3, §4.2, §6.2). Values, history and
- * definitions are kept by domain/parameters.ts; this file answers the endpoints.
+ * definitions are kept by model.ts; this file answers the endpoints.
  *
  * Design choices where the spec is silent:
  * - The list filters never answer 404: an unknown app simply matches nothing. unique-values and

@@ -4,7 +4,7 @@
  * A schedule sets `parameters` on every listed resource at `scheduled_for`; with a revert it sets the
  * revert's per-resource values at `revert.scheduled_for`. Both steps run either through the apply
  * call or by themselves when their time comes (the ticker below). Values are written in patch mode
- * through domain/parameters.ts, so each replaced value lands in the history.
+ * through the parameters model (areas/parameters/model.ts), so each replaced value lands in the history.
  *
  * Design choices where the spec is silent:
  * - Applying a type in a state that does not match answers 400 (the code the spec lists for apply);
@@ -26,7 +26,7 @@ import { randomUUID } from "node:crypto";
 import { formatTimestamp } from "../../../api/common";
 import { ApiError, answeredAs, badRequest, conflict, notFound } from "../../../api/errors";
 import { schedules as ep, type ParameterSchedule } from "../../../api/schedules";
-import { krnOf, SYSTEM_IDENTITY } from "../../auth";
+import { krnOf, SYSTEM_IDENTITY } from "../auth/model";
 import { inFilter, part1List } from "../../list";
 import { route, type AreaModule, type HandlerContext, type Ticker } from "../../handler";
 import type { Store } from "../../store/store";

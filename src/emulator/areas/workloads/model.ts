@@ -2,8 +2,8 @@
  * The workload records shared by the workloads area (/apps/workloads), the legacy view (/workloads),
  * app deploy and bridges. One table (TABLES.workloads, keyed by name) holds every workload; each area
  * shapes the same record into its own wire form, and both workload APIs move it through the same
- * lifecycle functions below. Their packages are in workload-packages.ts, their logs in
- * workload-logs.ts.
+ * lifecycle functions below. Their package downloads are in routes-packages.ts, their logs in
+ * model-logs.ts.
  *
  * Design choices where the spec is silent:
  * - Status moves (facts §6.4 item 18) are immediate: start answers with the workload `running`, stop
@@ -34,7 +34,7 @@ import { indexedRows, inFilter, matchesSearch, type IndexedRows, type SortGetter
 import { versionSortKey } from "../../version-order";
 import { ABOVE, type Store } from "../../store/store";
 import { TABLES, appVersionKey, refs } from "../../store/tables";
-import { appendLog, type LogLine } from "./logs";
+import { appendLog, type LogLine } from "./model-logs";
 
 export type DeploymentType = "standard" | "staged+instant-apply" | "staged-only";
 export type DownloadStatus = "pending" | "scheduled" | "processing" | "downloading" | "ready" | "failed";

@@ -18,7 +18,7 @@
  */
 import { answeredAs, badRequest, conflict, invalidField, notFound } from "../../../api/errors";
 import { workloads as ep, type Workload } from "../../../api/workloads";
-import { krnOf, SYSTEM_IDENTITY } from "../../auth";
+import { krnOf, SYSTEM_IDENTITY } from "../auth/model";
 import { route, type AreaModule, type HandlerContext } from "../../handler";
 import { part1List } from "../../list";
 import { refs } from "../../store/tables";
@@ -45,8 +45,8 @@ import {
   type StoredWorkload,
   type WorkloadChanges,
 } from "./model";
-import { workloadLogs } from "./logs";
-import { downloadPackage } from "./packages";
+import { workloadLogs } from "./model-logs";
+import { downloadPackage } from "./routes-packages";
 import { runBulk, type MultiStatusOptions } from "../../bulk";
 import { servedPath } from "../../paths";
 

@@ -8,8 +8,8 @@
  */
 import { createHmac, createSecretKey, randomBytes, randomUUID, timingSafeEqual, type KeyObject } from "node:crypto";
 import jwt from "jsonwebtoken";
-import { errors } from "../api/errors";
-import type { Store } from "./store/store";
+import { errors } from "../../../api/errors";
+import type { Store } from "../../store/store";
 
 export interface Identity {
   /** Login name: the e-mail of a user, the client id of a service account. */
