@@ -19,7 +19,7 @@
  */
 import semver from "semver";
 import type { z } from "zod";
-import { datatypes as ep, dataTypeReference, type DataType, type DataTypeReference } from "../../../api/datatypes";
+import { type datatypes as ep, dataTypeReference, type DataType, type DataTypeReference } from "../../../api/datatypes";
 import { conflict, notFound } from "../../../api/errors";
 import type { Store } from "../../store/store";
 import { TABLES } from "../../store/tables";
