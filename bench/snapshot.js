@@ -21,7 +21,7 @@ const { stringify } = require("yaml");
 const { DIST } = require("./lib/common");
 
 const run = promisify(execFile);
-const CLI = path.join(DIST, "emulator", "cli.js");
+const CLI = path.join(DIST, "cli", "svc-emulator.js");
 
 function plant(count) {
   const types = ["pump", "press", "mixer", "oven", "robot"];

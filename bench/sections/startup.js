@@ -1,7 +1,7 @@
 "use strict";
 /**
  * 7. Start-up: time from process start to a served request, for the CLI emulator
- * (`node dist/emulator/cli.js serve --port 0`) and for the embedded mode (`startEmulator`) with a
+ * (`node dist/cli/svc-emulator.js serve --port 0`) and for the embedded mode (`startEmulator`) with a
  * 10k-record state file, against a bare node:http process (the floor of starting node at all) and
  * the embedded mode with no state. The request is a token request on a new connection.
  */
@@ -61,7 +61,7 @@ async function run(opts) {
   const readyLine = /^READY (\S+)$/m;
   const variants = {
     bare: [CHILD, DIST, "bare"],
-    cli: [path.join(DIST, "emulator", "cli.js"), "serve", "--port", "0"],
+    cli: [path.join(DIST, "cli", "svc-emulator.js"), "serve", "--port", "0"],
     memory: [CHILD, DIST, "memory"],
     state10k: [CHILD, DIST, statePath],
   };

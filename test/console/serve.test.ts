@@ -60,7 +60,7 @@ describe("where the console is served", () => {
   });
 
   test("`svc-emulator serve --no-admin` does not serve it; `serve` does", async () => {
-    const cli = join(ROOT, "dist/emulator/cli.js");
+    const cli = join(ROOT, "dist/cli/svc-emulator.js");
     const serve = async (args: string[]) => {
       const proc = spawn(process.execPath, [cli, "serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
       const baseUrl = await new Promise<string>((ok, fail) => {

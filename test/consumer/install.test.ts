@@ -49,7 +49,7 @@ describe("installing pulumi-svc without the registry", () => {
       const installed = path.join(project.dir, "node_modules", "pulumi-svc");
       const out = path.join(work, "infra");
       const generate = await runNode(project, [
-        path.join(installed, "dist", "emulator", "cli.js"),
+        path.join(installed, "dist", "cli", "svc-emulator.js"),
         "generate",
         "--from",
         path.join(installed, "examples", "fixtures", "plant.yaml"),

@@ -1,6 +1,6 @@
 /**
  * The curl examples of README.md's emulator section, run as written against `svc-emulator serve`
- * (the built dist/emulator/cli.js, which `npx svc-emulator` runs), on a free port instead of 4010.
+ * (the built dist/cli/svc-emulator.js, which `npx svc-emulator` runs), on a free port instead of 4010.
  * Each command's answer must match the `# → ...` lines under it (`…` stands for any text); a command
  * with no such line must print nothing.
  */
@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 
 const ROOT = resolve(__dirname, "../..");
-const CLI = resolve(ROOT, "dist/emulator/cli.js");
+const CLI = resolve(ROOT, "dist/cli/svc-emulator.js");
 const DOCUMENTED = "http://127.0.0.1:4010";
 
 interface DocCommand {

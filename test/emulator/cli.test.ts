@@ -1,5 +1,5 @@
 /**
- * `svc-emulator serve` as a child process (the built dist/emulator/cli.js: `npm test` builds it; when
+ * `svc-emulator serve` as a child process (the built dist/cli/svc-emulator.js: `npm test` builds it; when
  * running jest alone, run `npx tsc -p tsconfig.build.json` first). Covers start-up output, the
  * default bind address, flags, SIGTERM, the state file lock between processes, and crash safety:
  * SIGKILL during a burst of writes loses no answered write.
@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import { startEmulator } from "../../src/emulator";
 import { readSnapshot } from "../../src/emulator/store/persistence";
 
-const CLI = resolve(__dirname, "../../dist/emulator/cli.js");
+const CLI = resolve(__dirname, "../../dist/cli/svc-emulator.js");
 
 interface Child {
   proc: ChildProcess;

@@ -183,7 +183,7 @@ describe("svc-emulator generate and adopt-plan", () => {
     const { startEmulator } = await import("../../src/emulator");
     const emulator = await startEmulator({ seed: plant });
     const out = path.join(mkdtempSync(path.join(os.tmpdir(), "svc-generate-")), "infra");
-    const cli = path.join(root, "dist", "emulator", "cli.js");
+    const cli = path.join(root, "dist", "cli", "svc-emulator.js");
     try {
       const before = await platformState(emulator.baseUrl);
       execFileSync(process.execPath, [cli, "generate", "--from", plant, "--out", out, "--package-spec", "^0.1.0"], { stdio: "pipe" });

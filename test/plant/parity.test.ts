@@ -151,7 +151,7 @@ test("against an unaltered emulator seeded with every area (the generated plant)
 });
 
 describe("svc-emulator parity", () => {
-  const CLI = resolve(__dirname, "../../dist/emulator/cli.js");
+  const CLI = resolve(__dirname, "../../dist/cli/svc-emulator.js");
   const run = promisify(execFile);
   const env = { ...process.env, SVC_BASE_URL: "", SVC_CLIENT_ID: SERVICE.clientId, SVC_CLIENT_SECRET: SERVICE.clientSecret };
 

@@ -244,7 +244,7 @@ describe("Records a fixture cannot hold are reported by name, never dropped sile
 });
 
 describe("svc-emulator snapshot", () => {
-  const CLI = resolve(__dirname, "../../dist/emulator/cli.js");
+  const CLI = resolve(__dirname, "../../dist/cli/svc-emulator.js");
   const run = promisify(execFile);
 
   test("writes the same file as the library, plain progress lines on stderr (not a terminal), and a summary naming what was left out", async () => {

@@ -1,5 +1,5 @@
 /**
- * Crash safety: `svc-emulator serve --state FILE` (the built dist/emulator/cli.js; `npm test` builds
+ * Crash safety: `svc-emulator serve --state FILE` (the built dist/cli/svc-emulator.js; `npm test` builds
  * it, or run `npx tsc -p tsconfig.build.json`) is SIGKILLed in the middle of bursts of creates and
  * updates, again and again, each time restarted on the same file. After every restart the file loads
  * and every write answered 2xx before the kill is there: an acknowledged create exists, an
@@ -14,7 +14,7 @@ import { OIDC_TOKEN_PATH } from "../../src/api/auth";
 import { inParallel, MODE, SEED, sendRaw, SOAK } from "./helpers";
 import { Figures, report } from "./reliability";
 
-const CLI = resolve(__dirname, "../../dist/emulator/cli.js");
+const CLI = resolve(__dirname, "../../dist/cli/svc-emulator.js");
 const CRASHES = SOAK ? 25 : 5;
 const BURST = 160;
 const figures = new Figures();
