@@ -103,8 +103,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await store.publish(changes);
     return { counts, ...(skipped ? { skipped } : {}) };
   };
+  // Loaded on first use: serving needs neither the snapshot reader nor the client's paging, and
+  // start-up stays short without them.
   const takeSnapshot = async () => {
-    const [{ localSource }, { readPlant }, { memorySink }] = await Promise.all([import("./local"), import("../plant/snapshot"), import("../plant/writer")]);
+    const [{ localSource }, { readPlant }, { memorySink }] = await Promise.all([import("./snapshot/local"), import("./snapshot/reader"), import("./snapshot/writer")]);
     const sink = memorySink();
     await readPlant(localSource({ store, auth: running!.auth, baseUrl: running!.baseUrl, clock }), { out: sink });
     return sink.text();

@@ -20,7 +20,7 @@ import { edgeOf, type Edge } from "./edge";
 import { allRoutes, allTickers } from "./areas";
 import { RolledBack, isReply, type HandlerContext, type Reply, type Route } from "./handler";
 import { API_PREFIX, servedPath } from "./paths";
-import { type Store, type Change } from "./store/store";
+import type { Store, Change } from "./store/store";
 import { parseOrThrow, queryObject, withoutNulls } from "./validate";
 
 /** A `.` or `..` segment of a request target's path (percent-encoded dots included), as sent; undefined when there is none. */

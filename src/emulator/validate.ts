@@ -1,5 +1,5 @@
 /** Turns query strings and bodies into validated values, and zod failures into 400s naming the field. */
-import { type z } from "zod";
+import type { z } from "zod";
 import { renderPath } from "../api/common";
 import { errors } from "../api/errors";
 

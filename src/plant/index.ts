@@ -3,8 +3,8 @@
  * the emulator loads (`svc-emulator serve --seed`), and `parity` compares the answers of a platform
  * with those of an emulator seeded from its snapshot.
  */
+export { snapshot } from "./snapshot";
 export {
-  snapshot,
   resolveOnly,
   SNAPSHOT_AREAS,
   SNAPSHOT_SECTIONS,
@@ -13,8 +13,8 @@ export {
   type SnapshotProblem,
   type SnapshotResult,
   type SnapshotSection,
-} from "./snapshot";
-export { fileSink, memorySink, type TextSink } from "./writer";
+} from "../emulator/snapshot/reader";
+export { fileSink, memorySink, type TextSink } from "../emulator/snapshot/writer";
 export { parity, formatParity, type ParityOptions, type ParityReport, type OperationParity, type FieldDifference, type ParityEvent } from "./parity";
 export {
   generateProgram,

@@ -19,9 +19,10 @@ import { startEmulator } from "../emulator";
 import { BUILTIN_CLIENTS } from "../emulator/areas/auth/model";
 import { baseSchema } from "../emulator/validate";
 import { RawApi, type RawAnswer } from "./raw";
-import { readPlant, snapshot, type SnapshotEvent, type SnapshotOptions } from "./snapshot";
-import { SNAPSHOT_PAGE_SIZE, withPageSize, type PlantSource } from "./source";
-import { memorySink, nullSink } from "./writer";
+import { readPlant, type SnapshotEvent, type SnapshotOptions } from "../emulator/snapshot/reader";
+import { snapshot } from "./snapshot";
+import { SNAPSHOT_PAGE_SIZE, withPageSize, type PlantSource } from "../emulator/snapshot/source";
+import { memorySink, nullSink } from "../emulator/snapshot/writer";
 
 export type Side = "platform" | "emulator";
 

@@ -7,7 +7,7 @@ import * as ts from "typescript";
 import type * as testing from "../../src/testing";
 import { SvcClient } from "../../src/client";
 import { snapshot, type SnapshotEvent, type SnapshotOptions, type SnapshotResult } from "../../src/plant";
-import { memorySink } from "../../src/plant/writer";
+import { memorySink } from "../../src/plant";
 import type { TestEmulator } from "../helpers/emulator";
 
 export const SERVICE = { clientId: "svc-admin", clientSecret: "svc-admin-secret" };

@@ -1,5 +1,5 @@
 /**
- * Snapshot (src/plant/snapshot.ts) through HTTP: an emulator seeded from a fixture is snapshotted, a
+ * Snapshot (src/plant/snapshot.ts, reading with src/emulator/snapshot/reader.ts) through HTTP: an emulator seeded from a fixture is snapshotted, a
  * second emulator is seeded from the snapshot, and the two compare equal table by table.
  */
 import { execFile } from "node:child_process";

@@ -27,7 +27,7 @@
  */
 import { assetKrnOf } from "../../../api/common";
 import { invalidField } from "../../../api/errors";
-import { type AssetInsightsRequest, type ColumnSpec, type InsightsOperator } from "../../../api/insights";
+import type { AssetInsightsRequest, ColumnSpec, InsightsOperator } from "../../../api/insights";
 import { inFilter, matchesSearch } from "../../list";
 import type { Store } from "../../store/store";
 import { TABLES, type AssetRef } from "../../store/tables";

@@ -14,7 +14,7 @@
  * - The audit log is read only here; the server writes it. Entries are answered as stored,
  *   request_uri included (it is a sort key).
  */
-import { type GRAPH_COLLECTIONS, type AuditLogEntry, type InstanceSettings } from "../../../api/instance";
+import type { GRAPH_COLLECTIONS, AuditLogEntry, InstanceSettings } from "../../../api/instance";
 import { notFound } from "../../../api/errors";
 import type { Store } from "../../store/store";
 import { TABLES } from "../../store/tables";

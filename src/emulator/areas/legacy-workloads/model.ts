@@ -18,8 +18,8 @@
  * - Download with address=true answers the link as a JSON string.
  */
 import { invalidField, notAcceptable, notFound, notImplemented } from "../../../api/errors";
-import { type LegacyWorkloadDeploy } from "../../../api/legacy-workloads";
-import { type HandlerContext } from "../../handler";
+import type { LegacyWorkloadDeploy } from "../../../api/legacy-workloads";
+import type { HandlerContext } from "../../handler";
 import type { Store } from "../../store/store";
 import { refs } from "../../store/tables";
 import { allWorkloads, applyProblem, applyStaged, insertWorkload, requireRunnableVersion, requireWorkload, workloadTable, type StoredWorkload } from "../workloads/model";

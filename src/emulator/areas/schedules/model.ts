@@ -25,9 +25,9 @@
 import { randomUUID } from "node:crypto";
 import { formatTimestamp } from "../../../api/common";
 import { ApiError, badRequest, conflict, notFound } from "../../../api/errors";
-import { type ParameterSchedule } from "../../../api/schedules";
+import type { ParameterSchedule } from "../../../api/schedules";
 import { krnOf, SYSTEM_IDENTITY } from "../auth/model";
-import { type HandlerContext, type Ticker } from "../../handler";
+import type { HandlerContext, Ticker } from "../../handler";
 import type { Store } from "../../store/store";
 import { TABLES } from "../../store/tables";
 import { currentParameterValues, requireAppVersion, validateParameterValues, writeParameterValues, type ParameterValues, type WriteContext } from "../parameters/model";

@@ -5,7 +5,7 @@
  * manifests, metadata): a text field whose key names a secret, and any text holding a secret value
  * the snapshot knows (the credentials it logged in with, the tokens the platform answered).
  */
-import { isSecretKey } from "../emulator/redaction";
+import { isSecretKey } from "../redaction";
 
 /** Values shorter than this are matched whole only (a short password must not flag every text containing it). */
 const SUBSTRING_MIN = 8;

@@ -4,15 +4,15 @@
  * fault injection. The snapshot admin endpoint (GET /emulator/snapshot) reads the inventory with it,
  * as `svc-emulator snapshot` reads a platform through the client.
  */
-import type { AnyEndpoint } from "../api/endpoint";
-import { encodeQuery, type RawInput } from "../client/encode";
-import { walkPages } from "../client/pagination";
-import { withPageSize, type PlantSource } from "../plant/source";
-import type { Auth } from "./areas/auth/model";
-import { allRoutes } from "./areas";
-import { isReply, systemContext, type Route } from "./handler";
-import type { Store } from "./store/store";
-import { issuesToMessages, parseOrThrow, queryObject } from "./validate";
+import type { AnyEndpoint } from "../../api/endpoint";
+import { encodeQuery, type RawInput } from "../../client/encode";
+import { walkPages } from "../../client/pagination";
+import { withPageSize, type PlantSource } from "./source";
+import type { Auth } from "../areas/auth/model";
+import { allRoutes } from "../areas";
+import { isReply, systemContext, type Route } from "../handler";
+import type { Store } from "../store/store";
+import { issuesToMessages, parseOrThrow, queryObject } from "../validate";
 
 export interface LocalEnvironment {
   store: Store;
