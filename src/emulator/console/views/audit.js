@@ -3,6 +3,7 @@
 import { call, redacted } from "../api.js";
 import { errorBox, h, link } from "../dom.js";
 import { plural, route } from "../format.js";
+import { cursorQuery, pager } from "./pager.js";
 import { RECORD_OF_TABLE } from "./records.js";
 
 const AUDIT_PAGE_SIZE = 20;
@@ -130,8 +131,7 @@ const FILTERS = /** @type {const} */ ([
 export function auditView(params) {
   /** @type {Record<string, string>} */
   const filters = Object.fromEntries(FILTERS.map(([key]) => [key, params.get(key) ?? ""]));
-  /** @type {{ cursor: import("./list.js").Cursor | undefined, seq: number }} */
-  const state = { cursor: undefined, seq: 0 };
+  let seq = 0;
   /** @type {Record<string, HTMLInputElement>} */
   const inputs = Object.fromEntries(FILTERS.map(([key]) => [key, h("input", { type: "search", name: key, value: filters[key], class: `filter-${key}` })]));
   const form = h(
@@ -154,40 +154,28 @@ export function auditView(params) {
   );
   const timeline = h("ol", { class: "timeline" });
   const errorSlot = h("div");
-  const prev = h("button", { type: "button", disabled: true, onclick: () => page("prev") }, "‹ Newer");
-  const next = h("button", { type: "button", disabled: true, onclick: () => page("next") }, "Older ›");
+  const pages = pager("‹ Newer", "Older ›", () => load());
   const status = h("span", { class: "count" });
-  /** @type {import("../api.js").Pagination} */
-  let pagination = {};
-  const el = h("section", { class: "view" }, h("div", { class: "toolbar" }, h("h2", { text: "Audit log" }), prev, next, status), form, errorSlot, timeline);
-
-  function page(/** @type {"next" | "prev"} */ dir) {
-    const value = dir === "next" ? pagination.next_page : pagination.previous_page;
-    if (!value) return;
-    state.cursor = { dir, value };
-    load();
-  }
+  const el = h("section", { class: "view" }, h("div", { class: "toolbar" }, h("h2", { text: "Audit log" }), pages.prev, pages.next, status), form, errorSlot, timeline);
 
   async function load() {
-    const seq = ++state.seq;
+    const mine = ++seq;
     /** @type {Record<string, unknown>} */
     const query = { page_size: AUDIT_PAGE_SIZE, sort_by: "audit_log.id", sort_asc: false };
     for (const [k, v] of Object.entries(filters)) if (v) query[k] = [v];
-    if (state.cursor) query[state.cursor.dir === "next" ? "starting_after" : "ending_before"] = state.cursor.value;
+    Object.assign(query, cursorQuery(pages.cursor, "inventory"));
     try {
       const answer = /** @type {import("../api.js").Page<Entry>} */ (await call("instance.auditLogList", { query }));
-      if (seq !== state.seq) return;
-      pagination = answer.pagination ?? {};
+      if (mine !== seq) return;
+      pages.update(answer.pagination);
       const entries = (answer.data ?? []).map(redacted);
       timeline.replaceChildren(...entries.map(entryEl));
       if (entries.length === 0) timeline.append(h("li", { class: "empty", text: "no entries" + (Object.values(filters).some(Boolean) ? " match these filters" : " yet") }));
-      prev.disabled = !pagination.previous_page;
-      next.disabled = !pagination.next_page;
       status.textContent = `${entries.length} entries, newest first`;
       errorSlot.replaceChildren();
       el.dataset.state = "ready";
     } catch (err) {
-      if (seq !== state.seq) return;
+      if (mine !== seq) return;
       errorSlot.replaceChildren(errorBox(err));
       el.dataset.state = "error";
     }
@@ -195,5 +183,5 @@ export function auditView(params) {
   el.dataset.state = "loading";
   load();
   // New entries appear on the first page; a later page stays as it is.
-  return { el, refresh: () => (state.cursor ? undefined : load()) };
+  return { el, refresh: () => (pages.cursor ? undefined : load()) };
 }

@@ -2,18 +2,17 @@
 /** A paginated, searchable table of one list operation (both of the API's pagination conventions). */
 import { call, operation, redacted } from "../api.js";
 import { errorBox, h } from "../dom.js";
+import { cursorQuery, pager } from "./pager.js";
 
 const PAGE_SIZE = 50;
 /** How long the search box waits for more typing before it asks. */
 export const SEARCH_DELAY_MS = 250;
 
-/** @typedef {{ dir: "next" | "prev", value: string }} Cursor */
-
 /**
  * The query and body of one page of the list, with the search and the cursor.
  * @param {Pick<import("./lists.js").ListConfig<unknown>, "op" | "search">} cfg
  * @param {string} term
- * @param {Cursor | undefined} cursor
+ * @param {import("./pager.js").Cursor | undefined} cursor
  */
 function pageRequest(cfg, term, cursor) {
   const op = operation(cfg.op);
@@ -21,13 +20,9 @@ function pageRequest(cfg, term, cursor) {
   const query = {};
   /** @type {unknown} */
   let body;
-  if (op.list === "part1") {
-    Object.assign(query, { pagination_type: "cursor", page_size: PAGE_SIZE });
-    if (cursor) query[cursor.dir === "next" ? "next" : "previous"] = cursor.value;
-  } else {
-    query.page_size = PAGE_SIZE;
-    if (cursor) query[cursor.dir === "next" ? "starting_after" : "ending_before"] = cursor.value;
-  }
+  if (op.list === "part1") query.pagination_type = "cursor";
+  query.page_size = PAGE_SIZE;
+  Object.assign(query, cursorQuery(cursor, op.list));
   if (term) {
     const s = cfg.search(term);
     Object.assign(query, s.query ?? {});
@@ -45,14 +40,10 @@ function pageRequest(cfg, term, cursor) {
  * @param {import("./lists.js").ListConfig<R>} cfg
  */
 export function listView(name, cfg, term = "") {
-  /** @type {{ term: string, cursor: Cursor | undefined, seq: number }} */
-  const state = { term, cursor: undefined, seq: 0 };
+  const state = { term, seq: 0 };
   const table = h("table", { class: "list", dataset: { list: name } });
   const status = h("span", { class: "count" });
-  const prev = h("button", { type: "button", class: "prev", disabled: true, onclick: () => page("prev") }, "‹ Previous");
-  const next = h("button", { type: "button", class: "next", disabled: true, onclick: () => page("next") }, "Next ›");
-  /** @type {import("../api.js").Pagination} */
-  let pagination = {};
+  const pages = pager("‹ Previous", "Next ›", () => load());
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   const search = h("input", {
@@ -65,28 +56,21 @@ export function listView(name, cfg, term = "") {
       clearTimeout(timer);
       timer = setTimeout(() => {
         state.term = search.value.trim();
-        state.cursor = undefined;
+        pages.cursor = undefined;
         load();
       }, SEARCH_DELAY_MS);
     },
   });
   const errorSlot = h("div");
-  const el = h("section", { class: "view" }, h("div", { class: "toolbar" }, h("h2", { text: cfg.title }), search, prev, next, status), errorSlot, table);
-
-  function page(/** @type {Cursor["dir"]} */ dir) {
-    const value = dir === "next" ? pagination.next_page : pagination.previous_page;
-    if (!value) return;
-    state.cursor = { dir, value };
-    load();
-  }
+  const el = h("section", { class: "view" }, h("div", { class: "toolbar" }, h("h2", { text: cfg.title }), search, pages.prev, pages.next, status), errorSlot, table);
 
   async function load() {
     const seq = ++state.seq;
     el.dataset.state = "loading";
     try {
-      const answer = /** @type {import("../api.js").Page<R>} */ (await call(cfg.op, pageRequest(cfg, state.term, state.cursor)));
+      const answer = /** @type {import("../api.js").Page<R>} */ (await call(cfg.op, pageRequest(cfg, state.term, pages.cursor)));
       if (seq !== state.seq) return;
-      pagination = answer.pagination ?? {};
+      pages.update(answer.pagination);
       const rows = (answer.data ?? []).map(redacted);
       table.replaceChildren(
         h(
@@ -112,9 +96,7 @@ export function listView(name, cfg, term = "") {
       );
       if (rows.length === 0)
         table.append(h("tbody", {}, h("tr", {}, h("td", { class: "empty", colspan: cfg.columns.length, text: state.term ? `nothing matches '${state.term}'` : "none yet" }))));
-      prev.disabled = !pagination.previous_page;
-      next.disabled = !pagination.next_page;
-      status.textContent = `${rows.length} shown${pagination.next_page ? ", more on the next page" : ""}`;
+      status.textContent = `${rows.length} shown${pages.hasNext() ? ", more on the next page" : ""}`;
       errorSlot.replaceChildren();
       el.dataset.state = "ready";
       performance.mark("svc-console:list-rendered");
