@@ -1,7 +1,7 @@
 /**
  * Which fields hold secrets, and a record's copy with them redacted: the one rule of the audit log
- * (audit.ts), the console page (console/console.js), snapshots (snapshot/secrets.ts) and the secret
- * settings of `svc-emulator adopt-plan` (cli.ts).
+ * (audit.ts), the console page (console/api.js), snapshots (snapshot/secrets.ts) and the secret
+ * settings of `svc-emulator adopt-plan` (src/cli/adopt-plan.ts).
  *
  * The console runs in the browser as a plain ES module, with no bundler, so the emulator serves it
  * this rule as a module made from the text of the same function (`redactionModule`, served at
