@@ -18,8 +18,7 @@ import {
   type StoredWorkload,
 } from "../workloads/model";
 import { workloadLogs } from "../workloads/model-logs";
-import { downloadPackage } from "../workloads/routes-packages";
-import { servedPath } from "../../paths";
+import { serveDownload } from "../workloads/routes-packages";
 import { applyAll, deploy, requireConfigurable } from "./model";
 
 // ---------------------------------------------------------------------------------------------
@@ -114,15 +113,7 @@ export const area: AreaModule = {
       return { configuration: next.runtime.configuration };
     }),
 
-    route(ep.download, (ctx) => {
-      const name = ctx.params.workload_name;
-      return downloadPackage(ctx, requireWorkload(ctx.store, name), {
-        address: ctx.query.address,
-        expires: ctx.query.expires,
-        path: servedPath(ep.download, { workload_name: name }),
-        addressBody: (url) => url,
-      });
-    }),
+    route(ep.download, (ctx) => serveDownload(ctx, ep.download, (url) => url)),
 
     route(ep.logs, (ctx) => workloadLogs(load(ctx, ctx.params.workload_name), ctx.query, conflict)),
 

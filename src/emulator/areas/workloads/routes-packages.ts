@@ -2,14 +2,16 @@
  * Workload packages: what the edge downloads to run a workload (a zip holding its manifest, the
  * staged version's when one exists). The first download request starts the build (unless the edge's
  * download of a staged version is under way), which takes the emulated edge's time (see `asOf` in
- * workloads.ts). A download link is direct: it carries its expiry and a
+ * model.ts). A download link is direct: it carries its expiry and a
  * signature over its path and expiry, and works without a token until it expires.
  */
 import { createHash } from "node:crypto";
+import type { AnyEndpoint } from "../../../api/endpoint";
 import { preconditionFailed } from "../../../api/errors";
 import type { HandlerContext, Reply } from "../../handler";
+import { servedPath } from "../../paths";
 import { zipOf } from "../../zip";
-import { asOf, mergeChanges, packageDueMs, startPackage, workloadTable, type StoredWorkload } from "./model";
+import { asOf, mergeChanges, packageDueMs, requireWorkload, startPackage, workloadTable, type StoredWorkload } from "./model";
 
 /** Lifetime of a download link (seconds). */
 export const LINK_TTL_S = 300;
@@ -44,7 +46,7 @@ export interface DownloadRequest {
  * Download: the first request starts the build (202); once it is done the package (200 zip) or, with
  * address=true, a link valid LINK_TTL_S seconds. The link carries its expiry; an expired one answers 412.
  */
-export function downloadPackage(ctx: HandlerContext, stored: StoredWorkload, req: DownloadRequest): Reply {
+function downloadPackage(ctx: HandlerContext, stored: StoredWorkload, req: DownloadRequest): Reply {
   if (req.expires !== undefined && req.expires * 1000 < ctx.nowMs) {
     throw preconditionFailed(`the download link of workload '${stored.name}' expired; request a new one with address=true`);
   }
@@ -73,4 +75,19 @@ export function downloadPackage(ctx: HandlerContext, stored: StoredWorkload, req
     headers: { "content-type": "application/octet-stream", "content-disposition": `attachment; filename="${w.name}-${digest}.zip"` },
     raw: packageOf(w),
   };
+}
+
+/** The download operation of both workload APIs: the named workload's package, its link pointing back at `endpoint`. */
+export function serveDownload(
+  ctx: HandlerContext<{ workload_name: string }, { address: boolean; expires?: number }>,
+  endpoint: AnyEndpoint,
+  addressBody?: DownloadRequest["addressBody"],
+): Reply {
+  const name = ctx.params.workload_name;
+  return downloadPackage(ctx, requireWorkload(ctx.store, name), {
+    address: ctx.query.address,
+    expires: ctx.query.expires,
+    path: servedPath(endpoint, { workload_name: name }),
+    addressBody,
+  });
 }

@@ -46,9 +46,8 @@ import {
   type WorkloadChanges,
 } from "./model";
 import { workloadLogs } from "./model-logs";
-import { downloadPackage } from "./routes-packages";
+import { serveDownload } from "./routes-packages";
 import { runBulk, type MultiStatusOptions } from "../../bulk";
-import { servedPath } from "../../paths";
 
 // ---------------------------------------------------------------------------------------------
 // Views
@@ -155,14 +154,7 @@ export const area: AreaModule = {
       }),
     ),
 
-    route(ep.download, (ctx) => {
-      const name = ctx.params.workload_name;
-      return downloadPackage(ctx, requireWorkload(ctx.store, name), {
-        address: ctx.query.address,
-        expires: ctx.query.expires,
-        path: servedPath(ep.download, { workload_name: name }),
-      });
-    }),
+    route(ep.download, (ctx) => serveDownload(ctx, ep.download)),
 
     route(ep.logs, (ctx) => workloadLogs(load(ctx, ctx.params.workload_name), ctx.query)),
 
