@@ -16,7 +16,21 @@ import { deleteResources } from "./deletion";
 import { ProviderError, type ResourceRef } from "./grpc";
 import { reportedInputs, type OperationKind, type OperationReport } from "./report";
 import { dependencyOrder, type ResourceState } from "./state";
-import { annotateSecrets, changedKeys, deepEqual, forProviderMap, UNKNOWN, isObject, isSecret, reveal, secret, unwrapSecret, type PropertyMap, type PropertyValue } from "./values";
+import {
+  annotateSecrets,
+  changedKeys,
+  deepEqual,
+  forProviderMap,
+  UNKNOWN,
+  isObject,
+  isSecret,
+  markStepSecrets,
+  reveal,
+  secret,
+  unwrapSecret,
+  type PropertyMap,
+  type PropertyValue,
+} from "./values";
 
 /** A resource registration as the program sends it (RegisterResourceRequest / ReadResourceRequest). */
 export interface Registration {
@@ -84,6 +98,8 @@ export class Deployment {
   private readonly registered = new Set<string>();
   /** Former URNs whose state a registration took over through its aliases: they are not deleted as undeclared. */
   private readonly aliased = new Set<string>();
+  /** For each resource that took over a former URN's state, that URN: its children inherit aliases from it. */
+  private readonly formerUrns = new Map<string, string>();
   /** Resources deleted (or, in a preview, to be deleted) because a resource they depend on is replaced delete-first: their registration replaces them. */
   private readonly dependentReplaced = new Map<string, string[]>();
   /** What this run decided for each resource it planned: replaced or not (for `replaceWith` and `deletedWith`). */
@@ -202,14 +218,12 @@ export class Deployment {
    * only the plan sees it there) and what depended on the former URN depends on the new one.
    */
   private aliasedEntry(urn: string, reg: Registration): ResourceState | undefined {
-    for (const alias of reg.aliases ?? []) {
-      const parent = alias.noParent ? undefined : (alias.parentUrn ?? reg.parent);
-      const former =
-        alias.urn ?? resourceUrn({ project: alias.project ?? this.ctx.project, stack: alias.stack ?? this.ctx.stack }, alias.type ?? reg.type, alias.name ?? reg.name, parent);
+    for (const former of this.aliasUrns(reg)) {
       if (former === urn || this.registered.has(former) || this.aliased.has(former)) continue;
       const entry = this.ctx.state.get(former);
       if (!entry || entry.external) continue;
       this.aliased.add(former);
+      this.formerUrns.set(urn, former);
       const moved: ResourceState = { ...entry, urn, name: reg.name, type: reg.type };
       if (reg.parent) moved.parent = reg.parent;
       else delete moved.parent;
@@ -235,6 +249,28 @@ export class Deployment {
       return moved;
     }
     return undefined;
+  }
+
+  /**
+   * The former URNs a registration may have had, in the engine's order (generateAliases): its own
+   * aliases, then, when its parent took over a former URN, the aliases it inherits from that (the
+   * parent's former URN as its parent, and a name that began with the parent's name beginning with
+   * the former one's instead), for itself and for each of its own aliases.
+   */
+  private aliasUrns(reg: Registration): string[] {
+    const scope = (a: AliasSpec) => ({ project: a.project ?? this.ctx.project, stack: a.stack ?? this.ctx.stack });
+    const own = (reg.aliases ?? []).map((a) => {
+      if (a.urn) return a.urn;
+      // A parent named in the alias that itself took over a former URN stands for that one.
+      const parent = a.noParent ? undefined : a.parentUrn ? (this.formerUrns.get(a.parentUrn) ?? a.parentUrn) : reg.parent;
+      return resourceUrn(scope(a), a.type ?? reg.type, a.name ?? reg.name, parent);
+    });
+    const parentFormer = reg.parent ? this.formerUrns.get(reg.parent) : undefined;
+    if (!reg.parent || !parentFormer) return own;
+    const parentName = urnName(reg.parent);
+    const inherited = (type: string, name: string) =>
+      resourceUrn(this.ctx, type, name.startsWith(parentName) ? urnName(parentFormer) + name.slice(parentName.length) : name, parentFormer);
+    return [...new Set([...own, inherited(reg.type, reg.name), ...own.map((u) => inherited(urnType(u), urnName(u)))])];
   }
 
   private component(urn: string, reg: Registration): Answer {
@@ -274,13 +310,16 @@ export class Deployment {
     decision.resolve(plan.op === "replace");
     if (plan.op === "same") {
       this.report(ref, "same");
-      if (!this.preview) this.ctx.state.put(this.entry(urn, reg, inputs, old.outputs, old.id));
-      return { urn, id: old.id ?? "", outputs: old.outputs };
+      // Outputs the program now asks to keep secret (`additionalSecretOutputs` added later) become secret without an update.
+      const outputs = markStepSecrets(old.outputs, inputs, reg.additionalSecretOutputs);
+      if (!this.preview) this.ctx.state.put(this.entry(urn, reg, inputs, outputs, old.id));
+      return { urn, id: old.id ?? "", outputs };
     }
     if (plan.op === "update") return this.update(ref, reg, old, inputs, plan.diffs);
     // As the engine does before a replacement: check again without the old inputs, so that values the
-    // provider derives from them (generated names) are generated afresh for the new object.
-    return this.replace(ref, reg, old, await this.check(ref, {}, news), plan);
+    // provider derives from them (generated names) are generated afresh for the new object. It checks
+    // the program's inputs, not those `ignoreChanges` kept: the new object gets what the program says.
+    return this.replace(ref, reg, old, await this.check(ref, {}, reg.inputs), plan);
   }
 
   /** Check, with the answer's properties re-marked secret where the program's were. */
@@ -631,3 +670,9 @@ function deferred<T>(): Deferred<T> {
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
 }
+
+/** The name part of a URN (what follows its last "::"). */
+const urnName = (urn: string): string => urn.split("::").slice(3).join("::");
+
+/** The type of a URN without its parents' types. */
+const urnType = (urn: string): string => (urn.split("::")[2] ?? "").split("$").pop() ?? "";
