@@ -14,6 +14,7 @@
 import { CancelledError, EngineError, providerStep, resourceUrn, ROOT_STACK_TYPE, type EngineContext } from "./context";
 import { deleteResources } from "./deletion";
 import { ProviderError, type ResourceRef } from "./grpc";
+import { HookRegistry, runHooks, type HookBinding } from "./hooks";
 import { reportedInputs, type OperationKind, type OperationReport } from "./report";
 import { dependencyOrder, type ResourceState } from "./state";
 import {
@@ -61,6 +62,8 @@ export interface Registration {
   aliases?: AliasSpec[];
   /** For each input, the URNs of the resources its value came from. */
   propertyDependencies?: Record<string, string[]>;
+  /** The `hooks` option: the names of the hooks to run around its steps. */
+  hooks?: HookBinding;
 }
 
 /** An alias: a former URN, or the parts of the former URN that differ (the others are the resource's own). */
@@ -93,6 +96,8 @@ type Plan = { op: "same" } | { op: "update"; diffs: string[] } | { op: "replace"
 
 export class Deployment {
   readonly operations: OperationReport[] = [];
+  /** The resource hooks the program registered in this run. */
+  readonly hooks = new HookRegistry();
   /** The program's stack outputs, once it registered them. */
   stackOutputs: PropertyMap = {};
   private readonly registered = new Set<string>();
@@ -177,7 +182,7 @@ export class Deployment {
   async deleteUndeclared(): Promise<void> {
     const entries = this.ctx.state.all().filter((e) => e.delete || (!this.registered.has(e.urn) && !this.aliased.has(e.urn)));
     try {
-      await deleteResources(this.ctx, { entries, preview: this.preview }, (op, entry) => {
+      await deleteResources(this.ctx, { entries, preview: this.preview, hooks: this.hooks }, (op, entry) => {
         if (!(entry.delete && this.replaced.has(`${entry.urn}#${entry.id}`)))
           this.operations.push(op.oldInputs || !entry.custom ? op : { ...op, oldInputs: reportedInputs(entry.inputs) });
       });
@@ -368,6 +373,8 @@ export class Deployment {
       if (planned) return planned;
     }
     if (this.preview) {
+      await runHooks(this.hooks, true, ref, reg.hooks, "beforeCreate", { id: "", newInputs: inputs });
+      await runHooks(this.hooks, true, ref, reg.hooks, "afterCreate", { id: "", newInputs: inputs, newOutputs: inputs });
       this.report(ref, "create", detail);
       return { urn: ref.urn, id: "", outputs: inputs };
     }
@@ -400,6 +407,7 @@ export class Deployment {
 
   /** Creates the object and records it; an object that failed to initialize is recorded too, then the error stands. */
   private async createObject(ref: ResourceRef, reg: Registration, inputs: PropertyMap): Promise<Answer> {
+    await runHooks(this.hooks, false, ref, reg.hooks, "beforeCreate", { id: "", newInputs: inputs });
     const res = await providerStep(this.ctx, ref, "create", async () => {
       try {
         return await this.ctx.client.create(ref, forProviderMap(inputs), false);
@@ -409,6 +417,7 @@ export class Deployment {
       }
     });
     const outputs = this.record(ref.urn, reg, inputs, res.properties, res.id);
+    await runHooks(this.hooks, false, ref, reg.hooks, "afterCreate", { id: res.id, newInputs: inputs, newOutputs: outputs });
     return { urn: ref.urn, id: res.id, outputs };
   }
 
@@ -423,7 +432,10 @@ export class Deployment {
   }
 
   private async update(ref: ResourceRef, reg: Registration, old: ResourceState, inputs: PropertyMap, diffs: string[]): Promise<Answer> {
+    const args = { id: old.id ?? "", newInputs: inputs, oldInputs: old.inputs, oldOutputs: old.outputs };
+    await runHooks(this.hooks, this.preview, ref, reg.hooks, "beforeUpdate", args);
     if (this.preview) {
+      await runHooks(this.hooks, true, ref, reg.hooks, "afterUpdate", { ...args, newOutputs: inputs });
       this.report(ref, "update", { diffs, olds: old.inputs, news: inputs });
       return { urn: ref.urn, id: old.id ?? "", outputs: inputs };
     }
@@ -431,6 +443,7 @@ export class Deployment {
       this.ctx.client.update(ref, old.id ?? "", forProviderMap(old.inputs), forProviderMap(old.outputs), forProviderMap(inputs), reg.ignoreChanges, false),
     );
     const outputs = this.record(ref.urn, reg, inputs, properties, old.id ?? "");
+    await runHooks(this.hooks, false, ref, reg.hooks, "afterUpdate", { ...args, newOutputs: outputs });
     this.report(ref, "update", { diffs, olds: old.inputs, news: inputs });
     return { urn: ref.urn, id: old.id ?? "", outputs };
   }
@@ -484,8 +497,11 @@ export class Deployment {
   /** Deletes the old object of a delete-before-replace (unless it is retained) and forgets it. */
   private async deleteReplaced(old: ResourceState): Promise<void> {
     const ref = { urn: old.urn, type: old.type, name: old.name };
+    const args = { id: old.id ?? "", oldInputs: old.inputs, oldOutputs: old.outputs };
+    await runHooks(this.hooks, false, ref, old.hooks, "beforeDelete", args);
     if (!old.retainOnDelete) await providerStep(this.ctx, ref, "delete", () => this.ctx.client.delete(ref, old.id ?? "", forProviderMap(old.inputs), forProviderMap(old.outputs)));
     this.ctx.state.remove(old);
+    await runHooks(this.hooks, false, ref, old.hooks, "afterDelete", args);
   }
 
   /**
@@ -566,6 +582,7 @@ export class Deployment {
     if (reg.deletedWith) e.deletedWith = reg.deletedWith;
     if (reg.replacementTrigger !== undefined && reg.replacementTrigger !== null) e.replacementTrigger = reg.replacementTrigger;
     if (reg.replaceWith?.length) e.replaceWith = reg.replaceWith;
+    if (reg.hooks) e.hooks = reg.hooks;
     if (reg.additionalSecretOutputs.length) e.additionalSecretOutputs = reg.additionalSecretOutputs;
     const propertyDependencies = Object.entries(reg.propertyDependencies ?? {}).filter(([, urns]) => urns.length > 0);
     if (propertyDependencies.length) e.propertyDependencies = Object.fromEntries(propertyDependencies);

@@ -9,7 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Record as RecordResource } from "../engine/fixtures/record";
-import { bothEngines, comparable } from "./differential-harness";
+import { bothEngines, comparable, play, type Step } from "./differential-harness";
 import { describeCli } from "./harness";
 
 describeCli("the kit and `pulumi` agree on more options", () => {
@@ -66,5 +66,49 @@ describeCli("the kit and `pulumi` agree on more options", () => {
     expect(kit.extras.outputs.echo.configEcho).toEqual({ "fixture:password": password });
     // In all else they agree.
     expect(comparable({ ...kit, secretOutputs: cli.secretOutputs })).toEqual(comparable(cli));
+  });
+
+  test("resource hooks run around creates, updates and deletes (a deleted resource's from its state), and a failing before-hook fails the step", async () => {
+    /** The program at each stage, with hooks that write what they were told to `calls`; the hooks are registered even when the resource is gone. */
+    const steps = (calls: string[]): Step[] => {
+      const program =
+        (value: string | undefined, fail = false) =>
+        () => {
+          const hook = (when: string) =>
+            new pulumi.ResourceHook(`${when}-hook`, (args) => {
+              const shown = (m?: Record<string, unknown>) => (m ? String(m.value) : "-");
+              calls.push(
+                `${when} ${args.name} id:${args.id ? "yes" : "no"} new:${shown(args.newInputs)} old:${shown(args.oldInputs)} out:${args.newOutputs ? String(args.newOutputs.revision) : "-"}`,
+              );
+              if (fail && when === "beforeUpdate") throw new Error("refused by the hook");
+            });
+          const hooks = Object.fromEntries(["beforeCreate", "afterCreate", "beforeUpdate", "afterUpdate", "beforeDelete", "afterDelete"].map((w) => [w, [hook(w)]]));
+          if (value !== undefined) new RecordResource("hooked", { key: "hooked", value }, { hooks });
+        };
+      return [
+        { run: "up", program: program("v1") },
+        { run: "up", program: program("v1") },
+        { run: "up", program: program("v2") },
+        { run: "up", program: program("v3", true) },
+        { run: "up", program: program(undefined) },
+      ];
+    };
+    const kitCalls: string[] = [];
+    const kit = await play("kit", steps(kitCalls));
+    const cliCalls: string[] = [];
+    const cli = await play("pulumi", steps(cliCalls));
+    expect(cliCalls).toEqual([
+      "beforeCreate hooked id:no new:v1 old:- out:-",
+      "afterCreate hooked id:yes new:v1 old:- out:1",
+      "beforeUpdate hooked id:yes new:v2 old:v1 out:-",
+      "afterUpdate hooked id:yes new:v2 old:v1 out:2",
+      "beforeUpdate hooked id:yes new:v3 old:v2 out:-",
+      "beforeDelete hooked id:yes new:- old:v2 out:-",
+      "afterDelete hooked id:yes new:- old:v2 out:-",
+    ]);
+    expect(cli.runs[3]).toEqual({ failed: expect.stringContaining('before hook "beforeUpdate-hook" failed') });
+    expect(kit.runs[3]).toEqual({ failed: expect.stringContaining('before hook "beforeUpdate-hook" failed') });
+    expect(kitCalls).toEqual(cliCalls);
+    expect(comparable(kit)).toEqual(comparable(cli));
   });
 });
