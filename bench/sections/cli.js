@@ -47,7 +47,9 @@ const cliParallel = () => Number(process.env.PULUMI_PARALLEL) || 4 * os.availabl
 function unavailable() {
   if (!pulumiCli.builtCli()) return `the Pulumi CLI is not built in ${pulumiCli.cliDir()} (\`npm run --silent pulumi:path\` builds it; it needs Go 1.26)`;
   const nodeModules = path.resolve(require.resolve("@pulumi/pulumi/package.json", { paths: [DIST] }), "..", "..", "..");
-  const want = fs.realpathSync(path.join(DIST, "provider", "runtime.js"));
+  // The file the package's "./provider" export names (its entry for the host), in the build under test.
+  const entry = require(path.join(__dirname, "..", "..", "package.json")).exports["./provider"].default;
+  const want = fs.realpathSync(path.join(DIST, path.relative("dist", entry)));
   let found;
   try {
     found = fs.realpathSync(require.resolve("pulumi-svc/provider", { paths: [nodeModules] }));

@@ -37,6 +37,38 @@ export function findPulumi(dir = process.env.SVC_PULUMI_DIR): string | undefined
   });
 }
 
+/**
+ * What the Automation API needs to run `pulumi` (the executable at `pulumi`) on a local file backend in
+ * the folder `backend`, with passphrase secrets: the environment of every command, and the command.
+ * `dir` is a folder of the caller's that holds the CLI's home and the link the command runs.
+ */
+export async function pulumiWorkspace(o: {
+  pulumi: string;
+  dir: string;
+  backend: string;
+  passphrase: string;
+}): Promise<{ env: Record<string, string>; command: automation.PulumiCommand }> {
+  const auto = (await import("@pulumi/pulumi/automation")) as typeof automation;
+  // The engine finds the dynamic-provider plugin (a script in @pulumi/pulumi) on PATH, and the script
+  // and the serialized providers resolve packages from the program's folder: NODE_PATH points them at
+  // the node_modules this package and @pulumi/pulumi are installed in.
+  const pulumiPackage = path.dirname(pulumiFile("package.json"));
+  const nodeModules = path.dirname(path.basename(path.dirname(pulumiPackage)) === "@pulumi" ? path.dirname(pulumiPackage) : pulumiPackage);
+  const env: Record<string, string> = {
+    PATH: [path.dirname(o.pulumi), pulumiPackage, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+    NODE_PATH: [nodeModules, process.env.NODE_PATH].filter(Boolean).join(path.delimiter),
+    PULUMI_CONFIG_PASSPHRASE: o.passphrase,
+    PULUMI_BACKEND_URL: `file://${o.backend}`,
+    PULUMI_HOME: path.join(o.dir, "home"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+  };
+  // PulumiCommand.get({ root }) runs <root>/bin/pulumi: a link gives the CLI that layout wherever it is.
+  const root = path.join(o.dir, "cli");
+  fs.mkdirSync(path.join(root, "bin"), { recursive: true });
+  fs.symlinkSync(o.pulumi, path.join(root, "bin", "pulumi"));
+  return { env, command: await auto.PulumiCommand.get({ root, skipVersionCheck: false }) };
+}
+
 interface Settings {
   expectEmptyPlanAfterUp: boolean;
   skipPreview: boolean;
@@ -71,28 +103,13 @@ export class CliStack {
     fs.mkdirSync(backend, { recursive: true });
     const workDir = path.join(temp, "work");
     fs.mkdirSync(workDir);
-    // The engine finds the dynamic-provider plugin (a script in @pulumi/pulumi) on PATH, and the script
-    // and the serialized providers resolve packages from the program's folder: NODE_PATH points them at
-    // the node_modules this package and @pulumi/pulumi are installed in.
-    const pulumiPackage = path.dirname(pulumiFile("package.json"));
-    const nodeModules = path.dirname(path.basename(path.dirname(pulumiPackage)) === "@pulumi" ? path.dirname(pulumiPackage) : pulumiPackage);
-    const env: Record<string, string> = {
-      PATH: [path.dirname(pulumi), pulumiPackage, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
-      NODE_PATH: [nodeModules, process.env.NODE_PATH].filter(Boolean).join(path.delimiter),
-      PULUMI_CONFIG_PASSPHRASE: options.secretsPassphrase ?? process.env.PULUMI_CONFIG_PASSPHRASE ?? DEFAULT_PASSPHRASE,
-      PULUMI_BACKEND_URL: `file://${backend}`,
-      PULUMI_HOME: path.join(temp, "home"),
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DIY_BACKEND_NO_LOCK: "",
-      PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "",
-    };
-    for (const k of Object.keys(env)) if (env[k] === "") delete env[k];
     try {
-      // PulumiCommand.get({ root }) runs <root>/bin/pulumi: a link gives the CLI that layout wherever it is.
-      const root = path.join(temp, "cli");
-      fs.mkdirSync(path.join(root, "bin"), { recursive: true });
-      fs.symlinkSync(pulumi, path.join(root, "bin", "pulumi"));
-      const command = await auto.PulumiCommand.get({ root, skipVersionCheck: false });
+      const { env, command } = await pulumiWorkspace({
+        pulumi,
+        dir: temp,
+        backend,
+        passphrase: options.secretsPassphrase ?? process.env.PULUMI_CONFIG_PASSPHRASE ?? DEFAULT_PASSPHRASE,
+      });
       const project = options.project ?? "test";
       const stackName = options.stack ?? "test";
       const stack = await auto.LocalWorkspace.createOrSelectStack(

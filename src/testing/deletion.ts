@@ -6,6 +6,7 @@
  * releases) says `released`.
  */
 import { EngineError, providerStep, type EngineContext } from "./context";
+import { runHooks, type HookRegistry } from "./hooks";
 import { destroyEffects } from "./effects";
 import type { OperationReport } from "./report";
 import { runOrdered } from "./scheduler";
@@ -17,6 +18,8 @@ export interface DeletionPlan {
   entries: readonly ResourceState[];
   /** Only report what would be deleted. */
   preview: boolean;
+  /** The hooks the program registered (none for a destroy, which runs no program): a resource's delete hooks run around its delete. */
+  hooks: HookRegistry;
 }
 
 export async function deleteResources(ctx: EngineContext, plan: DeletionPlan, report: (op: OperationReport, entry: ResourceState) => void): Promise<void> {
@@ -43,6 +46,8 @@ export async function deleteResources(ctx: EngineContext, plan: DeletionPlan, re
   await runOrdered(dependencyOrder(managed).reverse(), dependents, ctx.semaphore, async (e) => {
     const ref = { urn: e.urn, type: e.type, name: e.name };
     if (e.protect) throw new EngineError(ref, "delete", "the resource is protected; set `protect: false` and run up before deleting it");
+    const args = { id: e.id ?? "", oldInputs: e.inputs, oldOutputs: e.outputs };
+    await runHooks(plan.hooks, plan.preview, ref, e.hooks, "beforeDelete", args);
     if (!plan.preview) {
       const skipProvider = !e.custom || e.retainOnDelete || (e.deletedWith !== undefined && doomed.has(e.deletedWith));
       if (!skipProvider) {
@@ -50,6 +55,7 @@ export async function deleteResources(ctx: EngineContext, plan: DeletionPlan, re
       }
       ctx.state.remove(e);
     }
+    await runHooks(plan.hooks, plan.preview, ref, e.hooks, "afterDelete", args);
     report(effectOf(e) === "release" ? { ...ref, op: "delete", released: true } : { ...ref, op: "delete" }, e);
   });
 }

@@ -14,9 +14,24 @@
 import { CancelledError, EngineError, providerStep, resourceUrn, ROOT_STACK_TYPE, type EngineContext } from "./context";
 import { deleteResources } from "./deletion";
 import { ProviderError, type ResourceRef } from "./grpc";
+import { HookRegistry, runHooks, type HookBinding } from "./hooks";
 import { reportedInputs, type OperationKind, type OperationReport } from "./report";
 import { dependencyOrder, type ResourceState } from "./state";
-import { annotateSecrets, changedKeys, deepEqual, forProviderMap, UNKNOWN, isObject, isSecret, reveal, secret, unwrapSecret, type PropertyMap, type PropertyValue } from "./values";
+import {
+  annotateSecrets,
+  changedKeys,
+  deepEqual,
+  forProviderMap,
+  UNKNOWN,
+  isObject,
+  isSecret,
+  markStepSecrets,
+  reveal,
+  secret,
+  unwrapSecret,
+  type PropertyMap,
+  type PropertyValue,
+} from "./values";
 
 /** A resource registration as the program sends it (RegisterResourceRequest / ReadResourceRequest). */
 export interface Registration {
@@ -47,6 +62,8 @@ export interface Registration {
   aliases?: AliasSpec[];
   /** For each input, the URNs of the resources its value came from. */
   propertyDependencies?: Record<string, string[]>;
+  /** The `hooks` option: the names of the hooks to run around its steps. */
+  hooks?: HookBinding;
 }
 
 /** An alias: a former URN, or the parts of the former URN that differ (the others are the resource's own). */
@@ -79,11 +96,15 @@ type Plan = { op: "same" } | { op: "update"; diffs: string[] } | { op: "replace"
 
 export class Deployment {
   readonly operations: OperationReport[] = [];
+  /** The resource hooks the program registered in this run. */
+  readonly hooks = new HookRegistry();
   /** The program's stack outputs, once it registered them. */
   stackOutputs: PropertyMap = {};
   private readonly registered = new Set<string>();
   /** Former URNs whose state a registration took over through its aliases: they are not deleted as undeclared. */
   private readonly aliased = new Set<string>();
+  /** For each resource that took over a former URN's state, that URN: its children inherit aliases from it. */
+  private readonly formerUrns = new Map<string, string>();
   /** Resources deleted (or, in a preview, to be deleted) because a resource they depend on is replaced delete-first: their registration replaces them. */
   private readonly dependentReplaced = new Map<string, string[]>();
   /** What this run decided for each resource it planned: replaced or not (for `replaceWith` and `deletedWith`). */
@@ -161,7 +182,7 @@ export class Deployment {
   async deleteUndeclared(): Promise<void> {
     const entries = this.ctx.state.all().filter((e) => e.delete || (!this.registered.has(e.urn) && !this.aliased.has(e.urn)));
     try {
-      await deleteResources(this.ctx, { entries, preview: this.preview }, (op, entry) => {
+      await deleteResources(this.ctx, { entries, preview: this.preview, hooks: this.hooks }, (op, entry) => {
         if (!(entry.delete && this.replaced.has(`${entry.urn}#${entry.id}`)))
           this.operations.push(op.oldInputs || !entry.custom ? op : { ...op, oldInputs: reportedInputs(entry.inputs) });
       });
@@ -202,14 +223,12 @@ export class Deployment {
    * only the plan sees it there) and what depended on the former URN depends on the new one.
    */
   private aliasedEntry(urn: string, reg: Registration): ResourceState | undefined {
-    for (const alias of reg.aliases ?? []) {
-      const parent = alias.noParent ? undefined : (alias.parentUrn ?? reg.parent);
-      const former =
-        alias.urn ?? resourceUrn({ project: alias.project ?? this.ctx.project, stack: alias.stack ?? this.ctx.stack }, alias.type ?? reg.type, alias.name ?? reg.name, parent);
+    for (const former of this.aliasUrns(reg)) {
       if (former === urn || this.registered.has(former) || this.aliased.has(former)) continue;
       const entry = this.ctx.state.get(former);
       if (!entry || entry.external) continue;
       this.aliased.add(former);
+      this.formerUrns.set(urn, former);
       const moved: ResourceState = { ...entry, urn, name: reg.name, type: reg.type };
       if (reg.parent) moved.parent = reg.parent;
       else delete moved.parent;
@@ -235,6 +254,28 @@ export class Deployment {
       return moved;
     }
     return undefined;
+  }
+
+  /**
+   * The former URNs a registration may have had, in the engine's order (generateAliases): its own
+   * aliases, then, when its parent took over a former URN, the aliases it inherits from that (the
+   * parent's former URN as its parent, and a name that began with the parent's name beginning with
+   * the former one's instead), for itself and for each of its own aliases.
+   */
+  private aliasUrns(reg: Registration): string[] {
+    const scope = (a: AliasSpec) => ({ project: a.project ?? this.ctx.project, stack: a.stack ?? this.ctx.stack });
+    const own = (reg.aliases ?? []).map((a) => {
+      if (a.urn) return a.urn;
+      // A parent named in the alias that itself took over a former URN stands for that one.
+      const parent = a.noParent ? undefined : a.parentUrn ? (this.formerUrns.get(a.parentUrn) ?? a.parentUrn) : reg.parent;
+      return resourceUrn(scope(a), a.type ?? reg.type, a.name ?? reg.name, parent);
+    });
+    const parentFormer = reg.parent ? this.formerUrns.get(reg.parent) : undefined;
+    if (!reg.parent || !parentFormer) return own;
+    const parentName = urnName(reg.parent);
+    const inherited = (type: string, name: string) =>
+      resourceUrn(this.ctx, type, name.startsWith(parentName) ? urnName(parentFormer) + name.slice(parentName.length) : name, parentFormer);
+    return [...new Set([...own, inherited(reg.type, reg.name), ...own.map((u) => inherited(urnType(u), urnName(u)))])];
   }
 
   private component(urn: string, reg: Registration): Answer {
@@ -274,13 +315,16 @@ export class Deployment {
     decision.resolve(plan.op === "replace");
     if (plan.op === "same") {
       this.report(ref, "same");
-      if (!this.preview) this.ctx.state.put(this.entry(urn, reg, inputs, old.outputs, old.id));
-      return { urn, id: old.id ?? "", outputs: old.outputs };
+      // Outputs the program now asks to keep secret (`additionalSecretOutputs` added later) become secret without an update.
+      const outputs = markStepSecrets(old.outputs, inputs, reg.additionalSecretOutputs);
+      if (!this.preview) this.ctx.state.put(this.entry(urn, reg, inputs, outputs, old.id));
+      return { urn, id: old.id ?? "", outputs };
     }
     if (plan.op === "update") return this.update(ref, reg, old, inputs, plan.diffs);
     // As the engine does before a replacement: check again without the old inputs, so that values the
-    // provider derives from them (generated names) are generated afresh for the new object.
-    return this.replace(ref, reg, old, await this.check(ref, {}, news), plan);
+    // provider derives from them (generated names) are generated afresh for the new object. It checks
+    // the program's inputs, not those `ignoreChanges` kept: the new object gets what the program says.
+    return this.replace(ref, reg, old, await this.check(ref, {}, reg.inputs), plan);
   }
 
   /** Check, with the answer's properties re-marked secret where the program's were. */
@@ -329,6 +373,8 @@ export class Deployment {
       if (planned) return planned;
     }
     if (this.preview) {
+      await runHooks(this.hooks, true, ref, reg.hooks, "beforeCreate", { id: "", newInputs: inputs });
+      await runHooks(this.hooks, true, ref, reg.hooks, "afterCreate", { id: "", newInputs: inputs, newOutputs: inputs });
       this.report(ref, "create", detail);
       return { urn: ref.urn, id: "", outputs: inputs };
     }
@@ -361,6 +407,7 @@ export class Deployment {
 
   /** Creates the object and records it; an object that failed to initialize is recorded too, then the error stands. */
   private async createObject(ref: ResourceRef, reg: Registration, inputs: PropertyMap): Promise<Answer> {
+    await runHooks(this.hooks, false, ref, reg.hooks, "beforeCreate", { id: "", newInputs: inputs });
     const res = await providerStep(this.ctx, ref, "create", async () => {
       try {
         return await this.ctx.client.create(ref, forProviderMap(inputs), false);
@@ -370,6 +417,7 @@ export class Deployment {
       }
     });
     const outputs = this.record(ref.urn, reg, inputs, res.properties, res.id);
+    await runHooks(this.hooks, false, ref, reg.hooks, "afterCreate", { id: res.id, newInputs: inputs, newOutputs: outputs });
     return { urn: ref.urn, id: res.id, outputs };
   }
 
@@ -384,7 +432,10 @@ export class Deployment {
   }
 
   private async update(ref: ResourceRef, reg: Registration, old: ResourceState, inputs: PropertyMap, diffs: string[]): Promise<Answer> {
+    const args = { id: old.id ?? "", newInputs: inputs, oldInputs: old.inputs, oldOutputs: old.outputs };
+    await runHooks(this.hooks, this.preview, ref, reg.hooks, "beforeUpdate", args);
     if (this.preview) {
+      await runHooks(this.hooks, true, ref, reg.hooks, "afterUpdate", { ...args, newOutputs: inputs });
       this.report(ref, "update", { diffs, olds: old.inputs, news: inputs });
       return { urn: ref.urn, id: old.id ?? "", outputs: inputs };
     }
@@ -392,6 +443,7 @@ export class Deployment {
       this.ctx.client.update(ref, old.id ?? "", forProviderMap(old.inputs), forProviderMap(old.outputs), forProviderMap(inputs), reg.ignoreChanges, false),
     );
     const outputs = this.record(ref.urn, reg, inputs, properties, old.id ?? "");
+    await runHooks(this.hooks, false, ref, reg.hooks, "afterUpdate", { ...args, newOutputs: outputs });
     this.report(ref, "update", { diffs, olds: old.inputs, news: inputs });
     return { urn: ref.urn, id: old.id ?? "", outputs };
   }
@@ -445,8 +497,11 @@ export class Deployment {
   /** Deletes the old object of a delete-before-replace (unless it is retained) and forgets it. */
   private async deleteReplaced(old: ResourceState): Promise<void> {
     const ref = { urn: old.urn, type: old.type, name: old.name };
+    const args = { id: old.id ?? "", oldInputs: old.inputs, oldOutputs: old.outputs };
+    await runHooks(this.hooks, false, ref, old.hooks, "beforeDelete", args);
     if (!old.retainOnDelete) await providerStep(this.ctx, ref, "delete", () => this.ctx.client.delete(ref, old.id ?? "", forProviderMap(old.inputs), forProviderMap(old.outputs)));
     this.ctx.state.remove(old);
+    await runHooks(this.hooks, false, ref, old.hooks, "afterDelete", args);
   }
 
   /**
@@ -527,6 +582,7 @@ export class Deployment {
     if (reg.deletedWith) e.deletedWith = reg.deletedWith;
     if (reg.replacementTrigger !== undefined && reg.replacementTrigger !== null) e.replacementTrigger = reg.replacementTrigger;
     if (reg.replaceWith?.length) e.replaceWith = reg.replaceWith;
+    if (reg.hooks) e.hooks = reg.hooks;
     if (reg.additionalSecretOutputs.length) e.additionalSecretOutputs = reg.additionalSecretOutputs;
     const propertyDependencies = Object.entries(reg.propertyDependencies ?? {}).filter(([, urns]) => urns.length > 0);
     if (propertyDependencies.length) e.propertyDependencies = Object.fromEntries(propertyDependencies);
@@ -631,3 +687,9 @@ function deferred<T>(): Deferred<T> {
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
 }
+
+/** The name part of a URN (what follows its last "::"). */
+const urnName = (urn: string): string => urn.split("::").slice(3).join("::");
+
+/** The type of a URN without its parents' types. */
+const urnType = (urn: string): string => (urn.split("::")[2] ?? "").split("$").pop() ?? "";

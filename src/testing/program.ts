@@ -10,11 +10,13 @@ import type { CustomResourceOptions, InvokeTransform, ResourceTransform } from "
 import * as runtime from "@pulumi/pulumi/runtime";
 import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
 import * as settings from "@pulumi/pulumi/runtime/settings";
+import type * as callbackTypes from "@pulumi/pulumi/proto/callback_pb";
 import type * as resprotoTypes from "@pulumi/pulumi/proto/resource_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import * as path from "node:path";
 import { CancelledError } from "./context";
 import type { AliasSpec, Answer, Deployment, Registration } from "./deployment";
+import { hookBinding, type HookArgs } from "./hooks";
 import { pulumiFile } from "./host";
 import { toPropertyMap, toPropertyValue, type PropertyMap } from "./values";
 
@@ -22,14 +24,20 @@ import { toPropertyMap, toPropertyValue, type PropertyMap } from "./values";
 export type Program = () => unknown;
 
 const resproto = require(pulumiFile("proto/resource_pb.js")) as typeof resprotoTypes;
+const callbackpb = require(pulumiFile("proto/callback_pb.js")) as typeof callbackTypes;
 const structpb = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [path.dirname(pulumiFile("package.json"))] })) as typeof structTypes;
 const internals = {
   state: require(pulumiFile("runtime/state.js")) as {
     withLocalStorage<T>(callback: () => Promise<T>): Promise<T>;
     getStore(): Record<string, unknown>;
   },
-  settings: require(pulumiFile("runtime/settings.js")) as { waitForRPCs(): Promise<void> },
+  settings: require(pulumiFile("runtime/settings.js")) as { waitForRPCs(): Promise<void>; getCallbacks(): CallbackServer | undefined },
 };
+
+/** The runtime's server of the program's callbacks (transforms, hooks), as the engine would call it. */
+interface CallbackServer {
+  invoke(call: { request: callbackTypes.CallbackInvokeRequest }, callback: (err: { details?: string } | null, resp?: callbackTypes.CallbackInvokeResponse) => void): void;
+}
 
 /** gRPC status CANCELLED: the runtime treats it as the engine shutting down and stays quiet. */
 const CANCELLED = 1;
@@ -108,6 +116,7 @@ class EngineMonitor extends MockMonitor {
       replaceWith: req.getReplaceWithList(),
       aliases: aliasesOf(req),
       propertyDependencies: propertyDependenciesOf(req),
+      hooks: hooksOf(req),
       ...transformed,
     });
     await this.answer(registration, callback, (answer) => {
@@ -140,6 +149,20 @@ class EngineMonitor extends MockMonitor {
       resp.setProperties(struct(answer.outputs));
       return resp;
     });
+  }
+
+  /** A `ResourceHook` the program made: the deployment calls it back through the run's callback server. */
+  registerResourceHook(req: resprotoTypes.RegisterResourceHookRequest, callback: Callback): void {
+    const server = internals.settings.getCallbacks();
+    const token = req.getCallback()?.getToken();
+    try {
+      if (!server || !token) throw new Error(`resource hook "${req.getName()}" has no callback to call`);
+      this.deployment.hooks.register({ name: req.getName(), onDryRun: req.getOnDryRun(), ignoreErrors: req.getIgnoreErrors(), call: (args) => callHook(server, token, args) });
+    } catch (e) {
+      callback(refusal(e), undefined);
+      return;
+    }
+    callback(null, {});
   }
 
   override registerResourceOutputs(req: resprotoTypes.RegisterResourceOutputsRequest, callback: Callback): void {
@@ -197,6 +220,42 @@ async function applyTransforms(transforms: readonly ResourceTransform[], req: re
   };
 }
 
+/** The hooks the resource names (the `hooks` option), by when they run. */
+function hooksOf(req: resprotoTypes.RegisterResourceRequest) {
+  const b = req.getHooks();
+  if (!b) return undefined;
+  return hookBinding({
+    beforeCreate: b.getBeforeCreateList(),
+    afterCreate: b.getAfterCreateList(),
+    beforeUpdate: b.getBeforeUpdateList(),
+    afterUpdate: b.getAfterUpdateList(),
+    beforeDelete: b.getBeforeDeleteList(),
+    afterDelete: b.getAfterDeleteList(),
+  });
+}
+
+/** Calls a hook as the engine does: a ResourceHookRequest to its callback; resolves with the error it reports. */
+function callHook(server: CallbackServer, token: string, args: HookArgs): Promise<string | undefined> {
+  const req = new resproto.ResourceHookRequest();
+  req.setUrn(args.urn);
+  req.setId(args.id);
+  req.setName(args.name);
+  req.setType(args.type);
+  if (args.newInputs) req.setNewInputs(struct(args.newInputs));
+  if (args.oldInputs) req.setOldInputs(struct(args.oldInputs));
+  if (args.newOutputs) req.setNewOutputs(struct(args.newOutputs));
+  if (args.oldOutputs) req.setOldOutputs(struct(args.oldOutputs));
+  const invoke = new callbackpb.CallbackInvokeRequest();
+  invoke.setToken(token);
+  invoke.setRequest(req.serializeBinary());
+  return new Promise((resolve, reject) =>
+    server.invoke({ request: invoke }, (err, resp) => {
+      if (err || !resp) reject(new Error(`the hook could not be called: ${err?.details ?? "no answer"}`));
+      else resolve(resproto.ResourceHookResponse.deserializeBinary(resp.getResponse_asU8()).getError() || undefined);
+    }),
+  );
+}
+
 function resourceUrnOf(req: resprotoTypes.RegisterResourceRequest): string {
   const parent = req.getParent();
   const type = parent ? `${parent.split("::")[2]}$${req.getType()}` : req.getType();
@@ -240,6 +299,19 @@ export interface ProgramSettings {
   secretKeys: string[];
 }
 
+/**
+ * Waits for the registrations that wait for the run's callback server: a `ResourceHook` registers
+ * once the server is listening, which may be after every other request of the program was answered
+ * (a hook that only a deleted resource names is used by nothing else). They were queued on the
+ * server's address before this wait, so once it resolves they have started, and waitForRPCs covers them.
+ */
+async function callbackRegistrations(): Promise<void> {
+  const server = internals.state.getStore().callbacks as { _target?: Promise<unknown> } | undefined;
+  if (!server?._target) return;
+  await server._target;
+  await internals.settings.waitForRPCs();
+}
+
 let exclusive: Promise<unknown> = Promise.resolve();
 
 /** Runs `work` after every other program run in this process has finished. */
@@ -279,6 +351,7 @@ export function runProgram(program: Program, deployment: Deployment, s: ProgramS
           }
         });
         await internals.settings.waitForRPCs();
+        await callbackRegistrations();
         if (programError) throw programError.error;
       })();
       const outcome = await Promise.race([

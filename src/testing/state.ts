@@ -5,6 +5,7 @@
  * `TestStack.state`) they are encrypted. The file is rewritten after every operation, atomically, so a
  * run that fails half-way leaves the state of what succeeded.
  */
+import type { HookBinding } from "./hooks";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { SecretsCipher } from "./secrets";
@@ -38,6 +39,8 @@ export interface ResourceState {
   replacementTrigger?: PropertyValue;
   /** The `replaceWith` option: URNs whose replacement replaces this resource. */
   replaceWith?: string[];
+  /** The `hooks` option: the names of the hooks its steps run (its delete's, once the program no longer declares it). */
+  hooks?: HookBinding;
 }
 
 export interface StackState {

@@ -2,6 +2,7 @@
  * A stack under test: a program, its state, and ONE dynamic-provider host child process that every
  * operation of the stack goes through. Operations on one stack run one at a time.
  */
+import { HookRegistry } from "./hooks";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Emulator, EmulatorOptions } from "../emulator";
@@ -253,7 +254,7 @@ export class TestStack {
       const operations: OperationReport[] = [];
       const doomed = this.ctx.state.all().filter((e) => !e.external);
       const report = (op: OperationReport, entry: ResourceState) => operations.push(op.oldInputs || !entry.custom ? op : { ...op, oldInputs: reportedInputs(entry.inputs) });
-      await deleteResources(this.ctx, { entries: this.ctx.state.all(), preview: false }, report).catch((e: Error) => {
+      await deleteResources(this.ctx, { entries: this.ctx.state.all(), preview: false, hooks: new HookRegistry() }, report).catch((e: Error) => {
         throw new RunError("destroy", [e], operations);
       });
       this.ctx.state.setOutputs({});

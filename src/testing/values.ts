@@ -85,8 +85,16 @@ export function forProviderMap(m: PropertyMap): PropertyMap {
  * too. A value the provider itself wrapped as a secret stays one.
  */
 export function annotateSecrets(answer: PropertyMap, inputs: PropertyMap, extraSecretKeys: readonly string[] = []): PropertyMap {
-  const marked = markLike(answer, inputs);
-  return mapValues(marked, (v, k) => (extraSecretKeys.includes(k) && !isSecret(v) ? secret(v) : v));
+  return markStepSecrets(markLike(answer, inputs), inputs, extraSecretKeys);
+}
+
+/**
+ * What the engine marks secret in the new state of every step but a replacement, an unchanged
+ * resource's included (step_executor.go): the outputs `additionalSecretOutputs` names, and each output
+ * whose input of the same name is a secret.
+ */
+export function markStepSecrets(outputs: PropertyMap, inputs: PropertyMap, extraSecretKeys: readonly string[]): PropertyMap {
+  return mapValues(outputs, (v, k) => (!isSecret(v) && (extraSecretKeys.includes(k) || isSecret(inputs[k])) ? secret(v) : v));
 }
 
 function markLike(outs: PropertyMap, ins: PropertyMap): PropertyMap {

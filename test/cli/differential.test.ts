@@ -12,73 +12,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import * as testing from "../../src/testing";
-import type { Program, StackOptions } from "../../src/testing";
-import { backend } from "../engine/fixtures/harness";
 import { Record as RecordResource } from "../engine/fixtures/record";
+import { bothEngines, comparable, failure, type RunTrace } from "./differential-harness";
 import { describeCli, pulumiDir, tempDir } from "./harness";
-
-type Engine = "kit" | "pulumi";
-
-interface Step {
-  run: "up" | "preview" | "refresh" | "destroy";
-  program?: Program;
-}
-
-/** What one run did: the operation per resource name, or the failure. */
-type RunTrace = { ops: Record<string, string> } | { failed: string };
-
-interface Trace {
-  runs: RunTrace[];
-  /** Resource name → inputs, as the state holds them after the last run. */
-  state: Record<string, unknown>;
-  /** The backend's records (ids left out: they are random), sorted by key. */
-  records: Array<Record<string, unknown>>;
-}
-
-async function play(engine: Engine, steps: Step[], options: StackOptions = {}): Promise<Trace> {
-  const storeDir = tempDir("svc-diff-");
-  const first = steps.find((s) => s.program)?.program ?? (() => undefined);
-  const common: StackOptions = { expectEmptyPlanAfterUp: false, ...options, config: { "fixture:storeDir": storeDir } };
-  const stack = engine === "pulumi" ? await testing.stack(first, { ...common, engine: "pulumi", pulumiPath: pulumiDir }) : await testing.stack(first, common);
-  const runs: RunTrace[] = [];
-  try {
-    for (const step of steps) {
-      try {
-        const result =
-          step.run === "up"
-            ? await stack.up(step.program)
-            : step.run === "preview"
-              ? await stack.preview(step.program)
-              : step.run === "refresh"
-                ? await stack.refresh()
-                : await stack.destroy();
-        runs.push({ ops: Object.fromEntries(result.operations.map((o) => [o.name, o.op])) });
-      } catch (e) {
-        runs.push({ failed: (e as Error).message });
-      }
-    }
-    const state = Object.fromEntries(stack.resources().map((r) => [r.name, r.inputs]));
-    const records = Object.values(backend.records(storeDir))
-      .map(({ serial: _serial, ...r }) => r)
-      .sort((a, b) => String(a.key).localeCompare(String(b.key)));
-    return { runs, state, records };
-  } finally {
-    await stack.close();
-  }
-}
-
-/** Failures compare by whether they happened; the words are checked per scenario. */
-const comparable = (t: Trace) => ({ ...t, runs: t.runs.map((r) => ("failed" in r ? { failed: true } : r)) });
-
-async function bothEngines(steps: Step[], options: StackOptions = {}): Promise<{ kit: Trace; cli: Trace }> {
-  const [kit, cli] = [await play("kit", steps, options), await play("pulumi", steps, options)];
-  return { kit, cli };
-}
-
-const failure = (t: Trace, run: number) => {
-  const r = t.runs[run];
-  return "failed" in r ? r.failed : undefined;
-};
 
 describeCli("the kit and `pulumi` agree", () => {
   test("retainOnDelete with delete-before-replace: the old object stays, the replacement is created beside it", async () => {
