@@ -20,7 +20,7 @@ import * as path from "node:path";
 import semver from "semver";
 import { parse as parseYaml } from "yaml";
 import { argsOfRecord, wireName } from "../provider/machinery";
-import { kinds } from "../provider/resources";
+import { kinds } from "../provider/kinds";
 import { deepEqual } from "../provider/values";
 import { ownPackage, vendoredSpec, vendorPackage, VENDOR_DIR } from "./package-source";
 import { Code, identifier, moduleVar, packageJson, pulumiYaml, sourceFiles, tsconfig, type Decl, type UndeclaredRecord } from "./program-text";

@@ -85,8 +85,15 @@ export type OutputReader = (record: WireRecord) => unknown;
  */
 export type OutputMap = Record<string, OutputReader>;
 
-/** The readable output properties of a resource class, typed from its kind's output map. */
-export type Outputs<O extends OutputMap> = { readonly [K in keyof O]: pulumi.Output<ReturnType<O[K]>> };
+/** The values of a kind's computed outputs, as its output map reads them. */
+export type OutputValues<O extends OutputMap> = { [K in keyof O]: ReturnType<O[K]> };
+
+/**
+ * The values of the output properties `K` of a resource class `C` as it declares them (plain types, so
+ * that its public declaration stays free of the kind): `proves<Same<OutputValues<typeof outputs>,
+ * DeclaredOutputs<C, keyof typeof outputs>>>()` ties the class to its kind's output map.
+ */
+export type DeclaredOutputs<C, K extends keyof C> = { -readonly [P in K]: C[P] extends pulumi.OutputInstance<infer T> ? T : never };
 
 export interface CheckFailure {
   /** The top-level arg. */

@@ -15,7 +15,7 @@ import { SvcApiError, SvcClient, SvcConfigError, SvcNetworkError } from "../clie
 import { credentialKeys, keysSet, ProviderConfigError, resolveConfig, SETTINGS, type ConfigSource, type ProviderConfig, type Setting } from "./config";
 import type { Kind, KindContext } from "./kind";
 import * as machinery from "./machinery";
-import { kinds } from "./resources";
+import { kinds } from "./kinds";
 
 export interface ConfigureRequest {
   config: ConfigSource;

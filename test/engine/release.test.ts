@@ -14,7 +14,7 @@ import * as svc from "../../src";
 import * as testing from "../../src/testing";
 import { defineKind } from "../../src/provider/kind";
 import * as machinery from "../../src/provider/machinery";
-import { kinds } from "../../src/provider/resources";
+import { kinds } from "../../src/provider/kinds";
 
 testing.registerMatchers();
 

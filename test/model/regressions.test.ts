@@ -8,7 +8,7 @@
 import { SvcApiError } from "../../src/client";
 import { defineKind, type KindContext } from "../../src/provider/kind";
 import * as machinery from "../../src/provider/machinery";
-import { kinds } from "../../src/provider/resources";
+import { kinds } from "../../src/provider/kinds";
 import type { Decl, ProgramSpec } from "./program";
 import { runSequence, type Sequence } from "./run";
 

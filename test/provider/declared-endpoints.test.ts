@@ -14,11 +14,8 @@ import type { AnyEndpoint } from "../../src/api/endpoint";
 import { endpoints } from "../../src/api/endpoints";
 import type { SvcClient } from "../../src/client";
 import { declareKind, defineOutputs, type Kind, type KindContext } from "../../src/provider/kind";
-import { kinds } from "../../src/provider/resources";
+import { kinds } from "../../src/provider/kinds";
 import { compileFixture, markedMistakes, unmetMistakes } from "../helpers/marked-errors";
-import { assetKind } from "../../src/provider/resources/asset";
-import { assetMetadataKind, assetPropertyKind } from "../../src/provider/resources/asset-property";
-import { bridgeKind } from "../../src/provider/resources/bridge";
 
 type Op = "create" | "read" | "update" | "delete";
 const OPS: readonly Op[] = ["create", "read", "update", "delete"];
@@ -101,14 +98,14 @@ function recording(answer?: (ep: AnyEndpoint, input: unknown) => unknown) {
 
 test("create sends the args under their wire names: only the body's fields, the path's values from the id, nothing local", async () => {
   const { calls, ctx } = recording();
-  await assetPropertyKind.create(ctx, { assetName: "pump-1", name: "rpm", title: "RPM", value: 1500, adopt: true });
+  await kinds.AssetProperty.create(ctx, { assetName: "pump-1", name: "rpm", title: "RPM", value: 1500, adopt: true });
   expect(calls).toEqual([{ id: assets.propertyCreate.id, input: { params: { asset_name: "pump-1" }, body: { name: "rpm", title: "RPM", value: 1500 } } }]);
 });
 
 test("update sends the fields the update body takes (renamed args, no identity), to the object's path", async () => {
   const { calls, ctx } = recording();
   const news = { name: "pump-1", title: "Pump 1", assetTypeName: "pump", parentName: "line-1", location: { lat: 1, lon: 2 } };
-  await assetKind.update!(ctx, "pump-1", news, undefined, ["title"]);
+  await kinds.Asset.update!(ctx, "pump-1", news, undefined, ["title"]);
   expect(calls).toEqual([
     {
       id: assets.update.id,
@@ -120,11 +117,11 @@ test("update sends the fields the update body takes (renamed args, no identity),
 test("read and delete address the object from its id", async () => {
   const { calls, ctx } = recording();
   const props = { assetName: "pump-1", name: "rpm", value: "x" };
-  await assetPropertyKind.read(ctx, "pump-1/rpm", props);
-  if (assetPropertyKind.onDestroy === "release") throw new Error("AssetProperty is deleted on destroy");
-  await assetPropertyKind.delete(ctx, "pump-1/rpm", props);
-  await assetMetadataKind.read(ctx, "pump-1/nameplate", {});
-  await bridgeKind.read(ctx, "b-1", {});
+  await kinds.AssetProperty.read(ctx, "pump-1/rpm", props);
+  if (kinds.AssetProperty.onDestroy === "release") throw new Error("AssetProperty is deleted on destroy");
+  await kinds.AssetProperty.delete(ctx, "pump-1/rpm", props);
+  await kinds.AssetMetadata.read(ctx, "pump-1/nameplate", {});
+  await kinds.Bridge.read(ctx, "b-1", {});
   expect(calls).toEqual([
     { id: assets.propertyGet.id, input: { params: { asset_name: "pump-1", asset_property_name: "rpm" } } },
     { id: assets.propertyDelete.id, input: { params: { asset_name: "pump-1", asset_property_name: "rpm" } } },
@@ -135,7 +132,7 @@ test("read and delete address the object from its id", async () => {
 
 test("an answer that is no record is refused, naming the kind and the endpoint", async () => {
   const { ctx } = recording(() => undefined);
-  await expect(bridgeKind.read(ctx, "b-1", {})).rejects.toThrow(/^Bridge: bridges\.get answered no record \(undefined\)$/);
+  await expect(kinds.Bridge.read(ctx, "b-1", {})).rejects.toThrow(/^Bridge: bridges\.get answered no record \(undefined\)$/);
 });
 
 describe("declarations the machinery cannot run are refused when the kind is declared", () => {

@@ -8,7 +8,7 @@
 import type { z } from "zod";
 import { CLUSTER_SETTING_DEFAULTS, clusterSettings } from "../../src/api/clusters";
 import { NAME_PATTERN } from "../../src/api/common";
-import { kinds } from "../../src/provider/resources";
+import { kinds } from "../../src/provider/kinds";
 import { camel } from "../../src/provider/values";
 import { coverage, readPublicApi, type PublicApi } from "./dts";
 

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
-import { kinds } from "../../src/provider/resources";
+import { kinds } from "../../src/provider/kinds";
 
 const SUITE = join(__dirname, "resources.e2e.test.ts");
 

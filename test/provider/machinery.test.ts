@@ -3,7 +3,7 @@
  * calls the platform is tested end to end through the dynamic-provider host (test/provider/*.e2e).
  */
 import { check, diff } from "../../src/provider/machinery";
-import { kinds } from "../../src/provider/resources";
+import { kinds } from "../../src/provider/kinds";
 import { UNKNOWN } from "../../src/provider/values";
 import fc from "fast-check";
 import { KINDS, plainArgs } from "../model/program";

@@ -6,7 +6,7 @@
 import { deploymentRuntime, appDefaults } from "../../src/api/apps";
 import { defineKind, type KindContext } from "../../src/provider/kind";
 import { toWire } from "../../src/provider/machinery";
-import { kinds } from "../../src/provider/resources";
+import { kinds } from "../../src/provider/kinds";
 import { DEFAULTS_FREE, RUNTIME_FREE, type AppVersionDefaults, type WorkloadRuntime } from "../../src/provider/resources/contract-types";
 import { conformed, wireOf } from "../../src/provider/wire-types";
 
