@@ -19,7 +19,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import semver from "semver";
 import { parse as parseYaml } from "yaml";
-import { argsOfRecord, wireName } from "../provider/machinery";
+import { argsOfRecord, wireName } from "../provider/lifecycle";
 import { kinds } from "../provider/kinds";
 import { deepEqual } from "../provider/values";
 import { ownPackage, vendoredSpec, vendorPackage, VENDOR_DIR } from "./package-source";

@@ -1,6 +1,6 @@
 /**
  * A resource kind declared as data: which args it takes and how each maps to the wire, which changes
- * replace, and the calls that create, read, update and delete it. `machinery.ts` turns a declaration
+ * replace, and the calls that create, read, update and delete it. `lifecycle.ts` turns a declaration
  * into check/diff/create/read/update/delete, so every kind behaves the same way.
  */
 import type * as pulumi from "@pulumi/pulumi";
@@ -124,8 +124,8 @@ export type Unchecked<I> = { readonly [K in keyof I]?: unknown };
 interface DeclarationBase<I extends object> {
   /** Class name and type token suffix, e.g. `Workload` → `pulumi-nodejs:dynamic/svc:Workload`. */
   name: string;
-  /** What the platform calls it, for messages: `workload`. */
-  noun: string;
+  /** What the platform calls its objects, as messages name them: `workload`, `asset type`. */
+  platformTerm: string;
   /** Every arg of `I`, and only those, with how it maps to the wire. */
   args: { readonly [K in keyof I]-?: ArgSpec };
   /** Args that are required (checked before any call). */
@@ -181,13 +181,13 @@ interface ReleasingDeclaration<I extends object> extends DeclarationBase<I> {
 export type KindDeclaration<I extends object> = DeletingDeclaration<I> | ReleasingDeclaration<I>;
 
 /**
- * A kind as the machinery runs it, whatever its inputs: the declaration's members over the engine's
+ * A kind as the lifecycle (lifecycle.ts) runs it, whatever its inputs: the declaration's members over the engine's
  * property maps. `defineKind` makes it from a declaration; each call passes the props through the
  * declaration's guard (declared args only, every required one present) before the typed member sees them.
  */
 interface KindBase {
   name: string;
-  noun: string;
+  platformTerm: string;
   args: Readonly<Record<string, ArgSpec>>;
   required: readonly string[];
   id?(inputs: Props): string;
@@ -237,7 +237,7 @@ function missingArgs(required: readonly string[], props: Props): string[] {
 }
 
 /**
- * The machinery's kind from a declaration typed against its inputs. The engine hands the provider
+ * The lifecycle's kind from a declaration typed against its inputs. The engine hands the provider
  * property maps; a declaration's members see them only once they hold its inputs: the declared args
  * (others dropped) with every required one present. Their values are the ones check validated (the
  * wire schema and the kind's rules run on every input before the engine creates or updates anything).
@@ -251,41 +251,44 @@ export function defineKind<I extends object>(declaration: KindDeclaration<I>): K
     for (const name of declared) if (props[name] !== undefined) out[name] = props[name];
     return out;
   };
-  const holds = (args: Props): args is Props & I => missingArgs(d.required, args).length === 0;
-  const partial = (args: Props): args is Props & Partial<I> => Object.keys(args).every(isArg);
+  /** Whether the declared args hold every required one: then they are the kind's inputs. */
+  const hasRequired = (args: Props): args is Props & I => missingArgs(d.required, args).length === 0;
+  const onlyDeclared = (args: Props): args is Props & Partial<I> => Object.keys(args).every(isArg);
   /** The inputs in props, or an error naming the required args they lack. */
   const inputs = (props: Props, op: string): I => {
     const args = pick(props);
-    if (holds(args)) return args;
+    if (hasRequired(args)) return args;
     throw new Error(`${d.name}: ${op} needs the required arg(s) ${missingArgs(d.required, args).join(", ")}, which the inputs lack`);
   };
-  const olds = (props: Props | undefined): I | undefined => {
+  /** The inputs of the last run, when there was one and they are complete. */
+  const previousInputs = (props: Props | undefined): I | undefined => {
     const args = props && pick(props);
-    return args && holds(args) ? args : undefined;
+    return args && hasRequired(args) ? args : undefined;
   };
-  const some = (props: Props): Partial<I> => {
+  /** The declared args props hold, required or not (a read on an import has none). */
+  const knownArgs = (props: Props): Partial<I> => {
     const args = pick(props);
-    return partial(args) ? args : {};
+    return onlyDeclared(args) ? args : {};
   };
   const map = d.outputs;
   const { id, check, replaceWhen, findCreated, update, argsFromRecord } = d;
   const base: KindBase = {
     name: d.name,
-    noun: d.noun,
+    platformTerm: d.platformTerm,
     args: d.args,
     required: d.required,
     id: id && ((props) => id(inputs(props, "id"))),
     schema: d.schema,
-    check: check && ((props, nowMs, before) => check(inputs(props, "check"), nowMs, olds(before))),
+    check: check && ((props, nowMs, before) => check(inputs(props, "check"), nowMs, previousInputs(before))),
     deleteBeforeReplace: d.deleteBeforeReplace,
     replaceWhen: replaceWhen && ((before, after) => replaceWhen(pick(before), pick(after))),
     create: async (ctx, props) => d.create(ctx, inputs(props, "create")),
     findCreated: findCreated && (async (ctx, props, sinceMs) => findCreated(ctx, inputs(props, "create"), sinceMs)),
-    read: async (ctx, id, props) => d.read(ctx, id, some(props)),
-    update: update && (async (ctx, id, news, before, changed) => update(ctx, id, inputs(news, "update"), olds(before), changed.filter(isArg))),
+    read: async (ctx, id, props) => d.read(ctx, id, knownArgs(props)),
+    update: update && (async (ctx, id, news, before, changed) => update(ctx, id, inputs(news, "update"), previousInputs(before), changed.filter(isArg))),
     outputs: (record) => readOutputs(map, record),
     outputNames: Object.keys(map),
-    argsFromRecord: argsFromRecord && ((record, before) => Object.fromEntries(Object.entries(argsFromRecord(record, some(before))))),
+    argsFromRecord: argsFromRecord && ((record, before) => Object.fromEntries(Object.entries(argsFromRecord(record, knownArgs(before))))),
     skipAdoptUpdate: d.skipAdoptUpdate,
   };
   if (d.onDestroy === "release") return { ...base, onDestroy: "release" };
@@ -365,7 +368,7 @@ type UnsentProblems<A, E extends { body?: z.ZodType }, Op> = Op extends "create"
   : never;
 
 /**
- * A kind's calls named by their endpoints: the machinery builds the create and update bodies from the
+ * A kind's calls named by their endpoints: the lifecycle builds the create and update bodies from the
  * args through the shared mapping (`wireArgs`: wire names, nested keys snake_cased), keeping the body
  * fields the endpoint's schema declares, and fills each path from `params`.
  */
@@ -445,7 +448,7 @@ function bodyFields(who: string, ep: AnyEndpoint): readonly string[] {
 const isRecord = (v: unknown): v is WireRecord => typeof v === "object" && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
 
 /**
- * The machinery's kind from a declaration that names its endpoints: `declareKind<Inputs>()({ … })`.
+ * The lifecycle's kind from a declaration that names its endpoints: `declareKind<Inputs>()({ … })`.
  * (Curried so that the args' wire names and the endpoints are inferred while the inputs are given.)
  */
 export function declareKind<I extends object>() {

@@ -13,7 +13,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import * as svc from "../../src";
 import * as testing from "../../src/testing";
 import { defineKind } from "../../src/provider/kind";
-import * as machinery from "../../src/provider/machinery";
+import * as lifecycle from "../../src/provider/lifecycle";
 import { kinds } from "../../src/provider/kinds";
 
 testing.registerMatchers();
@@ -127,7 +127,7 @@ describe("provider-side args", () => {
   const seen: Array<{ call: string; args: Record<string, unknown>; changed?: string[] }> = [];
   const fake = defineKind<Record<string, unknown>>({
     name: "Fake",
-    noun: "fake",
+    platformTerm: "fake",
     args: { name: { replaces: true }, title: {}, adopt: { local: true } },
     required: ["name"],
     id: (i) => String(i.name),
@@ -141,10 +141,10 @@ describe("provider-side args", () => {
 
   test("never reach a kind's create, update (adoption included) or delete, nor its list of changed args", async () => {
     seen.length = 0;
-    await machinery.create(fake, ctx, { name: "new", title: "t", adopt: true });
-    const adopted = await machinery.create(fake, ctx, { name: "exists", title: "t", adopt: true });
-    await machinery.update(fake, ctx, "exists", { name: "exists", title: "t" }, { name: "exists", title: "u", adopt: true });
-    await machinery.remove(fake, ctx, "exists", { name: "exists", title: "u", adopt: true });
+    await lifecycle.create(fake, ctx, { name: "new", title: "t", adopt: true });
+    const adopted = await lifecycle.create(fake, ctx, { name: "exists", title: "t", adopt: true });
+    await lifecycle.update(fake, ctx, "exists", { name: "exists", title: "t" }, { name: "exists", title: "u", adopt: true });
+    await lifecycle.remove(fake, ctx, "exists", { name: "exists", title: "u", adopt: true });
     expect(seen.map((s) => s.call)).toEqual(["create", "update", "update", "delete"]);
     for (const s of seen) {
       expect(s.args).not.toHaveProperty("adopt");

@@ -1,5 +1,5 @@
 /**
- * Kinds name the endpoints of their calls, and the machinery builds the create and update bodies
+ * Kinds name the endpoints of their calls, and the lifecycle builds the create and update bodies
  * from the args through the one shared mapping:
  * - every kind declares its endpoints, or is listed below with the reason its calls are written by hand;
  * - each endpoint a kind names is a row of the table whose `effect` is the operation's;
@@ -135,9 +135,9 @@ test("an answer that is no record is refused, naming the kind and the endpoint",
   await expect(kinds.Bridge.read(ctx, "b-1", {})).rejects.toThrow(/^Bridge: bridges\.get answered no record \(undefined\)$/);
 });
 
-describe("declarations the machinery cannot run are refused when the kind is declared", () => {
-  const base = { noun: "x", required: [], outputs: defineOutputs({}), args: { name: {} } };
-  // Declarations the types would refuse, given untyped, as the machinery sees them at run time.
+describe("declarations the lifecycle cannot run are refused when the kind is declared", () => {
+  const base = { platformTerm: "x", required: [], outputs: defineOutputs({}), args: { name: {} } };
+  // Declarations the types would refuse, given untyped, as the lifecycle sees them at run time.
   const declare = (d: Record<string, unknown>): Kind => declareKind<{ name: string }>()({ ...base, name: "Broken", endpoints: {}, ...d });
   test("no create", () => {
     expect(() => declare({ endpoints: { read: bridges.get, delete: bridges.delete } })).toThrow(/^Broken: the declaration needs a create and a read/);

@@ -5,7 +5,7 @@
  */
 import { deploymentRuntime, appDefaults } from "../../src/api/apps";
 import { defineKind, type KindContext } from "../../src/provider/kind";
-import { toWire } from "../../src/provider/machinery";
+import { toWire } from "../../src/provider/lifecycle";
 import { kinds } from "../../src/provider/kinds";
 import { DEFAULTS_FREE, RUNTIME_FREE, type AppVersionDefaults, type WorkloadRuntime } from "../../src/provider/resources/contract-types";
 import { conformed, wireOf } from "../../src/provider/wire-types";
@@ -70,7 +70,7 @@ describe("defineKind: the typed members see the kind's inputs", () => {
   const seen: unknown[] = [];
   const kind = defineKind<Inputs>({
     name: "Fake",
-    noun: "fake",
+    platformTerm: "fake",
     args: { name: { replaces: true }, title: {}, adopt: { local: true } },
     required: ["name"],
     id: (i) => i.name,

@@ -72,7 +72,7 @@ function fromId(id: string): Identity {
 const appParameterValuesKind = registerKind(
   defineKind<Inputs>({
     name: "AppParameterValues",
-    noun: "parameter values",
+    platformTerm: "parameter values",
     args: {
       appName: { replaces: true },
       appVersion: { replaces: true },

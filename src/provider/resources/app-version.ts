@@ -140,7 +140,7 @@ const appVersionOutputs = defineOutputs({
 const appVersionKind = registerKind(
   declareKind<Inputs>()({
     name: "AppVersion",
-    noun: "app version",
+    platformTerm: "app version",
     args: {
       appName: { wire: "name", replaces: true },
       version: { replaces: true },
@@ -168,7 +168,7 @@ const appVersionKind = registerKind(
       const failures: CheckFailure[] = clash.map((k) => ({ property: "manifest", reason: `${k}: set it with the ${camel(k === "name" ? "app_name" : k)} arg instead` }));
       const parsed = AppVersionCreate.safeParse(createBody(i), { reportInput: true });
       if (!parsed.success) {
-        // Unknown fields are told by the machinery's rule for every kind, with the nearest known one.
+        // Unknown fields are told by the lifecycle's check for every kind, with the nearest known one.
         for (const issue of parsed.error.issues.filter((i) => i.code !== "unrecognized_keys").slice(0, 20)) {
           const head = String(issue.path[0] ?? "");
           const property = head === "name" ? "appName" : head === "version" || head === "type" || MANIFEST_OWN.includes(head) ? camel(head) : "manifest";

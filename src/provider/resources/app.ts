@@ -65,7 +65,7 @@ async function waitUntilUndeployed(client: SvcClient, app: string, timeoutMs: nu
 const appKind = registerKind(
   declareKind<Inputs>()({
     name: "App",
-    noun: "app",
+    platformTerm: "app",
     args: { name: { replaces: true }, title: {}, description: {}, category: {} },
     required: ["name"],
     id: (i) => i.name,

@@ -82,7 +82,7 @@ const assetMetadataOutputs = defineOutputs({
 const assetPropertyKind = registerKind(
   declareKind<PropInputs>()({
     name: "AssetProperty",
-    noun: "asset property",
+    platformTerm: "asset property",
     args: {
       assetName: { wire: "asset_name", replaces: true },
       name: { replaces: true },
@@ -111,7 +111,7 @@ const assetPropertyKind = registerKind(
 const assetMetadataKind = registerKind(
   declareKind<MetaInputs>()({
     name: "AssetMetadata",
-    noun: "asset metadata",
+    platformTerm: "asset metadata",
     args: { assetName: { wire: "asset_name", replaces: true }, name: { replaces: true }, payload: { compare: "exact" }, adopt: { local: true } },
     required: ["assetName", "name", "payload"],
     id: (i) => `${i.assetName}/${i.name}`,

@@ -41,7 +41,7 @@ const assetTypeOutputs = defineOutputs({
 const assetTypeKind = registerKind(
   declareKind<TypeInputs>()({
     name: "AssetType",
-    noun: "asset type",
+    platformTerm: "asset type",
     args: { name: { replaces: true }, title: {}, assetClassName: { wire: "asset_class_name" }, adopt: { local: true } },
     required: ["name", "title"],
     id: (i) => i.name,
@@ -56,7 +56,7 @@ const assetTypeKind = registerKind(
 const assetClassKind = registerKind(
   declareKind<ClassInputs>()({
     name: "AssetClass",
-    noun: "asset class",
+    platformTerm: "asset class",
     args: { name: { replaces: true }, title: {}, adopt: { local: true } },
     required: ["name", "title"],
     id: (i) => i.name,

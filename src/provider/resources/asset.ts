@@ -50,7 +50,7 @@ const assetOutputs = defineOutputs({
 const assetKind = registerKind(
   declareKind<Inputs>()({
     name: "Asset",
-    noun: "asset",
+    platformTerm: "asset",
     args: {
       name: { replaces: true },
       title: {},

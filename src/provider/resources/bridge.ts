@@ -50,7 +50,7 @@ type Inputs = Resolved<BridgeArgs>;
 const bridgeKind = registerKind(
   declareKind<Inputs>()({
     name: "Bridge",
-    noun: "bridge",
+    platformTerm: "bridge",
     args: {
       name: {},
       clusterName: {},

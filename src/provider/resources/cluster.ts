@@ -117,7 +117,7 @@ const sendsAny = (body: object) => Object.keys(body).length > 0;
 const clusterKind = registerKind(
   declareKind<Inputs>()({
     name: "Cluster",
-    noun: "cluster",
+    platformTerm: "cluster",
     args: clusterArgs,
     required: ["name"],
     id: (i) => i.name,

@@ -78,7 +78,7 @@ const dataTypeOutputs = defineOutputs({
 const dataTypeKind = registerKind(
   declareKind<Inputs>()({
     name: "DataType",
-    noun: "data type",
+    platformTerm: "data type",
     args: {
       icd: { nested: true, replaces: true, equal: (declared, stated) => sameIcd(declared as Icd, stated as Partial<Icd> | undefined) },
       source: { replaces: true },

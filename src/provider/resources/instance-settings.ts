@@ -58,7 +58,7 @@ const instanceSettingsOutputs = defineOutputs({
 const instanceSettingsKind = registerKind(
   declareKind<Inputs>()({
     name: "InstanceSettings",
-    noun: "instance settings",
+    platformTerm: "instance settings",
     args: { acp: { nested: true } },
     required: ["acp"],
     id: () => "instance-settings",

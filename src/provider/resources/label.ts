@@ -76,7 +76,7 @@ const dataLabelOutputs = defineOutputs({
 const labelKind = registerKind(
   declareKind<LabelInputs>()({
     name: "Label",
-    noun: "label",
+    platformTerm: "label",
     args: { name: { replaces: true }, title: {}, adopt: { local: true } },
     required: ["name", "title"],
     id: (i) => i.name,
@@ -129,7 +129,7 @@ const dataLabelBody = (i: DataLabelInputs): BodyOf<typeof datalabels.create> => 
 const dataLabelKind = registerKind(
   declareKind<DataLabelInputs>()({
     name: "DataLabel",
-    noun: "data label",
+    platformTerm: "data label",
     args: dataLabelArgs,
     required: ["labelName", "startDate", "endDate"],
     schema: DataLabelCreate.safeExtend({ confidence: confidence.nullish() }),

@@ -140,7 +140,7 @@ const sameResources = (declared: unknown, stated: unknown) =>
 const parameterScheduleKind = registerKind(
   declareKind<Inputs>()({
     name: "ParameterSchedule",
-    noun: "parameter schedule",
+    platformTerm: "parameter schedule",
     args: {
       appName: {},
       appVersion: {},

@@ -222,7 +222,7 @@ async function applyRunState(client: SvcClient, news: Inputs, record: WireRecord
 const workloadKind = registerKind(
   declareKind<Inputs>()({
     name: "Workload",
-    noun: "workload",
+    platformTerm: "workload",
     args: workloadArgs,
     required: ["name", "appName", "appVersion", "clusterName"],
     id: (i) => i.name,
