@@ -17,6 +17,11 @@ import type { BodyOf, CamelCasedDeep, SnakeCase } from "./wire-types";
 export const TYPE_TOKEN_PREFIX = "pulumi-nodejs:dynamic/svc:";
 
 export interface ArgSpec {
+  /**
+   * A program must set it (checked before any call). Exactly the args the inputs type requires carry
+   * it: a declaration whose specs disagree with its inputs type does not compile (see `ArgSpecs`).
+   */
+  required?: boolean;
   /** Wire name (snake_case); default: the arg name in snake_case. */
   wire?: string;
   /** A change of this arg replaces the object: the platform cannot change it in place. */
@@ -104,10 +109,19 @@ export interface CheckFailure {
 
 type Props = Record<string, unknown>;
 
-/** The args of `I` a program must set (its keys that are not optional); any name for an index-signature type. */
+/**
+ * The spec of the arg `K` of the inputs `I`: `required: true` exactly when `I` requires the arg, so
+ * that the list of required args cannot disagree with the inputs type.
+ */
 // `{} extends Pick<I, K>` is how a key is found optional.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export type RequiredArg<I> = string extends keyof I ? string : { [K in keyof I]-?: {} extends Pick<I, K> ? never : K }[keyof I] & string;
+type SpecOf<I, K extends keyof I> = string extends keyof I ? ArgSpec : {} extends Pick<I, K> ? ArgSpec & { required?: false } : ArgSpec & { required: true };
+
+/** Every arg of `I`, and only those, with how it maps to the wire; the required ones say so. */
+export type ArgSpecs<I> = { readonly [K in keyof I]-?: SpecOf<I, K> };
+
+/** The names of the required args of a kind's specs. */
+export const requiredArgs = (specs: Readonly<Record<string, ArgSpec>>): string[] => Object.keys(specs).filter((name) => specs[name].required === true);
 
 /**
  * Inputs no check has seen (diff, also in preview): each declared arg may be absent, or not known
@@ -126,10 +140,8 @@ interface DeclarationBase<I extends object> {
   name: string;
   /** What the platform calls its objects, as messages name them: `workload`, `asset type`. */
   platformTerm: string;
-  /** Every arg of `I`, and only those, with how it maps to the wire. */
-  args: { readonly [K in keyof I]-?: ArgSpec };
-  /** Args that are required (checked before any call). */
-  required: ReadonlyArray<RequiredArg<I>>;
+  /** Every arg of `I`, and only those, with how it maps to the wire; the required ones say so. */
+  args: ArgSpecs<I>;
   /** The platform's identity of the object, from its inputs; becomes the Pulumi id. Absent when the platform assigns it (the record's `id`). */
   id?(inputs: I): string;
   /** The wire schema the create body must satisfy (check validates against it, mapping fields back to args). */
@@ -189,6 +201,7 @@ interface KindBase {
   name: string;
   platformTerm: string;
   args: Readonly<Record<string, ArgSpec>>;
+  /** The args a program must set (those whose spec says `required`). */
   required: readonly string[];
   id?(inputs: Props): string;
   schema?: z.ZodType;
@@ -252,13 +265,14 @@ export function defineKind<I extends object>(declaration: KindDeclaration<I>): K
     return out;
   };
   /** Whether the declared args hold every required one: then they are the kind's inputs. */
-  const hasRequired = (args: Props): args is Props & I => missingArgs(d.required, args).length === 0;
+  const required = requiredArgs(d.args);
+  const hasRequired = (args: Props): args is Props & I => missingArgs(required, args).length === 0;
   const onlyDeclared = (args: Props): args is Props & Partial<I> => Object.keys(args).every(isArg);
   /** The inputs in props, or an error naming the required args they lack. */
   const inputs = (props: Props, op: string): I => {
     const args = pick(props);
     if (hasRequired(args)) return args;
-    throw new Error(`${d.name}: ${op} needs the required arg(s) ${missingArgs(d.required, args).join(", ")}, which the inputs lack`);
+    throw new Error(`${d.name}: ${op} needs the required arg(s) ${missingArgs(required, args).join(", ")}, which the inputs lack`);
   };
   /** The inputs of the last run, when there was one and they are complete. */
   const previousInputs = (props: Props | undefined): I | undefined => {
@@ -276,7 +290,7 @@ export function defineKind<I extends object>(declaration: KindDeclaration<I>): K
     name: d.name,
     platformTerm: d.platformTerm,
     args: d.args,
-    required: d.required,
+    required,
     id: id && ((props) => id(inputs(props, "id"))),
     schema: d.schema,
     check: check && ((props, nowMs, before) => check(inputs(props, "check"), nowMs, previousInputs(before))),
@@ -306,9 +320,6 @@ export interface NamedEndpoints {
   update?: AnyEndpoint;
   delete?: AnyEndpoint;
 }
-
-/** Every arg of `I`, and only those, with how it maps to the wire. */
-export type ArgSpecs<I> = { readonly [K in keyof I]-?: ArgSpec };
 
 /** The wire name of an arg: its spec's `wire`, else the arg's name in snake_case (as `wireArgs` maps it). */
 type WireNameOf<K, S> = S extends { wire: infer W extends string } ? W : K extends string ? SnakeCase<K> : never;

@@ -128,8 +128,7 @@ describe("provider-side args", () => {
   const fake = defineKind<Record<string, unknown>>({
     name: "Fake",
     platformTerm: "fake",
-    args: { name: { replaces: true }, title: {}, adopt: { local: true } },
-    required: ["name"],
+    args: { name: { required: true, replaces: true }, title: {}, adopt: { local: true } },
     id: (i) => String(i.name),
     create: async (_ctx, args) => (seen.push({ call: "create", args }), { name: args.name, title: args.title }),
     read: async (_ctx, id) => (id === "exists" ? { name: "exists", title: "old" } : undefined),

@@ -159,8 +159,7 @@ describe("the create's 409 hint", () => {
     defineKind<Record<string, unknown>>({
       name: "Fake",
       platformTerm: "fake",
-      args: { name: { replaces: true }, adopt: { local: true } },
-      required: ["name"],
+      args: { name: { required: true, replaces: true }, adopt: { local: true } },
       id: (i) => String(i.name),
       create: async () => {
         throw err;

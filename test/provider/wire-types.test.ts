@@ -71,8 +71,7 @@ describe("defineKind: the typed members see the kind's inputs", () => {
   const kind = defineKind<Inputs>({
     name: "Fake",
     platformTerm: "fake",
-    args: { name: { replaces: true }, title: {}, adopt: { local: true } },
-    required: ["name"],
+    args: { name: { required: true, replaces: true }, title: {}, adopt: { local: true } },
     id: (i) => i.name,
     replaceWhen: (olds, news) => (seen.push({ olds, news }), false),
     create: async (_ctx, i) => (seen.push(i), { name: i.name }),

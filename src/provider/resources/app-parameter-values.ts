@@ -74,14 +74,13 @@ const appParameterValuesKind = registerKind(
     name: "AppParameterValues",
     platformTerm: "parameter values",
     args: {
-      appName: { replaces: true },
-      appVersion: { replaces: true },
-      resource: { replaces: true },
+      appName: { required: true, replaces: true },
+      appVersion: { required: true, replaces: true },
+      resource: { required: true, replaces: true },
       // Parameter name → value: any name is data.
-      values: { compare: "exact", schema: nameKeyedRecord(parameterName, scalarValue) },
+      values: { required: true, compare: "exact", schema: nameKeyedRecord(parameterName, scalarValue) },
       comment: { writeOnly: true },
     },
-    required: ["appName", "appVersion", "resource", "values"],
     id: (i) => `${i.appName}@${i.appVersion}/${toAssetKrn(i.resource)}`,
     check(i): CheckFailure[] {
       const failures: CheckFailure[] = [];

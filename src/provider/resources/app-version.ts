@@ -142,9 +142,9 @@ const appVersionKind = registerKind(
     name: "AppVersion",
     platformTerm: "app version",
     args: {
-      appName: { wire: "name", replaces: true },
-      version: { replaces: true },
-      type: { replaces: true },
+      appName: { required: true, wire: "name", replaces: true },
+      version: { required: true, replaces: true },
+      type: { required: true, replaces: true },
       title: { replaces: true },
       description: { replaces: true },
       image: {},
@@ -156,7 +156,6 @@ const appVersionKind = registerKind(
       manifest: { wire: "__manifest", schema: AppVersionCreate.extend({ [UNUSABLE_MANIFEST]: z.string().optional() }) },
       adopt: { local: true },
     },
-    required: ["appName", "version", "type"],
     id: (i) => `${i.appName}@${i.version}`,
     // The manifest and the args make one body: a change the platform cannot patch replaces the version.
     replaceWhen: (olds, news) => containsUnknown(news.manifest) || !deepEqual(fixedPart(createBody(olds as Inputs)), fixedPart(createBody(news as Inputs))),

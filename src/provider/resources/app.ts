@@ -66,8 +66,7 @@ const appKind = registerKind(
   declareKind<Inputs>()({
     name: "App",
     platformTerm: "app",
-    args: { name: { replaces: true }, title: {}, description: {}, category: {} },
-    required: ["name"],
+    args: { name: { required: true, replaces: true }, title: {}, description: {}, category: {} },
     id: (i) => i.name,
     schema: AppPatch.extend({ name: nameSchema(64) }),
     // The app exists once a version created it: creating this resource takes its fields over.

@@ -84,14 +84,13 @@ const assetPropertyKind = registerKind(
     name: "AssetProperty",
     platformTerm: "asset property",
     args: {
-      assetName: { wire: "asset_name", replaces: true },
-      name: { replaces: true },
+      assetName: { required: true, wire: "asset_name", replaces: true },
+      name: { required: true, replaces: true },
       title: {},
       // The platform stores the value as text.
-      value: { equal: sameValueText },
+      value: { required: true, equal: sameValueText },
       adopt: { local: true },
     },
-    required: ["assetName", "name", "value"],
     id: (i) => `${i.assetName}/${i.name}`,
     schema: AssetPropertyCreate.extend({ asset_name: nameSchema(64) }),
     // A property's title belongs to one property name platform-wide: a replacement under a new name that
@@ -112,8 +111,12 @@ const assetMetadataKind = registerKind(
   declareKind<MetaInputs>()({
     name: "AssetMetadata",
     platformTerm: "asset metadata",
-    args: { assetName: { wire: "asset_name", replaces: true }, name: { replaces: true }, payload: { compare: "exact" }, adopt: { local: true } },
-    required: ["assetName", "name", "payload"],
+    args: {
+      assetName: { required: true, wire: "asset_name", replaces: true },
+      name: { required: true, replaces: true },
+      payload: { required: true, compare: "exact" },
+      adopt: { local: true },
+    },
     id: (i) => `${i.assetName}/${i.name}`,
     schema: MetadataCreate.extend({ asset_name: nameSchema(64) }),
     endpoints: {

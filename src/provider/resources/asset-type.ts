@@ -42,8 +42,7 @@ const assetTypeKind = registerKind(
   declareKind<TypeInputs>()({
     name: "AssetType",
     platformTerm: "asset type",
-    args: { name: { replaces: true }, title: {}, assetClassName: { wire: "asset_class_name" }, adopt: { local: true } },
-    required: ["name", "title"],
+    args: { name: { required: true, replaces: true }, title: { required: true }, assetClassName: { wire: "asset_class_name" }, adopt: { local: true } },
     id: (i) => i.name,
     schema: AssetTypeCreate,
     endpoints: { create: assets.typeCreate, update: assets.typeUpdate, delete: assets.typeDelete, params: (id) => ({ asset_type_name: id }) },
@@ -57,8 +56,7 @@ const assetClassKind = registerKind(
   declareKind<ClassInputs>()({
     name: "AssetClass",
     platformTerm: "asset class",
-    args: { name: { replaces: true }, title: {}, adopt: { local: true } },
-    required: ["name", "title"],
+    args: { name: { required: true, replaces: true }, title: { required: true }, adopt: { local: true } },
     id: (i) => i.name,
     schema: AssetClassCreate,
     endpoints: { create: assets.classCreate, read: assets.classGet, update: assets.classUpdate, delete: assets.classDelete, params: (id) => ({ asset_class_name: id }) },

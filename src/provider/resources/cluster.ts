@@ -84,7 +84,7 @@ proves<Same<NonNullable<Inputs["edgeOptions"]>, CamelCasedDeep<NonNullable<BodyO
 
 /** How each arg maps to the wire. */
 const clusterArgs = {
-  name: { replaces: true },
+  name: { required: true, replaces: true },
   title: {},
   type: { replaces: true },
   ready: {},
@@ -119,7 +119,6 @@ const clusterKind = registerKind(
     name: "Cluster",
     platformTerm: "cluster",
     args: clusterArgs,
-    required: ["name"],
     id: (i) => i.name,
     // The create's fields, and the settings the update that follows it sends.
     schema: ClusterCreate.pick({ name: true, title: true, type: true }).extend(ClusterUpdate.omit({ title: true, upgrade: true, api_credentials: true, edge_apps: true }).shape),

@@ -80,11 +80,10 @@ const dataTypeKind = registerKind(
     name: "DataType",
     platformTerm: "data type",
     args: {
-      icd: { nested: true, replaces: true, equal: (declared, stated) => sameIcd(declared as Icd, stated as Partial<Icd> | undefined) },
+      icd: { required: true, nested: true, replaces: true, equal: (declared, stated) => sameIcd(declared as Icd, stated as Partial<Icd> | undefined) },
       source: { replaces: true },
       adopt: { local: true },
     },
-    required: ["icd"],
     id: (i) => `${i.icd.name}:${versionOf(i.icd)}`,
     schema: DataTypeCreate,
     // API v4 has no data type delete: the version stays on the platform and leaves the stack.

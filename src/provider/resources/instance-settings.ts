@@ -59,8 +59,7 @@ const instanceSettingsKind = registerKind(
   declareKind<Inputs>()({
     name: "InstanceSettings",
     platformTerm: "instance settings",
-    args: { acp: { nested: true } },
-    required: ["acp"],
+    args: { acp: { required: true, nested: true } },
     id: () => "instance-settings",
     schema: InstanceSettingsUpdate,
     // The settings always exist: create applies the declared values, destroy restores the defaults.

@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { showValue } from "../../api/common";
 import { DataLabelCreate, LabelCreate, datalabels } from "../../api/datalabels";
-import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs } from "../kind";
+import { declareKind, defineOutputs, type ArgSpecs, type OutputValues, type DeclaredOutputs } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import { sameInstant } from "../values";
@@ -77,8 +77,7 @@ const labelKind = registerKind(
   declareKind<LabelInputs>()({
     name: "Label",
     platformTerm: "label",
-    args: { name: { replaces: true }, title: {}, adopt: { local: true } },
-    required: ["name", "title"],
+    args: { name: { required: true, replaces: true }, title: { required: true }, adopt: { local: true } },
     id: (i) => i.name,
     schema: LabelCreate,
     endpoints: {
@@ -93,17 +92,17 @@ const labelKind = registerKind(
 );
 
 const dataLabelArgs = {
-  labelName: {},
+  labelName: { required: true },
   // The platform answers times in its own form (UTC, six fraction digits).
-  startDate: { equal: sameInstant },
-  endDate: { equal: sameInstant },
+  startDate: { required: true, equal: sameInstant },
+  endDate: { required: true, equal: sameInstant },
   metrics: { nested: true },
   source: { nested: true, freeForm: ["info"] },
   description: {},
   confidence: {},
   validation: {},
-  info: { compare: "exact" as const },
-};
+  info: { compare: "exact" },
+} as const satisfies ArgSpecs<DataLabelInputs>;
 
 /**
  * The API's rule for `confidence` (an integer from 0 to 100), stated whole in one message: the API
@@ -131,7 +130,6 @@ const dataLabelKind = registerKind(
     name: "DataLabel",
     platformTerm: "data label",
     args: dataLabelArgs,
-    required: ["labelName", "startDate", "endDate"],
     schema: DataLabelCreate.safeExtend({ confidence: confidence.nullish() }),
     endpoints: { read: datalabels.get, delete: datalabels.delete, params: (id) => ({ datalabel_id: id }) },
     // The bodies send a given source's `info` as `{}` when the program leaves it out, which the shared mapping does not.

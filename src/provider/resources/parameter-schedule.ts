@@ -142,12 +142,12 @@ const parameterScheduleKind = registerKind(
     name: "ParameterSchedule",
     platformTerm: "parameter schedule",
     args: {
-      appName: {},
-      appVersion: {},
+      appName: { required: true },
+      appVersion: { required: true },
       // The platform answers times in its own form (UTC, six fraction digits) and assets as KRNs.
-      scheduledFor: { equal: sameInstant },
-      resources: { equal: sameResources },
-      parameters: { compare: "exact", schema: ParametersScheduleCreate.shape.parameters },
+      scheduledFor: { required: true, equal: sameInstant },
+      resources: { required: true, equal: sameResources },
+      parameters: { required: true, compare: "exact", schema: ParametersScheduleCreate.shape.parameters },
       revert: {
         nested: true,
         freeForm: ["resource_parameters.*.parameters"],
@@ -159,7 +159,6 @@ const parameterScheduleKind = registerKind(
       },
       comment: {},
     },
-    required: ["appName", "appVersion", "scheduledFor", "resources", "parameters"],
     replaceWhen: () => true,
     // The replacement would set the same parameters at the same time as the old schedule: delete first.
     deleteBeforeReplace: true,

@@ -75,10 +75,10 @@ proves<Same<NonNullable<Inputs["runtime"]>, WorkloadRuntime>>();
 
 /** How each arg maps to the wire. */
 const workloadArgs = {
-  name: { replaces: true },
-  appName: { replaces: true },
-  appVersion: {},
-  clusterName: {},
+  name: { required: true, replaces: true },
+  appName: { required: true, replaces: true },
+  appVersion: { required: true },
+  clusterName: { required: true },
   nodeName: {},
   title: {},
   runtime: { nested: true, freeForm: RUNTIME_FREE },
@@ -224,7 +224,6 @@ const workloadKind = registerKind(
     name: "Workload",
     platformTerm: "workload",
     args: workloadArgs,
-    required: ["name", "appName", "appVersion", "clusterName"],
     id: (i) => i.name,
     schema: WorkloadCreate,
     // A pending workload cannot be made pending again: disabling one that runs replaces it.
