@@ -144,7 +144,10 @@ interface DeclarationBase<I extends object> {
   args: ArgSpecs<I>;
   /** The platform's identity of the object, from its inputs; becomes the Pulumi id. Absent when the platform assigns it (the record's `id`). */
   id?(inputs: I): string;
-  /** The wire schema the create body must satisfy (check validates against it, mapping fields back to args). */
+  /**
+   * The wire schema the args must satisfy (check validates against it, mapping fields back to args);
+   * for a kind that names its create endpoint, default: that endpoint's body.
+   */
   schema?: z.ZodType;
   /** Rules across fields, on inputs that are known; no API calls. `olds` are the inputs of the last run, if any. */
   check?(inputs: I, nowMs: number, olds: I | undefined): CheckFailure[];
@@ -390,7 +393,7 @@ export interface KindEndpoints<I, A, C, U> {
   delete?: AnyEndpoint;
   /**
    * The object's path values from its id (on create, the id its inputs give) and its inputs (empty on
-   * an import); each call takes the ones its endpoint's path names.
+   * an import); each call takes the ones its endpoint's path names. Default: a path's one value is the id.
    */
   params?(id: string, inputs: Partial<I>): Record<string, string>;
 }
@@ -474,8 +477,11 @@ export function declareKind<I extends object>() {
       const names = pathParamNames(ep.path);
       const out: CallInput<AnyEndpoint> = {};
       if (names.length > 0) {
-        if (!eps.params) throw new Error(`${d.name}: the endpoint ${ep.id} needs path values (${names.join(", ")}), and the declaration gives no params`);
-        const all = eps.params(id, inputs);
+        // Without params, a path of one value takes the id.
+        if (!eps.params && names.length > 1) {
+          throw new Error(`${d.name}: the endpoint ${ep.id} needs path values (${names.join(", ")}), more than the id, and the declaration gives no params`);
+        }
+        const all = eps.params ? eps.params(id, inputs) : { [names[0]]: id };
         out.params = Object.fromEntries(names.map((n) => [n, all[n]]));
       }
       if (body) out.body = keepFields(wireArgs(specs, inputs), body);
@@ -517,7 +523,8 @@ export function declareKind<I extends object>() {
       named.delete = ep;
     }
     if (!create || !read) throw new Error(`${d.name}: the declaration needs a create and a read, each an endpoint or a function`);
-    const base = { ...rest, args: d.args, create, read, update };
+    // Check validates against the create body unless the declaration says otherwise.
+    const base = { ...rest, args: d.args, schema: d.schema ?? eps.create?.body, create, read, update };
     let kind: Kind;
     if (d.onDestroy === "release") {
       if (remove) throw new Error(`${d.name}: a kind whose destroy releases the object has no delete`);

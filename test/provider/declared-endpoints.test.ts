@@ -148,10 +148,18 @@ describe("declarations the lifecycle cannot run are refused when the kind is dec
   test("a delete on a kind destroy releases", () => {
     expect(() => declare({ onDestroy: "release", endpoints: { create: bridges.deploy, read: bridges.get, delete: bridges.delete } })).toThrow(/releases the object has no delete/);
   });
-  test("path values without params", async () => {
-    const kind = declare({ endpoints: { create: bridges.deploy, read: bridges.get, delete: bridges.delete } });
+  test("path values beyond the id without params", async () => {
+    const kind = declare({ endpoints: { create: bridges.deploy, read: assets.propertyGet, delete: bridges.delete } });
     const { ctx } = recording();
-    await expect(kind.read(ctx, "b-1", {})).rejects.toThrow(/^Broken: the endpoint bridges\.get needs path values \(bridge_name\), and the declaration gives no params$/);
+    await expect(kind.read(ctx, "b-1", {})).rejects.toThrow(
+      /^Broken: the endpoint assets\.propertyGet needs path values \(asset_name, asset_property_name\), more than the id, and the declaration gives no params$/,
+    );
+  });
+  test("without params, a path of one value takes the id", async () => {
+    const kind = declare({ endpoints: { create: bridges.deploy, read: bridges.get, delete: bridges.delete } });
+    const { ctx, calls } = recording();
+    await kind.read(ctx, "b-1", {});
+    expect(calls).toEqual([{ id: bridges.get.id, input: { params: { bridge_name: "b-1" } } }]);
   });
 });
 

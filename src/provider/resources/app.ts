@@ -71,7 +71,7 @@ const appKind = registerKind(
     schema: AppPatch.extend({ name: nameSchema(64) }),
     // The app exists once a version created it: creating this resource takes its fields over.
     create: ({ client }, i) => patch(client, i),
-    endpoints: { read: apps.get, params: (id) => ({ app_name: id }) },
+    endpoints: { read: apps.get },
     update: ({ client }, _id, news) => patch(client, news),
     async delete({ client, settings }, id) {
       // The platform refuses to delete an app that still runs as workloads. Workloads of the same stack

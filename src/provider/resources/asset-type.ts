@@ -1,6 +1,6 @@
 /** AssetType and AssetClass: the types of assets and the classes that group them. */
 import type * as pulumi from "@pulumi/pulumi";
-import { AssetClassCreate, AssetTypeCreate, assets } from "../../api/assets";
+import { assets } from "../../api/assets";
 import { readAssetType } from "../../client/batch";
 import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs } from "../kind";
 import { registerKind } from "../registry";
@@ -44,8 +44,7 @@ const assetTypeKind = registerKind(
     platformTerm: "asset type",
     args: { name: { required: true, replaces: true }, title: { required: true }, assetClassName: { wire: "asset_class_name" }, adopt: { local: true } },
     id: (i) => i.name,
-    schema: AssetTypeCreate,
-    endpoints: { create: assets.typeCreate, update: assets.typeUpdate, delete: assets.typeDelete, params: (id) => ({ asset_type_name: id }) },
+    endpoints: { create: assets.typeCreate, update: assets.typeUpdate, delete: assets.typeDelete },
     // Reads are coalesced into list calls.
     read: async ({ client }, id) => await readAssetType(client, id),
     outputs: assetTypeOutputs,
@@ -58,8 +57,7 @@ const assetClassKind = registerKind(
     platformTerm: "asset class",
     args: { name: { required: true, replaces: true }, title: { required: true }, adopt: { local: true } },
     id: (i) => i.name,
-    schema: AssetClassCreate,
-    endpoints: { create: assets.classCreate, read: assets.classGet, update: assets.classUpdate, delete: assets.classDelete, params: (id) => ({ asset_class_name: id }) },
+    endpoints: { create: assets.classCreate, read: assets.classGet, update: assets.classUpdate, delete: assets.classDelete },
     outputs: assetTypeOutputs,
   }),
 );

@@ -1,6 +1,6 @@
 /** Asset: a thing in the plant hierarchy (machine, line, site) that workloads read and control. */
 import type * as pulumi from "@pulumi/pulumi";
-import { AssetCreate, assets } from "../../api/assets";
+import { assets } from "../../api/assets";
 import { readAsset } from "../../client/batch";
 import type { z } from "zod";
 import type { assetState } from "../../api/assets";
@@ -60,8 +60,7 @@ const assetKind = registerKind(
       adopt: { local: true },
     },
     id: (i) => i.name,
-    schema: AssetCreate,
-    endpoints: { create: assets.create, update: assets.update, delete: assets.delete, params: (id) => ({ asset_name: id }) },
+    endpoints: { create: assets.create, update: assets.update, delete: assets.delete },
     // Reads are coalesced into list calls (refresh of many assets), so the read is written here.
     read: async ({ client }, id) => await readAsset(client, id),
     outputs: assetOutputs,

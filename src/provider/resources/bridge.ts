@@ -1,6 +1,6 @@
 /** Bridge: a bridge app deployed with its workload, connecting a data source to assets. */
 import type * as pulumi from "@pulumi/pulumi";
-import { BridgeDeploy, bridges } from "../../api/bridges";
+import { bridges } from "../../api/bridges";
 import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
@@ -63,9 +63,8 @@ const bridgeKind = registerKind(
       adopt: { local: true },
     },
     id: (i) => i.name,
-    schema: BridgeDeploy,
     replaceWhen: () => true,
-    endpoints: { create: bridges.deploy, read: bridges.get, delete: bridges.delete, params: (id) => ({ bridge_name: id }) },
+    endpoints: { create: bridges.deploy, read: bridges.get, delete: bridges.delete },
     skipAdoptUpdate: true,
     outputs: bridgeOutputs,
   }),

@@ -145,7 +145,7 @@ const clusterKind = registerKind(
       }
       return record;
     },
-    endpoints: { read: clusters.get, params: (id) => ({ cluster_name: id }) },
+    endpoints: { read: clusters.get },
     async update({ client }, id, news, _olds, changed) {
       const body = clusterUpdateBody(news, changed);
       if (!sendsAny(body)) return await client.call(clusters.get, { params: { cluster_name: id } });

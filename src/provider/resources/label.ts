@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { showValue } from "../../api/common";
-import { DataLabelCreate, LabelCreate, datalabels } from "../../api/datalabels";
+import { DataLabelCreate, datalabels } from "../../api/datalabels";
 import { declareKind, defineOutputs, type ArgSpecs, type OutputValues, type DeclaredOutputs } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
@@ -79,13 +79,11 @@ const labelKind = registerKind(
     platformTerm: "label",
     args: { name: { required: true, replaces: true }, title: { required: true }, adopt: { local: true } },
     id: (i) => i.name,
-    schema: LabelCreate,
     endpoints: {
       create: datalabels.labelCreate,
       read: datalabels.labelGet,
       update: datalabels.labelUpdate,
       delete: datalabels.labelDelete,
-      params: (id) => ({ label_name: id }),
     },
     outputs: labelOutputs,
   }),
@@ -131,7 +129,7 @@ const dataLabelKind = registerKind(
     platformTerm: "data label",
     args: dataLabelArgs,
     schema: DataLabelCreate.safeExtend({ confidence: confidence.nullish() }),
-    endpoints: { read: datalabels.get, delete: datalabels.delete, params: (id) => ({ datalabel_id: id }) },
+    endpoints: { read: datalabels.get, delete: datalabels.delete },
     // The bodies send a given source's `info` as `{}` when the program leaves it out, which the shared mapping does not.
     create: async ({ client }, i) => await client.call(datalabels.create, { body: dataLabelBody(i) }),
     // The platform numbers data labels: a create whose answer was lost finds the label it made.

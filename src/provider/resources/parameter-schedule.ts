@@ -196,7 +196,7 @@ const parameterScheduleKind = registerKind(
       }
       return undefined;
     },
-    endpoints: { read: schedules.get, delete: schedules.delete, params: (id) => ({ schedule_id: id }) },
+    endpoints: { read: schedules.get, delete: schedules.delete },
     outputs: parameterScheduleOutputs,
   }),
 );

@@ -232,7 +232,7 @@ const workloadKind = registerKind(
       const record = (await client.call(workloads.create, { query: { stopped: i.running === false }, body: createBody(i) })) as WireRecord;
       return applyRunState(client, i, record);
     },
-    endpoints: { read: workloads.get, params: (id) => ({ workload_name: id }) },
+    endpoints: { read: workloads.get },
     async update({ client, settings }, id, news, olds, changed) {
       // Each sent key replaces its whole value on the platform: only the changed ones are sent (all on adoption).
       const keys = olds === undefined ? PATCHABLE : changed.filter((c) => PATCHABLE.includes(c));
