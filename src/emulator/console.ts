@@ -5,16 +5,17 @@
  * snapshots) through the admin endpoints. It is served with the admin endpoints (the same switch,
  * see index.ts) and signs in like any client, with a built-in identity.
  *
- * The page is plain static files written by hand (src/emulator/console/: index.html, console.js as
- * an ES module, console.css), shipped in the package and copied to dist/ by the build: no framework,
- * no bundler, nothing fetched from elsewhere. Two answers are made here: operations.json, the
+ * The page is plain static files written by hand (src/emulator/console/: index.html, console.css,
+ * and ES modules: console.js, which routes to the views in views/, and the small modules they share),
+ * shipped in the package and copied to dist/ by the build: no framework, no bundler, nothing fetched
+ * from elsewhere. Each is served at its path under /emulator/ui/; no other path is. Two answers are made here: operations.json, the
  * method, path and list convention of each read operation, from the endpoint table, so that the page
  * names operations by id and never spells a path; and redaction.js, the module of the emulator's
  * secret-key rule (redaction.ts), so that the page redacts with the very rule the audit log uses.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { join } from "node:path";
+import { extname, join, sep } from "node:path";
 import { endpoints } from "../api/endpoints";
 import { errors } from "../api/errors";
 import { servedPath } from "./paths";
@@ -23,12 +24,30 @@ import type { ExtraRoute } from "./server";
 
 export const CONSOLE_PATH = "/emulator/ui";
 
-/** The page's files, in src/emulator/console/ (and dist/emulator/console/), with their types. */
-export const CONSOLE_FILES: Record<string, string> = {
-  "index.html": "text/html; charset=utf-8",
-  "console.js": "text/javascript; charset=utf-8",
-  "console.css": "text/css; charset=utf-8",
+/** The types of the page's files, by extension: a file of the folder with another extension (redaction.d.ts) is not served. */
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
 };
+/** The files the page starts from, routed even when the folder cannot be read (they then answer why). */
+const ENTRY_FILES = ["index.html", "console.js", "console.css"];
+
+/**
+ * The page's files in `dir` (src/emulator/console/, or dist/emulator/console/) and its folders, by
+ * path under it (`views/list.js`): each is a route of its own, so a request reaches nothing else.
+ */
+export function consoleFiles(dir: string): string[] {
+  let found: string[] = [];
+  try {
+    found = readdirSync(dir, { recursive: true, encoding: "utf8" })
+      .filter((name) => TYPES[extname(name)] !== undefined && statSync(join(dir, name)).isFile())
+      .map((name) => name.split(sep).join("/"));
+  } catch {
+    /* the entry files answer why */
+  }
+  return [...new Set([...ENTRY_FILES, ...found])].sort();
+}
 
 /**
  * Only the page's own files run, nothing inline and nothing from elsewhere: a record's text that
@@ -78,7 +97,7 @@ export function consoleRoutes(dir = join(__dirname, "console")): Record<string, 
         }
         cache.set(name, content);
       }
-      send(res, 200, CONSOLE_FILES[name], content);
+      send(res, 200, TYPES[extname(name)], content);
     };
   /** An answer made at its first request and kept. */
   const made = (type: string, make: () => string): ExtraRoute => {
@@ -94,6 +113,6 @@ export function consoleRoutes(dir = join(__dirname, "console")): Record<string, 
     [`${CONSOLE_PATH}/operations.json`]: made("application/json", () => JSON.stringify(consoleOperations())),
     [`${CONSOLE_PATH}/redaction.js`]: made("text/javascript; charset=utf-8", redactionModule),
   };
-  for (const name of Object.keys(CONSOLE_FILES)) routes[`${CONSOLE_PATH}/${name}`] = file(name);
+  for (const name of consoleFiles(dir)) routes[`${CONSOLE_PATH}/${name}`] = file(name);
   return routes;
 }

@@ -1,6 +1,6 @@
 /**
  * Which fields hold secrets, and a record's copy with them redacted: the one rule of the audit log
- * (audit.ts), the console page (console/console.js), snapshots (plant/secrets.ts) and the secret
+ * (audit.ts), the console page (console/api.js), snapshots (plant/secrets.ts) and the secret
  * settings of `svc-emulator adopt-plan` (cli.ts).
  *
  * The console runs in the browser as a plain ES module, with no bundler, so the emulator serves it

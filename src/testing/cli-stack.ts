@@ -208,7 +208,7 @@ export class CliStack {
     } catch (e) {
       throw new RunError(kind, [new Error(events.failure() ?? cliMessage(e))], events.operations());
     }
-    return runResult(kind, events.operations(), kind === "up" ? this.lastOutputs : {});
+    return runResult(kind, events.operations(), kind === "up" ? this.lastOutputs : {}, events.warnings());
   }
 
   private export(showSecrets: boolean): unknown {
@@ -288,11 +288,14 @@ const OPS: Record<string, OperationKind | undefined> = {
 class Events {
   private readonly byUrn = new Map<string, OperationReport>();
   private readonly failures: string[] = [];
+  private readonly warned = new Set<string>();
 
   constructor(private readonly kind: Exclude<RunKind, "adoption">) {}
 
   add(e: automation.EngineEvent): void {
     if (e.diagnosticEvent?.severity === "error" && e.diagnosticEvent.urn) this.failures.push(e.diagnosticEvent.message.trim());
+    const warning = e.diagnosticEvent && warningOf(e.diagnosticEvent);
+    if (warning) this.warned.add(warning);
     const step = e.resourcePreEvent?.metadata ?? e.resOutputsEvent?.metadata;
     if (!step || isEngineResource(step.type)) return;
     const op = this.kind === "refresh" ? refreshOp(step, e.resOutputsEvent !== undefined) : OPS[step.op];
@@ -321,6 +324,23 @@ class Events {
   failure(): string | undefined {
     return this.failures.length ? this.failures.join("\n") : undefined;
   }
+
+  warnings(): string[] {
+    return [...this.warned];
+  }
+}
+
+/**
+ * The text of a warning the CLI would list under Diagnostics: the engine's and the program's
+ * (`severity: warning`), and the provider's, which reach the engine as lines of its standard error.
+ * The engine's note that it took the dynamic-provider plugin from PATH is left out: it comes from how
+ * this class runs the CLI without a language host, which would otherwise name the plugin itself.
+ */
+function warningOf(d: automation.DiagnosticEvent): string | undefined {
+  const text = d.message.trim();
+  if (d.severity === "warning") return /^using pulumi-resource-[\w-]+ from \$PATH/.test(text) ? undefined : text;
+  if (d.severity === "info#err" && text.startsWith("warning: ")) return text.slice("warning: ".length);
+  return undefined;
 }
 
 function refreshOp(step: automation.StepEventMetadata, settled: boolean): OperationKind | undefined {

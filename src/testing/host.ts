@@ -73,8 +73,13 @@ export function pulumiFile(relative: string): string {
   return require.resolve(`@pulumi/pulumi/${relative}`);
 }
 
+/** How the provider writes a warning (`src/provider/runtime.ts`); the CLI lists such lines under Diagnostics. */
+const WARNING = "warning: ";
+
 export class ProviderHost {
   private readonly tail: string[] = [];
+  /** Each `warning: ` line the host printed, prefix removed, once, in order. */
+  private readonly warningLines = new Set<string>();
   private exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 
   private constructor(
@@ -152,8 +157,22 @@ export class ProviderHost {
     });
   }
 
+  /** The warnings the host has printed, each once. */
+  warnings(): string[] {
+    return [...this.warningLines];
+  }
+
+  /**
+   * Lets the host's output written before its last answer be read: the host writes to its pipes
+   * synchronously before it answers, so the lines are waiting once this process gets the answer.
+   */
+  async settled(): Promise<void> {
+    for (let turn = 0; turn < 2; turn++) await new Promise((r) => setImmediate(r));
+  }
+
   private record(line: string): void {
     for (const l of line.split("\n")) {
+      if (l.startsWith(WARNING)) this.warningLines.add(l.slice(WARNING.length));
       this.tail.push(l);
       if (this.tail.length > TAIL_LINES) this.tail.shift();
       this.log?.(l);

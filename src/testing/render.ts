@@ -21,6 +21,8 @@ export interface RenderOptions {
 export interface RenderableRun {
   kind?: RunKind;
   operations: readonly OperationReport[];
+  /** Printed after the changes, as the CLI prints its diagnostics. */
+  warnings?: readonly string[];
 }
 
 export type PropertyChangeKind = "add" | "update" | "delete";
@@ -170,11 +172,16 @@ export function renderPlan(run: RenderableRun, options: RenderOptions = {}): str
   const shown = run.operations.filter((o) => options.showSame || isChangeOp(o.op));
   const body = shown.flatMap(operationLines);
   const summary = summaryLine(run);
-  if ((options.format ?? "text") === "text") return [...body, ...(body.length ? [""] : []), summary].join("\n") + "\n";
+  const warnings = run.warnings ?? [];
+  if ((options.format ?? "text") === "text") {
+    const diagnostics = warnings.length ? [...warnings.map((w) => `warning: ${w}`), ""] : [];
+    return [...body, ...(body.length ? [""] : []), ...diagnostics, summary].join("\n") + "\n";
+  }
   const title = options.title ?? TITLES[run.kind ?? "preview"];
   const md = [`### ${title}`, "", `**${summary}**`];
   // A `diff` block: GitHub colours the + and - lines; a value cannot end the fence.
   // Property lines put their sign first, so that GitHub colours them too.
   if (body.length) md.push("", "```diff", ...body.map((l) => l.replace(/^(\s+)([+~-]) /, "$2$1 ").replace(/```/g, "`\u200b``")), "```");
+  if (warnings.length) md.push("", "**Warnings**", "", ...warnings.map((w) => `- ${w.replace(/\n/g, " ")}`));
   return md.join("\n") + "\n";
 }

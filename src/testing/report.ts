@@ -51,6 +51,12 @@ export interface RunResult {
   changes: number;
   /** The program's stack outputs, secrets shown as "[secret]" (TestStack.outputs has their values); in a preview, unknowns are the runtime's unknown sentinel. */
   outputs: Record<string, unknown>;
+  /**
+   * The warnings the run printed, as `pulumi` lists them under "Diagnostics" (without the
+   * `warning: ` prefix): the provider's (an `svc:` config key it does not know, with the nearest
+   * one) and, under `engine: "pulumi"`, the program's own `pulumi.log.warn`.
+   */
+  warnings: string[];
 }
 
 /** What the stack's runs return: a RunResult that renders itself for a reviewer (see renderPlan). */
@@ -61,10 +67,10 @@ export interface RenderedRunResult extends RunResult {
 
 export const isChange = (op: OperationKind) => op !== "same" && op !== "read";
 
-export function runResult(kind: RunKind, operations: OperationReport[], outputs: Record<string, unknown>): RenderedRunResult {
+export function runResult(kind: RunKind, operations: OperationReport[], outputs: Record<string, unknown>, warnings: readonly string[] = []): RenderedRunResult {
   const totals: Partial<Record<OperationKind, number>> = {};
   for (const o of operations) totals[o.op] = (totals[o.op] ?? 0) + 1;
-  const result = { kind, operations, totals, changes: operations.filter((o) => isChange(o.op)).length, outputs } as RenderedRunResult;
+  const result = { kind, operations, totals, changes: operations.filter((o) => isChange(o.op)).length, outputs, warnings: [...warnings] } as RenderedRunResult;
   // Not enumerable: results stay plain data for comparisons and JSON.
   Object.defineProperty(result, "render", { value: (options?: RenderOptions) => renderPlan(result, options), enumerable: false });
   return result;

@@ -240,7 +240,7 @@ export class TestStack {
       await refreshResources(this.ctx, (op) => operations.push(op)).catch((e: Error) => {
         throw new RunError("refresh", [e], operations);
       });
-      return runResult("refresh", operations, redactSecrets(this.ctx.state.outputs) as Record<string, unknown>);
+      return await this.result("refresh", operations, redactSecrets(this.ctx.state.outputs) as Record<string, unknown>);
     });
   }
 
@@ -258,7 +258,7 @@ export class TestStack {
       });
       this.ctx.state.setOutputs({});
       if (this.settings.checkDestroy) await checkDestroyed(this.ctx, [...this.ctx.ledger.values(), ...doomed]);
-      return runResult("destroy", operations, {});
+      return await this.result("destroy", operations, {});
     });
   }
 
@@ -366,7 +366,17 @@ export class TestStack {
     const failures = deployment.failure ? [deployment.failure, ...deployment.laterFailures] : programError ? [programError] : [];
     if (failures.length > 0) throw new RunError(kind, failures, deployment.operations);
     if (!preview) this.ctx.state.setOutputs(deployment.stackOutputs);
-    return runResult(kind, deployment.operations, redactSecrets(deployment.stackOutputs) as Record<string, unknown>);
+    return await this.result(kind, deployment.operations, redactSecrets(deployment.stackOutputs) as Record<string, unknown>);
+  }
+
+  /**
+   * A run's result, with every warning the provider host has printed so far. The provider warns
+   * about its configuration when it first loads; the CLI starts a fresh host for each command, so
+   * every run shows those warnings again, and the kit's one host reports them with every run too.
+   */
+  private async result(kind: RunKind, operations: OperationReport[], outputs: Record<string, unknown>): Promise<RenderedRunResult> {
+    await this.host.settled();
+    return runResult(kind, operations, outputs, this.host.warnings());
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {

@@ -5,14 +5,26 @@
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { request } from "node:http";
 import { join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { consoleOperations } from "../../src/emulator/console";
+import { consoleFiles, consoleOperations } from "../../src/emulator/console";
 
 const ROOT = resolve(__dirname, "../..");
 const PLANT = join(ROOT, "examples/fixtures/plant.yaml");
-const PAGE_FILES = ["/emulator/ui", "/emulator/ui/", "/emulator/ui/console.js", "/emulator/ui/redaction.js", "/emulator/ui/console.css", "/emulator/ui/operations.json"];
+const PAGE_DIR = join(ROOT, "src/emulator/console");
+const PAGE_FILES = [
+  "/emulator/ui",
+  "/emulator/ui/",
+  "/emulator/ui/console.js",
+  "/emulator/ui/views/list.js",
+  "/emulator/ui/redaction.js",
+  "/emulator/ui/console.css",
+  "/emulator/ui/operations.json",
+];
+/** The page's modules, by path under the console's folder. */
+const MODULES = consoleFiles(PAGE_DIR).filter((name) => name.endsWith(".js"));
 
 const running: Emulator[] = [];
 async function emulator(options: Parameters<typeof startEmulator>[0] = {}): Promise<Emulator> {
@@ -45,6 +57,44 @@ describe("where the console is served", () => {
     expect((await fetch(`${emu.baseUrl}/emulator/ui/console.js`)).headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     expect((await fetch(`${emu.baseUrl}/emulator/ui/console.js`, { method: "POST" })).status).toBe(405);
     expect((await fetch(`${emu.baseUrl}/emulator/ui/other.js`)).status).toBe(404);
+  });
+
+  test("each of the page's modules, as JavaScript under the same policy; nothing outside its folder, nor its type declarations", async () => {
+    const emu = await emulator();
+    expect(MODULES).toEqual(expect.arrayContaining(["console.js", "api.js", "views/list.js", "views/audit.js"]));
+    for (const name of MODULES) {
+      const res = await fetch(`${emu.baseUrl}/emulator/ui/${name}`);
+      expect({ name, status: res.status, type: res.headers.get("content-type") }).toEqual({ name, status: 200, type: "text/javascript; charset=utf-8" });
+      expect(res.headers.get("content-security-policy")).toMatch(/default-src 'none'; script-src 'self'/);
+      expect(await res.text()).toBe(readFileSync(join(PAGE_DIR, name), "utf8"));
+    }
+    // Raw requests: fetch would fold the dot segments away before sending them.
+    const raw = (path: string) =>
+      new Promise<{ status: number; body: string }>((ok, fail) => {
+        const { hostname, port } = new URL(emu.baseUrl);
+        const req = request({ hostname, port, path, method: "GET" }, (res) => {
+          let body = "";
+          res.on("data", (d: Buffer) => (body += d));
+          res.on("end", () => ok({ status: res.statusCode ?? 0, body }));
+        });
+        req.on("error", fail);
+        req.end();
+      });
+    const outside = [
+      "/emulator/ui/../console.ts",
+      "/emulator/ui/views/../../console.ts",
+      "/emulator/ui/..%2fconsole.ts",
+      "/emulator/ui/%2e%2e/console.ts",
+      "/emulator/ui/views/..%2f..%2fconsole.ts",
+      "/emulator/ui/redaction.d.ts",
+      "/emulator/ui/views/",
+      "/emulator/ui//console.js",
+    ];
+    for (const path of outside) {
+      const res = await raw(path);
+      expect({ path, refused: res.status === 400 || res.status === 404 }).toEqual({ path, refused: true });
+      expect(res.body).not.toContain("consoleRoutes");
+    }
   });
 
   test("not with admin: false, nor bound beyond loopback unless admin: true asks for it", async () => {
@@ -84,9 +134,9 @@ describe("where the console is served", () => {
 });
 
 describe("what the page names", () => {
-  test("every operation console.js calls is a read operation of the endpoint table, served at the table's path", async () => {
-    const source = readFileSync(join(ROOT, "src/emulator/console/console.js"), "utf8");
-    const named = new Set([...source.matchAll(/(?:call\(|op: |operations\[)"([a-zA-Z]+\.[a-zA-Z]+)"/g)].map((m) => m[1]));
+  test("every operation the page's modules call is a read operation of the endpoint table, served at the table's path", async () => {
+    const source = MODULES.map((name) => readFileSync(join(PAGE_DIR, name), "utf8")).join("\n");
+    const named = new Set([...source.matchAll(/(?:call\(|op: |operation\()"([a-zA-Z]+\.[a-zA-Z]+)"/g)].map((m) => m[1]));
     expect(named.size).toBeGreaterThan(15);
     const operations = consoleOperations();
     expect([...named].filter((id) => !operations[id])).toEqual([]);

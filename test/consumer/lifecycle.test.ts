@@ -81,4 +81,20 @@ const SKIPPED = fullOnly("test/consumer/lifecycle.test.ts: the program's whole l
     },
     RUN_MS,
   );
+  test(
+    "a week of use (issue 25): refresh right after an up is empty, drift is named, mistakes are refused or warned, the state is locked",
+    async () => {
+      const run = await runKit(project, "week");
+      expect(stepValue<RunSummary>(run, "up").ops).toEqual(["create monitor", "create pump", "create pump-1"]);
+      expect(stepValue<RunSummary>(run, "refresh right after")).toMatchObject({ changes: 0, ops: [] });
+      expect(stepValue<RunSummary>(run, "preview after the refresh")).toMatchObject({ changes: 0, ops: [] });
+      expect(stepValue<string>(run, "refresh of a drift")).toMatch(/title: "Pump 1" => "Renamed by hand"/);
+      expect(stepValue<string>(run, "a mistyped arg")).toMatch(/locaton.*did you mean location\?/);
+      expect(stepValue<string[]>(run, "a mistyped config key")).toEqual([
+        expect.stringMatching(/^svc:emulater is not a setting of pulumi-svc and is ignored; did you mean svc:emulator\?/),
+      ]);
+      expect(stepValue<string>(run, "a second stack on a locked state")).toMatch(/is locked by process \d+ on /);
+    },
+    RUN_MS,
+  );
 });

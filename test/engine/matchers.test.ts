@@ -12,7 +12,7 @@ const op = (name: string, kind: testing.OperationKind, extra: Partial<testing.Op
   op: kind,
   ...extra,
 });
-const result = (...operations: testing.OperationReport[]): RunResult => ({ kind: "preview", operations, totals: {}, changes: 0, outputs: {} });
+const result = (...operations: testing.OperationReport[]): RunResult => ({ kind: "preview", operations, totals: {}, changes: 0, outputs: {}, warnings: [] });
 
 describe("toHaveNoChanges", () => {
   test("passes when every operation is same or read", () => {

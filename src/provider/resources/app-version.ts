@@ -181,18 +181,18 @@ const appVersionKind = registerKind(
     create: async ({ client }, i) => await client.call(apps.create, { body: conformed(AppVersionCreate, createBody(i)) }),
     endpoints: { read: apps.versionGet, delete: apps.versionDelete, params },
     async update({ client }, id, news, olds) {
-      // Adoption sends every patchable key; an update those whose value changed, whether an arg or the
-      // manifest set it. A removed key is sent empty.
+      // Adoption patches every patchable key; an update those whose value changed, whether an arg or
+      // the manifest set it. A patch cannot remove part of `defaults` or `schemas` (keys it is not sent
+      // stay), so a change to either goes through update, which replaces both whole.
       const body = createBody(news);
       const before = olds && createBody(olds);
-      const keys = PATCHABLE.filter((k) => before === undefined || !deepEqual(before[k], body[k]));
-      const patch: Json = {};
-      for (const k of keys) {
-        if (body[k] !== undefined) patch[k] = body[k];
-        else if (olds !== undefined) patch[k] = k === "image" ? "" : {};
-      }
-      if (Object.keys(patch).length === 0) return await client.call(apps.versionGet, { params: params(id) });
-      return await client.call(apps.versionPatch, { params: params(id), body: conformed(AppVersionPatch, patch) });
+      const changed = PATCHABLE.filter((k) => before === undefined || !deepEqual(before[k], body[k]));
+      if (changed.length === 0) return await client.call(apps.versionGet, { params: params(id) });
+      const whole = before !== undefined && changed.some((k) => k !== "image");
+      const sent: Json = whole ? { defaults: body.defaults, schemas: body.schemas } : {};
+      for (const k of changed) if (!whole || k === "image") sent[k] = body[k] ?? (k === "image" && before !== undefined ? "" : undefined);
+      const request = { params: params(id), body: conformed(AppVersionPatch, scrubUndefined(sent)) };
+      return whole ? await client.call(apps.versionUpdate, request) : await client.call(apps.versionPatch, request);
     },
     argsFromRecord: (r, olds) => (olds.manifest === undefined ? {} : { manifest: manifestFromRecord(olds.manifest, r, olds) }),
     outputs: appVersionOutputs,

@@ -3,7 +3,7 @@
  * kit, from inside the project, against the package as installed from its tarball, and prints what
  * each step did as one line `KIT-RESULT {json}`.
  *
- *   node bin/kit.js short|life|import|lookup|cluster
+ *   node bin/kit.js short|life|import|lookup|cluster|week
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -171,6 +171,80 @@ const scenarios: Record<string, () => Promise<void>> = {
       await step("destroy", () => stack.destroy(), run);
     } finally {
       await stack.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  },
+
+  /**
+   * What a platform team's first week broke (issue 25), tried from the installed package: a refresh
+   * right after an up that overrides the manifest's image is empty and leaves the next up empty; a
+   * refresh says what drifted; a mistyped arg is refused with the nearest field; a mistyped config key
+   * is a warning of the run; a second stack on a locked state file fails naming the holder.
+   */
+  week: async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-consumer-week-"));
+    const version = () => {
+      const t = new svc.AssetType("pump", { name: "pump", title: "Pump" });
+      new svc.Asset("pump-1", { name: "pump-1", title: "Pump 1", assetTypeName: t.name });
+      new svc.AppVersion("monitor", {
+        appName: "monitor",
+        version: "1.0.0",
+        type: "app",
+        image: "reg/monitor:1.1.0",
+        manifest: { image: "reg/monitor:1.0.0", io: [{ name: "pressure", data_type: "number" }] },
+      });
+    };
+    try {
+      await withEmulator(version, async (stack, client) => {
+        await step("up", () => stack.up(), run);
+        await step("refresh right after", () => stack.refresh(), run);
+        await step("preview after the refresh", () => stack.preview(), run);
+        await client.assets.update({ params: { asset_name: "pump-1" }, body: { title: "Renamed by hand" } });
+        await step(
+          "refresh of a drift",
+          () => stack.refresh(),
+          (r) => r.render(),
+        );
+      });
+      const mistyped = () => {
+        const t = new svc.AssetType("pump", { name: "pump", title: "Pump" });
+        new svc.Asset("pump-1", { name: "pump-1", title: "Pump 1", assetTypeName: t.name, ...{ locaton: { lat: 1, lon: 2 } } });
+      };
+      await step("a mistyped arg", async () => {
+        const stack = await testing.stack(mistyped, { emulator: true });
+        try {
+          return await stack.up().then(
+            () => "accepted",
+            (e: Error) => e.message,
+          );
+        } finally {
+          await stack.close();
+        }
+      });
+      await step("a mistyped config key", async () => {
+        const stack = await testing.stack(version, { emulator: true, config: { "svc:emulater": "true" } });
+        try {
+          return (await stack.preview()).warnings;
+        } finally {
+          await stack.close();
+        }
+      });
+      await step("a second stack on a locked state", async () => {
+        const statePath = path.join(dir, "stack.json");
+        const first = await testing.stack(version, { emulator: true, statePath });
+        try {
+          return await testing.stack(version, { emulator: true, statePath }).then(
+            async (second) => {
+              await second.close();
+              return "opened";
+            },
+            (e: Error) => e.message,
+          );
+        } finally {
+          await first.close();
+        }
+      });
+    } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   },
