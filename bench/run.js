@@ -26,6 +26,7 @@ const SECTIONS = [
   { no: 9, title: "Snapshot and program generation (10,000 assets)", file: "./sections/snapshot" },
   { no: 10, title: "Emulator console (10,000 assets, headless Chromium)", file: "./sections/console" },
   { no: 11, title: "The plant through the real Pulumi CLI", file: "./sections/cli" },
+  { no: 12, title: "Type-check cost of the public entries", file: "./sections/types" },
 ];
 
 function parseArgs(argv) {

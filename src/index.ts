@@ -7,4 +7,17 @@
  * The typed client is `pulumi-svc/client`, the emulator `pulumi-svc/emulator`, the test kit `pulumi-svc/testing`.
  */
 export * from "./provider/resources";
-export { getApp, getAppVersion, getWorkload, getAsset, getCluster, listAssets, type AssetFilter } from "./provider/lookups";
+export {
+  getApp,
+  getAppVersion,
+  getWorkload,
+  getAsset,
+  getCluster,
+  listAssets,
+  type AssetFilter,
+  type AppRecord,
+  type AppVersionRecord,
+  type AssetRecord,
+  type ClusterRecord,
+  type WorkloadRecord,
+} from "./provider/lookups";

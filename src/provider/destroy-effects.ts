@@ -4,7 +4,7 @@
  * left nothing behind; it loads every kind, so the kit loads it only for stacks holding these resources.
  */
 import { destroyEffectOf, TYPE_TOKEN_PREFIX, type DestroyEffect } from "./kind";
-import { kinds } from "./resources";
+import { kinds } from "./kinds";
 
 /** The effect for a `pulumi-nodejs:dynamic/svc:<Kind>` type; undefined for other types and unknown kinds. */
 export function destroyEffect(type: string): DestroyEffect | undefined {

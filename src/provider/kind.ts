@@ -1,6 +1,6 @@
 /**
  * A resource kind declared as data: which args it takes and how each maps to the wire, which changes
- * replace, and the calls that create, read, update and delete it. `machinery.ts` turns a declaration
+ * replace, and the calls that create, read, update and delete it. `lifecycle.ts` turns a declaration
  * into check/diff/create/read/update/delete, so every kind behaves the same way.
  */
 import type * as pulumi from "@pulumi/pulumi";
@@ -17,6 +17,11 @@ import type { BodyOf, CamelCasedDeep, SnakeCase } from "./wire-types";
 export const TYPE_TOKEN_PREFIX = "pulumi-nodejs:dynamic/svc:";
 
 export interface ArgSpec {
+  /**
+   * A program must set it (checked before any call). Exactly the args the inputs type requires carry
+   * it: a declaration whose specs disagree with its inputs type does not compile (see `ArgSpecs`).
+   */
+  required?: boolean;
   /** Wire name (snake_case); default: the arg name in snake_case. */
   wire?: string;
   /** A change of this arg replaces the object: the platform cannot change it in place. */
@@ -85,8 +90,15 @@ export type OutputReader = (record: WireRecord) => unknown;
  */
 export type OutputMap = Record<string, OutputReader>;
 
-/** The readable output properties of a resource class, typed from its kind's output map. */
-export type Outputs<O extends OutputMap> = { readonly [K in keyof O]: pulumi.Output<ReturnType<O[K]>> };
+/** The values of a kind's computed outputs, as its output map reads them. */
+export type OutputValues<O extends OutputMap> = { [K in keyof O]: ReturnType<O[K]> };
+
+/**
+ * The values of the output properties `K` of a resource class `C` as it declares them (plain types, so
+ * that its public declaration stays free of the kind): `proves<Same<OutputValues<typeof outputs>,
+ * DeclaredOutputs<C, keyof typeof outputs>>>()` ties the class to its kind's output map.
+ */
+export type DeclaredOutputs<C, K extends keyof C> = { -readonly [P in K]: C[P] extends pulumi.OutputInstance<infer T> ? T : never };
 
 export interface CheckFailure {
   /** The top-level arg. */
@@ -97,10 +109,19 @@ export interface CheckFailure {
 
 type Props = Record<string, unknown>;
 
-/** The args of `I` a program must set (its keys that are not optional); any name for an index-signature type. */
+/**
+ * The spec of the arg `K` of the inputs `I`: `required: true` exactly when `I` requires the arg, so
+ * that the list of required args cannot disagree with the inputs type.
+ */
 // `{} extends Pick<I, K>` is how a key is found optional.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export type RequiredArg<I> = string extends keyof I ? string : { [K in keyof I]-?: {} extends Pick<I, K> ? never : K }[keyof I] & string;
+type SpecOf<I, K extends keyof I> = string extends keyof I ? ArgSpec : {} extends Pick<I, K> ? ArgSpec & { required?: false } : ArgSpec & { required: true };
+
+/** Every arg of `I`, and only those, with how it maps to the wire; the required ones say so. */
+export type ArgSpecs<I> = { readonly [K in keyof I]-?: SpecOf<I, K> };
+
+/** The names of the required args of a kind's specs. */
+export const requiredArgs = (specs: Readonly<Record<string, ArgSpec>>): string[] => Object.keys(specs).filter((name) => specs[name].required === true);
 
 /**
  * Inputs no check has seen (diff, also in preview): each declared arg may be absent, or not known
@@ -117,15 +138,16 @@ export type Unchecked<I> = { readonly [K in keyof I]?: unknown };
 interface DeclarationBase<I extends object> {
   /** Class name and type token suffix, e.g. `Workload` → `pulumi-nodejs:dynamic/svc:Workload`. */
   name: string;
-  /** What the platform calls it, for messages: `workload`. */
-  noun: string;
-  /** Every arg of `I`, and only those, with how it maps to the wire. */
-  args: { readonly [K in keyof I]-?: ArgSpec };
-  /** Args that are required (checked before any call). */
-  required: ReadonlyArray<RequiredArg<I>>;
+  /** What the platform calls its objects, as messages name them: `workload`, `asset type`. */
+  platformTerm: string;
+  /** Every arg of `I`, and only those, with how it maps to the wire; the required ones say so. */
+  args: ArgSpecs<I>;
   /** The platform's identity of the object, from its inputs; becomes the Pulumi id. Absent when the platform assigns it (the record's `id`). */
   id?(inputs: I): string;
-  /** The wire schema the create body must satisfy (check validates against it, mapping fields back to args). */
+  /**
+   * The wire schema the args must satisfy (check validates against it, mapping fields back to args);
+   * for a kind that names its create endpoint, default: that endpoint's body.
+   */
   schema?: z.ZodType;
   /** Rules across fields, on inputs that are known; no API calls. `olds` are the inputs of the last run, if any. */
   check?(inputs: I, nowMs: number, olds: I | undefined): CheckFailure[];
@@ -174,14 +196,15 @@ interface ReleasingDeclaration<I extends object> extends DeclarationBase<I> {
 export type KindDeclaration<I extends object> = DeletingDeclaration<I> | ReleasingDeclaration<I>;
 
 /**
- * A kind as the machinery runs it, whatever its inputs: the declaration's members over the engine's
+ * A kind as the lifecycle (lifecycle.ts) runs it, whatever its inputs: the declaration's members over the engine's
  * property maps. `defineKind` makes it from a declaration; each call passes the props through the
  * declaration's guard (declared args only, every required one present) before the typed member sees them.
  */
 interface KindBase {
   name: string;
-  noun: string;
+  platformTerm: string;
   args: Readonly<Record<string, ArgSpec>>;
+  /** The args a program must set (those whose spec says `required`). */
   required: readonly string[];
   id?(inputs: Props): string;
   schema?: z.ZodType;
@@ -230,7 +253,7 @@ function missingArgs(required: readonly string[], props: Props): string[] {
 }
 
 /**
- * The machinery's kind from a declaration typed against its inputs. The engine hands the provider
+ * The lifecycle's kind from a declaration typed against its inputs. The engine hands the provider
  * property maps; a declaration's members see them only once they hold its inputs: the declared args
  * (others dropped) with every required one present. Their values are the ones check validated (the
  * wire schema and the kind's rules run on every input before the engine creates or updates anything).
@@ -244,41 +267,45 @@ export function defineKind<I extends object>(declaration: KindDeclaration<I>): K
     for (const name of declared) if (props[name] !== undefined) out[name] = props[name];
     return out;
   };
-  const holds = (args: Props): args is Props & I => missingArgs(d.required, args).length === 0;
-  const partial = (args: Props): args is Props & Partial<I> => Object.keys(args).every(isArg);
+  /** Whether the declared args hold every required one: then they are the kind's inputs. */
+  const required = requiredArgs(d.args);
+  const hasRequired = (args: Props): args is Props & I => missingArgs(required, args).length === 0;
+  const onlyDeclared = (args: Props): args is Props & Partial<I> => Object.keys(args).every(isArg);
   /** The inputs in props, or an error naming the required args they lack. */
   const inputs = (props: Props, op: string): I => {
     const args = pick(props);
-    if (holds(args)) return args;
-    throw new Error(`${d.name}: ${op} needs the required arg(s) ${missingArgs(d.required, args).join(", ")}, which the inputs lack`);
+    if (hasRequired(args)) return args;
+    throw new Error(`${d.name}: ${op} needs the required arg(s) ${missingArgs(required, args).join(", ")}, which the inputs lack`);
   };
-  const olds = (props: Props | undefined): I | undefined => {
+  /** The inputs of the last run, when there was one and they are complete. */
+  const previousInputs = (props: Props | undefined): I | undefined => {
     const args = props && pick(props);
-    return args && holds(args) ? args : undefined;
+    return args && hasRequired(args) ? args : undefined;
   };
-  const some = (props: Props): Partial<I> => {
+  /** The declared args props hold, required or not (a read on an import has none). */
+  const knownArgs = (props: Props): Partial<I> => {
     const args = pick(props);
-    return partial(args) ? args : {};
+    return onlyDeclared(args) ? args : {};
   };
   const map = d.outputs;
   const { id, check, replaceWhen, findCreated, update, argsFromRecord } = d;
   const base: KindBase = {
     name: d.name,
-    noun: d.noun,
+    platformTerm: d.platformTerm,
     args: d.args,
-    required: d.required,
+    required,
     id: id && ((props) => id(inputs(props, "id"))),
     schema: d.schema,
-    check: check && ((props, nowMs, before) => check(inputs(props, "check"), nowMs, olds(before))),
+    check: check && ((props, nowMs, before) => check(inputs(props, "check"), nowMs, previousInputs(before))),
     deleteBeforeReplace: d.deleteBeforeReplace,
     replaceWhen: replaceWhen && ((before, after) => replaceWhen(pick(before), pick(after))),
     create: async (ctx, props) => d.create(ctx, inputs(props, "create")),
     findCreated: findCreated && (async (ctx, props, sinceMs) => findCreated(ctx, inputs(props, "create"), sinceMs)),
-    read: async (ctx, id, props) => d.read(ctx, id, some(props)),
-    update: update && (async (ctx, id, news, before, changed) => update(ctx, id, inputs(news, "update"), olds(before), changed.filter(isArg))),
+    read: async (ctx, id, props) => d.read(ctx, id, knownArgs(props)),
+    update: update && (async (ctx, id, news, before, changed) => update(ctx, id, inputs(news, "update"), previousInputs(before), changed.filter(isArg))),
     outputs: (record) => readOutputs(map, record),
     outputNames: Object.keys(map),
-    argsFromRecord: argsFromRecord && ((record, before) => Object.fromEntries(Object.entries(argsFromRecord(record, some(before))))),
+    argsFromRecord: argsFromRecord && ((record, before) => Object.fromEntries(Object.entries(argsFromRecord(record, knownArgs(before))))),
     skipAdoptUpdate: d.skipAdoptUpdate,
   };
   if (d.onDestroy === "release") return { ...base, onDestroy: "release" };
@@ -296,9 +323,6 @@ export interface NamedEndpoints {
   update?: AnyEndpoint;
   delete?: AnyEndpoint;
 }
-
-/** Every arg of `I`, and only those, with how it maps to the wire. */
-export type ArgSpecs<I> = { readonly [K in keyof I]-?: ArgSpec };
 
 /** The wire name of an arg: its spec's `wire`, else the arg's name in snake_case (as `wireArgs` maps it). */
 type WireNameOf<K, S> = S extends { wire: infer W extends string } ? W : K extends string ? SnakeCase<K> : never;
@@ -358,7 +382,7 @@ type UnsentProblems<A, E extends { body?: z.ZodType }, Op> = Op extends "create"
   : never;
 
 /**
- * A kind's calls named by their endpoints: the machinery builds the create and update bodies from the
+ * A kind's calls named by their endpoints: the lifecycle builds the create and update bodies from the
  * args through the shared mapping (`wireArgs`: wire names, nested keys snake_cased), keeping the body
  * fields the endpoint's schema declares, and fills each path from `params`.
  */
@@ -369,7 +393,7 @@ export interface KindEndpoints<I, A, C, U> {
   delete?: AnyEndpoint;
   /**
    * The object's path values from its id (on create, the id its inputs give) and its inputs (empty on
-   * an import); each call takes the ones its endpoint's path names.
+   * an import); each call takes the ones its endpoint's path names. Default: a path's one value is the id.
    */
   params?(id: string, inputs: Partial<I>): Record<string, string>;
 }
@@ -438,7 +462,7 @@ function bodyFields(who: string, ep: AnyEndpoint): readonly string[] {
 const isRecord = (v: unknown): v is WireRecord => typeof v === "object" && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
 
 /**
- * The machinery's kind from a declaration that names its endpoints: `declareKind<Inputs>()({ … })`.
+ * The lifecycle's kind from a declaration that names its endpoints: `declareKind<Inputs>()({ … })`.
  * (Curried so that the args' wire names and the endpoints are inferred while the inputs are given.)
  */
 export function declareKind<I extends object>() {
@@ -453,8 +477,11 @@ export function declareKind<I extends object>() {
       const names = pathParamNames(ep.path);
       const out: CallInput<AnyEndpoint> = {};
       if (names.length > 0) {
-        if (!eps.params) throw new Error(`${d.name}: the endpoint ${ep.id} needs path values (${names.join(", ")}), and the declaration gives no params`);
-        const all = eps.params(id, inputs);
+        // Without params, a path of one value takes the id.
+        if (!eps.params && names.length > 1) {
+          throw new Error(`${d.name}: the endpoint ${ep.id} needs path values (${names.join(", ")}), more than the id, and the declaration gives no params`);
+        }
+        const all = eps.params ? eps.params(id, inputs) : { [names[0]]: id };
         out.params = Object.fromEntries(names.map((n) => [n, all[n]]));
       }
       if (body) out.body = keepFields(wireArgs(specs, inputs), body);
@@ -496,7 +523,8 @@ export function declareKind<I extends object>() {
       named.delete = ep;
     }
     if (!create || !read) throw new Error(`${d.name}: the declaration needs a create and a read, each an endpoint or a function`);
-    const base = { ...rest, args: d.args, create, read, update };
+    // Check validates against the create body unless the declaration says otherwise.
+    const base = { ...rest, args: d.args, schema: d.schema ?? eps.create?.body, create, read, update };
     let kind: Kind;
     if (d.onDestroy === "release") {
       if (remove) throw new Error(`${d.name}: a kind whose destroy releases the object has no delete`);

@@ -10,6 +10,19 @@ import { assets } from "../api/assets";
 import { clusters } from "../api/clusters";
 import { workloads } from "../api/workloads";
 import type { CallOutput, ListItem, SvcClient } from "../client";
+import type { AppRecord, AppVersionRecord, AssetRecord, ClusterRecord, WorkloadRecord } from "./records";
+import { proves, type Same } from "./wire-types";
+
+export type { AppRecord, AppVersionRecord, AssetRecord, ClusterRecord, WorkloadRecord } from "./records";
+
+// The records are plain types (records.ts), so that the main entry's declarations do not reach zod or
+// the table; these prove them the table's (scripts/record-types.js writes them again when the table changes).
+proves<Same<AppRecord, CallOutput<typeof apps.get>>>();
+proves<Same<AppVersionRecord, CallOutput<typeof apps.versionGet>>>();
+proves<Same<WorkloadRecord, CallOutput<typeof workloads.get>>>();
+proves<Same<AssetRecord, CallOutput<typeof assets.get>>>();
+proves<Same<AssetRecord, ListItem<typeof assets.list>>>();
+proves<Same<ClusterRecord, CallOutput<typeof clusters.get>>>();
 
 let configuredWith: string | undefined;
 
@@ -41,27 +54,27 @@ async function client(): Promise<SvcClient> {
  * The app as the platform holds it now: title, description, category, type, latest version,
  * status and audit fields. Fails with the platform's 404 when no app has this name.
  */
-export async function getApp(name: string): Promise<CallOutput<typeof apps.get>> {
+export async function getApp(name: string): Promise<AppRecord> {
   return (await client()).call(apps.get, { params: { app_name: name } });
 }
 
 /** One version of an app (`version` a semantic version such as `1.2.0`) with its full manifest as the platform holds it. Fails with a 404 when it does not exist. */
-export async function getAppVersion(appName: string, version: string): Promise<CallOutput<typeof apps.versionGet>> {
+export async function getAppVersion(appName: string, version: string): Promise<AppVersionRecord> {
   return (await client()).call(apps.versionGet, { params: { app_name: appName, app_version: version } });
 }
 
 /** The workload as the platform holds it now: its app version, cluster, runtime, lifecycle status and staged version. Fails with a 404 when it does not exist. */
-export async function getWorkload(name: string): Promise<CallOutput<typeof workloads.get>> {
+export async function getWorkload(name: string): Promise<WorkloadRecord> {
   return (await client()).call(workloads.get, { params: { workload_name: name } });
 }
 
 /** The asset as the platform holds it now: type, parent, path, location, status, properties and metadata. Fails with a 404 when it does not exist. */
-export async function getAsset(name: string): Promise<CallOutput<typeof assets.get>> {
+export async function getAsset(name: string): Promise<AssetRecord> {
   return (await client()).call(assets.get, { params: { asset_name: name } });
 }
 
 /** The cluster as the platform holds it now: type, status, settings, networks and versions. Fails with a 404 when it does not exist. */
-export async function getCluster(name: string): Promise<CallOutput<typeof clusters.get>> {
+export async function getCluster(name: string): Promise<ClusterRecord> {
   return (await client()).call(clusters.get, { params: { cluster_name: name } });
 }
 
@@ -78,9 +91,9 @@ export interface AssetFilter {
 }
 
 /** Every asset matching the filter, read page by page. */
-export async function listAssets(filter: AssetFilter = {}): Promise<Array<ListItem<typeof assets.list>>> {
+export async function listAssets(filter: AssetFilter = {}): Promise<AssetRecord[]> {
   const c = await client();
-  const out: Array<ListItem<typeof assets.list>> = [];
+  const out: AssetRecord[] = [];
   const query = { names: filter.names, asset_type_name: filter.assetTypeNames, search: filter.search, status_state: filter.statusStates };
   for await (const a of c.paginate(assets.list, { query })) out.push(a);
   return out;

@@ -14,8 +14,8 @@ import type { ResourceProvider } from "@pulumi/pulumi/dynamic";
 import { SvcApiError, SvcClient, SvcConfigError, SvcNetworkError } from "../client";
 import { credentialKeys, keysSet, ProviderConfigError, resolveConfig, SETTINGS, type ConfigSource, type ProviderConfig, type Setting } from "./config";
 import type { Kind, KindContext } from "./kind";
-import * as machinery from "./machinery";
-import { kinds } from "./resources";
+import * as lifecycle from "./lifecycle";
+import { kinds } from "./kinds";
 
 export interface ConfigureRequest {
   config: ConfigSource;
@@ -175,16 +175,16 @@ export function shim(kindName: string): Operations {
     configure: (req) => configure(req),
     check: async (olds, news) => {
       await ready();
-      return machinery.check(kind, olds, news, Date.now());
+      return lifecycle.check(kind, olds, news, Date.now());
     },
     diff: async (id, olds, news) => {
       await ready();
-      return machinery.diff(kind, id, olds, news);
+      return lifecycle.diff(kind, id, olds, news);
     },
-    create: async (inputs) => machinery.create(kind, await ctx(), inputs),
-    read: async (id, props) => machinery.read(kind, await ctx(), id, props ?? {}),
-    update: async (id, olds, news) => machinery.update(kind, await ctx(), id, olds, news),
-    delete: async (id, props) => machinery.remove(kind, await ctx(), id, props),
+    create: async (inputs) => lifecycle.create(kind, await ctx(), inputs),
+    read: async (id, props) => lifecycle.read(kind, await ctx(), id, props ?? {}),
+    update: async (id, olds, news) => lifecycle.update(kind, await ctx(), id, olds, news),
+    delete: async (id, props) => lifecycle.remove(kind, await ctx(), id, props),
   };
 }
 
@@ -195,18 +195,18 @@ export async function dispatch(kindName: string, method: Method, ...args: unknow
   switch (method) {
     case "check":
       await ready();
-      return machinery.check(kind, args[0] as P, args[1] as P, Date.now());
+      return lifecycle.check(kind, args[0] as P, args[1] as P, Date.now());
     case "diff":
       await ready();
-      return machinery.diff(kind, args[0] as string, args[1] as P, args[2] as P);
+      return lifecycle.diff(kind, args[0] as string, args[1] as P, args[2] as P);
     case "create":
-      return machinery.create(kind, await ctx(), args[0] as P);
+      return lifecycle.create(kind, await ctx(), args[0] as P);
     case "read":
-      return machinery.read(kind, await ctx(), args[0] as string, args[1] as P);
+      return lifecycle.read(kind, await ctx(), args[0] as string, args[1] as P);
     case "update":
-      return machinery.update(kind, await ctx(), args[0] as string, args[1] as P, args[2] as P);
+      return lifecycle.update(kind, await ctx(), args[0] as string, args[1] as P, args[2] as P);
     case "delete":
-      return machinery.remove(kind, await ctx(), args[0] as string, args[1] as P);
+      return lifecycle.remove(kind, await ctx(), args[0] as string, args[1] as P);
   }
 }
 

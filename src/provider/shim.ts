@@ -8,7 +8,7 @@
  * state written on one machine works on another.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PROVIDER_KEY, TYPE_TOKEN_PREFIX, type Kind } from "./kind";
+import { PROVIDER_KEY, TYPE_TOKEN_PREFIX } from "./kind";
 
 /** The `__provider` module text of a kind. */
 export function providerModule(kind: string): string {
@@ -21,7 +21,9 @@ export function providerModule(kind: string): string {
  * `pulumi.dynamic.Resource` gives, so the engine hands it to the dynamic-provider host.
  */
 export abstract class SvcResource extends pulumi.CustomResource {
-  protected constructor(kind: Pick<Kind, "name" | "outputNames">, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
+  // The kind is described by its name and output names only, so that the public declarations of the
+  // resource classes never describe a kind (see registry.ts).
+  protected constructor(kind: { readonly name: string; readonly outputNames: readonly string[] }, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
     const props = { ...Object.fromEntries(kind.outputNames.map((o) => [o, undefined])), ...args, [PROVIDER_KEY]: providerModule(kind.name) };
     super(TYPE_TOKEN_PREFIX + kind.name, name, props, opts);
   }

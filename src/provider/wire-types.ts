@@ -5,18 +5,17 @@
  * - `CamelCasedDeep<T, Free>`: a wire type as the args spell it, keys camelCased at every level except
  *   inside the free-form paths (the type-level twin of `convertKeys(value, camel, free)`);
  * - `WireShaped<T>`: a wire type as an arg that keeps the platform's naming (the app manifest);
- * - `DeepInput<T>`: a plain type as a program may write it, any value at any depth a `pulumi.Input`;
- * - `Resolved<T>`: an args type as the provider receives it, every `pulumi.Input` resolved;
+ * - `DeepInput<T>`, `Resolved<T>` (input-types.ts, re-exported): a type as programs write it, and as the provider receives it;
  * - `Same<A, B>` / `Assert<…>` / `proves<…>()`: compile-time proof that a documented arg type is exactly the contract's;
  * - `wireOf(schema, value, free)` and `conforms(schema, value)`: a nested arg's value as the wire
  *   carries it, checked against the schema it is sent under, with the schema's input type.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { renderPath } from "../api/common";
 import { convertKeys, describeIssue, snake, type Issue } from "./values";
+import type { Primitive } from "./input-types";
 
-type Primitive = string | number | boolean | bigint | symbol | null | undefined;
+export type { DeepInput, Resolved } from "./input-types";
 
 /** `app_version` → `appVersion`: the type-level twin of `camel` (values.ts). */
 export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
@@ -56,32 +55,6 @@ export type CamelCasedDeep<T, Free extends string = never> = Mapped<T, Free, "",
 
 /** A wire type as an arg in the platform's naming (keys kept); optional fields drop `null`. */
 export type WireShaped<T> = Mapped<T, never, "", false>;
-
-/**
- * A plain type as a program may write it: the value, and every value inside it, may be a
- * `pulumi.Input` (an Output of another resource, a Promise). Keeps the properties' docs.
- */
-export type DeepInput<T> = T extends Primitive
-  ? T
-  : T extends ReadonlyArray<infer Item>
-    ? Array<pulumi.Input<DeepInput<Item>>>
-    : T extends object
-      ? { [K in keyof T]: pulumi.Input<DeepInput<T[K]>> }
-      : T;
-
-/** An args type as the provider receives it: every `pulumi.Input`, at any depth, resolved to its value. */
-export type Resolved<T> =
-  T extends pulumi.OutputInstance<infer U>
-    ? Resolved<U>
-    : T extends PromiseLike<infer U>
-      ? Resolved<U>
-      : T extends Primitive
-        ? T
-        : T extends ReadonlyArray<infer Item>
-          ? Array<Resolved<Item>>
-          : T extends object
-            ? { [K in keyof T]: Resolved<T[K]> }
-            : T;
 
 /** Deep structural form of a type, so that an interface and a mapped type of the same shape compare equal. */
 type Normal<T> = T extends Primitive ? T : T extends ReadonlyArray<infer Item> ? Array<Normal<Item>> : T extends object ? { [K in keyof T]: Normal<T[K]> } : T;

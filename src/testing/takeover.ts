@@ -18,7 +18,7 @@ export interface Takeovers {
 
 /** The rules, from the provider's kinds (loaded at the first run: nothing else of the kit needs them). */
 export async function takeovers(): Promise<Takeovers> {
-  const { kinds } = await import("../provider/resources");
+  const { kinds } = await import("../provider/kinds");
   const kindOf = (type: string): Kind | undefined => (type.startsWith(TYPE_TOKEN_PREFIX) ? kinds[type.slice(TYPE_TOKEN_PREFIX.length)] : undefined);
   const asked = (inputs: PropertyMap) => unwrapSecret(inputs.adopt ?? null) === true;
   /** A kind whose create writes over the object with its identity: it takes no `adopt`, it always adopts. */

@@ -13,8 +13,8 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import * as svc from "../../src";
 import * as testing from "../../src/testing";
 import { defineKind } from "../../src/provider/kind";
-import * as machinery from "../../src/provider/machinery";
-import { kinds } from "../../src/provider/resources";
+import * as lifecycle from "../../src/provider/lifecycle";
+import { kinds } from "../../src/provider/kinds";
 
 testing.registerMatchers();
 
@@ -127,9 +127,8 @@ describe("provider-side args", () => {
   const seen: Array<{ call: string; args: Record<string, unknown>; changed?: string[] }> = [];
   const fake = defineKind<Record<string, unknown>>({
     name: "Fake",
-    noun: "fake",
-    args: { name: { replaces: true }, title: {}, adopt: { local: true } },
-    required: ["name"],
+    platformTerm: "fake",
+    args: { name: { required: true, replaces: true }, title: {}, adopt: { local: true } },
     id: (i) => String(i.name),
     create: async (_ctx, args) => (seen.push({ call: "create", args }), { name: args.name, title: args.title }),
     read: async (_ctx, id) => (id === "exists" ? { name: "exists", title: "old" } : undefined),
@@ -141,10 +140,10 @@ describe("provider-side args", () => {
 
   test("never reach a kind's create, update (adoption included) or delete, nor its list of changed args", async () => {
     seen.length = 0;
-    await machinery.create(fake, ctx, { name: "new", title: "t", adopt: true });
-    const adopted = await machinery.create(fake, ctx, { name: "exists", title: "t", adopt: true });
-    await machinery.update(fake, ctx, "exists", { name: "exists", title: "t" }, { name: "exists", title: "u", adopt: true });
-    await machinery.remove(fake, ctx, "exists", { name: "exists", title: "u", adopt: true });
+    await lifecycle.create(fake, ctx, { name: "new", title: "t", adopt: true });
+    const adopted = await lifecycle.create(fake, ctx, { name: "exists", title: "t", adopt: true });
+    await lifecycle.update(fake, ctx, "exists", { name: "exists", title: "t" }, { name: "exists", title: "u", adopt: true });
+    await lifecycle.remove(fake, ctx, "exists", { name: "exists", title: "u", adopt: true });
     expect(seen.map((s) => s.call)).toEqual(["create", "update", "update", "delete"]);
     for (const s of seen) {
       expect(s.args).not.toHaveProperty("adopt");

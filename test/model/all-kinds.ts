@@ -1,6 +1,6 @@
 /**
  * The quickstart plus one resource of each kind it leaves out (AssetMetadata, Label, DataLabel,
- * DataType, Bridge, InstanceSettings): a program holding all 16 kinds, with real references between
+ * DataType, Bridge, InstanceSettings): a program holding every kind, with real references between
  * them. The faults test runs its whole life under injected faults, and the upgrade test's recorded
  * state was written by it.
  */

@@ -1,5 +1,5 @@
 /**
- * Random programs over all 16 kinds and random edits to them. A `World` holds the program being
+ * Random programs over every kind and random edits to them. A `World` holds the program being
  * edited and a counter that keeps every platform name fresh within a run. Each edit is interpreted
  * from a seed against the current program (so a generated sequence of edits is valid whatever edits
  * shrinking removed before it): it picks its target among the declarations, adds what a new

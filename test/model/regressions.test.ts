@@ -7,8 +7,8 @@
  */
 import { SvcApiError } from "../../src/client";
 import { defineKind, type KindContext } from "../../src/provider/kind";
-import * as machinery from "../../src/provider/machinery";
-import { kinds } from "../../src/provider/resources";
+import * as lifecycle from "../../src/provider/lifecycle";
+import { kinds } from "../../src/provider/kinds";
 import type { Decl, ProgramSpec } from "./program";
 import { runSequence, type Sequence } from "./run";
 
@@ -139,7 +139,7 @@ describe("shrunk reproductions of what the model tests found", () => {
 describe("a cluster's type", () => {
   test("cannot change once the cluster exists: check says so, naming the cluster, the field, both values and what is allowed (a replacement failed half-way, dropping the cluster from the state)", () => {
     const olds = { name: "plant-a", type: "k3s" };
-    const { failures } = machinery.check(kinds.Cluster, olds, { name: "plant-a", type: "docker" }, Date.now());
+    const { failures } = lifecycle.check(kinds.Cluster, olds, { name: "plant-a", type: "docker" }, Date.now());
     expect(failures).toEqual([
       {
         property: "type",
@@ -148,8 +148,8 @@ describe("a cluster's type", () => {
       },
     ]);
     // No type declared is the default type; a new name may have any type.
-    expect(machinery.check(kinds.Cluster, { name: "plant-a" }, { name: "plant-a", type: "k3s" }, Date.now()).failures).toEqual([]);
-    expect(machinery.check(kinds.Cluster, olds, { name: "plant-b", type: "docker" }, Date.now()).failures).toEqual([]);
+    expect(lifecycle.check(kinds.Cluster, { name: "plant-a" }, { name: "plant-a", type: "k3s" }, Date.now()).failures).toEqual([]);
+    expect(lifecycle.check(kinds.Cluster, olds, { name: "plant-b", type: "docker" }, Date.now()).failures).toEqual([]);
   });
 });
 
@@ -158,9 +158,8 @@ describe("the create's 409 hint", () => {
   const kindFailingWith = (err: Error) =>
     defineKind<Record<string, unknown>>({
       name: "Fake",
-      noun: "fake",
-      args: { name: { replaces: true }, adopt: { local: true } },
-      required: ["name"],
+      platformTerm: "fake",
+      args: { name: { required: true, replaces: true }, adopt: { local: true } },
       id: (i) => String(i.name),
       create: async () => {
         throw err;
@@ -172,9 +171,9 @@ describe("the create's 409 hint", () => {
   const ctx = { client: { withDefaults: () => ({}) }, settings: { operationTimeoutSeconds: 1 } } as unknown as KindContext;
 
   test("says the object exists only when the create call itself answered 409", async () => {
-    await expect(machinery.create(kindFailingWith(conflict("workloads.create")), ctx, { name: "a" })).rejects.toThrow("set `adopt: true`");
-    const later = machinery.create(kindFailingWith(conflict("workloads.enable")), ctx, { name: "a" });
+    await expect(lifecycle.create(kindFailingWith(conflict("workloads.create")), ctx, { name: "a" })).rejects.toThrow("set `adopt: true`");
+    const later = lifecycle.create(kindFailingWith(conflict("workloads.enable")), ctx, { name: "a" });
     await expect(later).rejects.toThrow("Fake 'a': create failed: POST /x → 409: conflict");
-    await expect(machinery.create(kindFailingWith(conflict("workloads.enable")), ctx, { name: "a" })).rejects.not.toThrow("adopt");
+    await expect(lifecycle.create(kindFailingWith(conflict("workloads.enable")), ctx, { name: "a" })).rejects.not.toThrow("adopt");
   });
 });

@@ -8,9 +8,8 @@ import { clusters } from "../../src/api/clusters";
 import type { AnyEndpoint } from "../../src/api/endpoint";
 import { workloads } from "../../src/api/workloads";
 import type { SvcClient } from "../../src/client";
-import type { KindContext } from "../../src/provider/kind";
-import { clusterKind } from "../../src/provider/resources/cluster";
-import { workloadKind } from "../../src/provider/resources/workload";
+import type { Kind, KindContext } from "../../src/provider/kind";
+import { kinds } from "../../src/provider/kinds";
 
 /** A client that records each call and answers a running workload / an online cluster. */
 function recording() {
@@ -28,7 +27,7 @@ function recording() {
 /** The JSON the request carries (fields left undefined are not sent). */
 const sent = (calls: Array<{ id: string; input: unknown }>) => calls.map((c) => ({ id: c.id, input: JSON.parse(JSON.stringify(c.input)) as unknown }));
 
-const update = async (kind: typeof clusterKind, id: string, news: Record<string, unknown>, olds: Record<string, unknown> | undefined, changed: string[]) => {
+const update = async (kind: Kind, id: string, news: Record<string, unknown>, olds: Record<string, unknown> | undefined, changed: string[]) => {
   const { calls, ctx } = recording();
   if (!kind.update) throw new Error(`${kind.name} has no update`);
   await kind.update(ctx, id, news, olds, changed);
@@ -48,7 +47,7 @@ describe("Cluster: the settings update sends the changed settings", () => {
   };
 
   test("only the changed args, under their wire names, nested keys snake_cased; never name, type or adopt", async () => {
-    const calls = await update(clusterKind, "edge-1", cluster, { ...cluster, title: "Old" }, ["name", "type", "title", "forwardLogsBufferSize", "edgeOptions", "adopt"]);
+    const calls = await update(kinds.Cluster, "edge-1", cluster, { ...cluster, title: "Old" }, ["name", "type", "title", "forwardLogsBufferSize", "edgeOptions", "adopt"]);
     expect(calls).toEqual([
       {
         id: clusters.update.id,
@@ -61,14 +60,14 @@ describe("Cluster: the settings update sends the changed settings", () => {
 
   test("a changed arg that is now unset, or edge options without a policy, send nothing: the cluster is read instead", async () => {
     const news = { ...cluster, telemetryAlertsEnabled: undefined, edgeOptions: {} };
-    expect(await update(clusterKind, "edge-1", news, cluster, ["telemetryAlertsEnabled", "edgeOptions"])).toEqual([
+    expect(await update(kinds.Cluster, "edge-1", news, cluster, ["telemetryAlertsEnabled", "edgeOptions"])).toEqual([
       { id: clusters.get.id, input: { params: { cluster_name: "edge-1" } } },
     ]);
   });
 
   test("create sends name, title and type, then every set setting (not the title) in one update", async () => {
     const { calls, ctx } = recording();
-    await clusterKind.create(ctx, { ...cluster, syncScrapeInterval: 60 });
+    await kinds.Cluster.create(ctx, { ...cluster, syncScrapeInterval: 60 });
     expect(sent(calls)).toEqual([
       { id: clusters.create.id, input: { body: { name: "edge-1", title: "Edge 1", type: "k3s" } } },
       {
@@ -83,7 +82,7 @@ describe("Cluster: the settings update sends the changed settings", () => {
 
   test("a create without settings makes no update", async () => {
     const { calls, ctx } = recording();
-    await clusterKind.create(ctx, { name: "edge-2", edgeOptions: {} });
+    await kinds.Cluster.create(ctx, { name: "edge-2", edgeOptions: {} });
     expect(sent(calls).map((c) => c.id)).toEqual([clusters.create.id]);
   });
 });
@@ -116,7 +115,7 @@ describe("Workload: the patch sends the changed keys", () => {
   };
 
   test("only the changed keys, under their wire names; runtime snake_cased except its free-form parts", async () => {
-    const calls = await update(workloadKind, "w-1", workload, { ...workload, appVersion: "1.1.0" }, ["appVersion", "runtime", "apiPermissions", "running", "adopt"]);
+    const calls = await update(kinds.Workload, "w-1", workload, { ...workload, appVersion: "1.1.0" }, ["appVersion", "runtime", "apiPermissions", "running", "adopt"]);
     expect(calls).toEqual([
       {
         id: workloads.patch.id,
@@ -133,7 +132,7 @@ describe("Workload: the patch sends the changed keys", () => {
   });
 
   test("on adoption (no olds) every patchable key is sent, in the body's order", async () => {
-    const calls = await update(workloadKind, "w-1", workload, undefined, []);
+    const calls = await update(kinds.Workload, "w-1", workload, undefined, []);
     expect(calls).toEqual([
       {
         id: workloads.patch.id,
@@ -166,7 +165,7 @@ describe("Workload: the patch sends the changed keys", () => {
 
   test("a changed key that is now unset is still a patch (an empty one); changes outside the patch only read", async () => {
     const { nodeName: _, ...news } = workload;
-    expect(await update(workloadKind, "w-1", news, workload, ["nodeName"])).toEqual([{ id: workloads.patch.id, input: { params: { workload_name: "w-1" }, body: {} } }]);
-    expect(await update(workloadKind, "w-1", workload, workload, ["running", "adopt"])).toEqual([{ id: workloads.get.id, input: { params: { workload_name: "w-1" } } }]);
+    expect(await update(kinds.Workload, "w-1", news, workload, ["nodeName"])).toEqual([{ id: workloads.patch.id, input: { params: { workload_name: "w-1" }, body: {} } }]);
+    expect(await update(kinds.Workload, "w-1", workload, workload, ["running", "adopt"])).toEqual([{ id: workloads.get.id, input: { params: { workload_name: "w-1" } } }]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Kinds name the endpoints of their calls, and the machinery builds the create and update bodies
+ * Kinds name the endpoints of their calls, and the lifecycle builds the create and update bodies
  * from the args through the one shared mapping:
  * - every kind declares its endpoints, or is listed below with the reason its calls are written by hand;
  * - each endpoint a kind names is a row of the table whose `effect` is the operation's;
@@ -14,11 +14,8 @@ import type { AnyEndpoint } from "../../src/api/endpoint";
 import { endpoints } from "../../src/api/endpoints";
 import type { SvcClient } from "../../src/client";
 import { declareKind, defineOutputs, type Kind, type KindContext } from "../../src/provider/kind";
-import { kinds } from "../../src/provider/resources";
+import { kinds } from "../../src/provider/kinds";
 import { compileFixture, markedMistakes, unmetMistakes } from "../helpers/marked-errors";
-import { assetKind } from "../../src/provider/resources/asset";
-import { assetMetadataKind, assetPropertyKind } from "../../src/provider/resources/asset-property";
-import { bridgeKind } from "../../src/provider/resources/bridge";
 
 type Op = "create" | "read" | "update" | "delete";
 const OPS: readonly Op[] = ["create", "read", "update", "delete"];
@@ -101,14 +98,14 @@ function recording(answer?: (ep: AnyEndpoint, input: unknown) => unknown) {
 
 test("create sends the args under their wire names: only the body's fields, the path's values from the id, nothing local", async () => {
   const { calls, ctx } = recording();
-  await assetPropertyKind.create(ctx, { assetName: "pump-1", name: "rpm", title: "RPM", value: 1500, adopt: true });
+  await kinds.AssetProperty.create(ctx, { assetName: "pump-1", name: "rpm", title: "RPM", value: 1500, adopt: true });
   expect(calls).toEqual([{ id: assets.propertyCreate.id, input: { params: { asset_name: "pump-1" }, body: { name: "rpm", title: "RPM", value: 1500 } } }]);
 });
 
 test("update sends the fields the update body takes (renamed args, no identity), to the object's path", async () => {
   const { calls, ctx } = recording();
   const news = { name: "pump-1", title: "Pump 1", assetTypeName: "pump", parentName: "line-1", location: { lat: 1, lon: 2 } };
-  await assetKind.update!(ctx, "pump-1", news, undefined, ["title"]);
+  await kinds.Asset.update!(ctx, "pump-1", news, undefined, ["title"]);
   expect(calls).toEqual([
     {
       id: assets.update.id,
@@ -120,11 +117,11 @@ test("update sends the fields the update body takes (renamed args, no identity),
 test("read and delete address the object from its id", async () => {
   const { calls, ctx } = recording();
   const props = { assetName: "pump-1", name: "rpm", value: "x" };
-  await assetPropertyKind.read(ctx, "pump-1/rpm", props);
-  if (assetPropertyKind.onDestroy === "release") throw new Error("AssetProperty is deleted on destroy");
-  await assetPropertyKind.delete(ctx, "pump-1/rpm", props);
-  await assetMetadataKind.read(ctx, "pump-1/nameplate", {});
-  await bridgeKind.read(ctx, "b-1", {});
+  await kinds.AssetProperty.read(ctx, "pump-1/rpm", props);
+  if (kinds.AssetProperty.onDestroy === "release") throw new Error("AssetProperty is deleted on destroy");
+  await kinds.AssetProperty.delete(ctx, "pump-1/rpm", props);
+  await kinds.AssetMetadata.read(ctx, "pump-1/nameplate", {});
+  await kinds.Bridge.read(ctx, "b-1", {});
   expect(calls).toEqual([
     { id: assets.propertyGet.id, input: { params: { asset_name: "pump-1", asset_property_name: "rpm" } } },
     { id: assets.propertyDelete.id, input: { params: { asset_name: "pump-1", asset_property_name: "rpm" } } },
@@ -135,12 +132,12 @@ test("read and delete address the object from its id", async () => {
 
 test("an answer that is no record is refused, naming the kind and the endpoint", async () => {
   const { ctx } = recording(() => undefined);
-  await expect(bridgeKind.read(ctx, "b-1", {})).rejects.toThrow(/^Bridge: bridges\.get answered no record \(undefined\)$/);
+  await expect(kinds.Bridge.read(ctx, "b-1", {})).rejects.toThrow(/^Bridge: bridges\.get answered no record \(undefined\)$/);
 });
 
-describe("declarations the machinery cannot run are refused when the kind is declared", () => {
-  const base = { noun: "x", required: [], outputs: defineOutputs({}), args: { name: {} } };
-  // Declarations the types would refuse, given untyped, as the machinery sees them at run time.
+describe("declarations the lifecycle cannot run are refused when the kind is declared", () => {
+  const base = { platformTerm: "x", outputs: defineOutputs({}), args: { name: { required: true as const } } };
+  // Declarations the types would refuse, given untyped, as the lifecycle sees them at run time.
   const declare = (d: Record<string, unknown>): Kind => declareKind<{ name: string }>()({ ...base, name: "Broken", endpoints: {}, ...d });
   test("no create", () => {
     expect(() => declare({ endpoints: { read: bridges.get, delete: bridges.delete } })).toThrow(/^Broken: the declaration needs a create and a read/);
@@ -151,10 +148,18 @@ describe("declarations the machinery cannot run are refused when the kind is dec
   test("a delete on a kind destroy releases", () => {
     expect(() => declare({ onDestroy: "release", endpoints: { create: bridges.deploy, read: bridges.get, delete: bridges.delete } })).toThrow(/releases the object has no delete/);
   });
-  test("path values without params", async () => {
-    const kind = declare({ endpoints: { create: bridges.deploy, read: bridges.get, delete: bridges.delete } });
+  test("path values beyond the id without params", async () => {
+    const kind = declare({ endpoints: { create: bridges.deploy, read: assets.propertyGet, delete: bridges.delete } });
     const { ctx } = recording();
-    await expect(kind.read(ctx, "b-1", {})).rejects.toThrow(/^Broken: the endpoint bridges\.get needs path values \(bridge_name\), and the declaration gives no params$/);
+    await expect(kind.read(ctx, "b-1", {})).rejects.toThrow(
+      /^Broken: the endpoint assets\.propertyGet needs path values \(asset_name, asset_property_name\), more than the id, and the declaration gives no params$/,
+    );
+  });
+  test("without params, a path of one value takes the id", async () => {
+    const kind = declare({ endpoints: { create: bridges.deploy, read: bridges.get, delete: bridges.delete } });
+    const { ctx, calls } = recording();
+    await kind.read(ctx, "b-1", {});
+    expect(calls).toEqual([{ id: bridges.get.id, input: { params: { bridge_name: "b-1" } } }]);
   });
 });
 

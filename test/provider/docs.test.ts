@@ -8,7 +8,7 @@
 import type { z } from "zod";
 import { CLUSTER_SETTING_DEFAULTS, clusterSettings } from "../../src/api/clusters";
 import { NAME_PATTERN } from "../../src/api/common";
-import { kinds } from "../../src/provider/resources";
+import { kinds } from "../../src/provider/kinds";
 import { camel } from "../../src/provider/values";
 import { coverage, readPublicApi, type PublicApi } from "./dts";
 
@@ -77,7 +77,7 @@ describe("each arg's doc says what a change does, as the kind declares it", () =
           continue;
         }
         const replaces = alwaysReplaces || spec.replaces === true;
-        if (replaces && !/replaces/.test(doc)) wrong.push(`${arg}: a change replaces the ${kind.noun}, the doc does not say so: ${doc}`);
+        if (replaces && !/replaces/.test(doc)) wrong.push(`${arg}: a change replaces the ${kind.platformTerm}, the doc does not say so: ${doc}`);
         if (!replaces && !/in place/.test(doc)) wrong.push(`${arg}: a change updates in place, the doc does not say so: ${doc}`);
       }
       // Every arg of the class is one the kind declares (no undocumented behaviour).

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "../../src";
-import { kinds } from "../../src/provider/resources";
+import { kinds } from "../../src/provider/kinds";
 import { readPublicApi, type PublicApi } from "./dts";
 
 /** Enough args for each class's constructor; the mocks below never call the provider. */

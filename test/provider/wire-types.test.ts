@@ -5,8 +5,8 @@
  */
 import { deploymentRuntime, appDefaults } from "../../src/api/apps";
 import { defineKind, type KindContext } from "../../src/provider/kind";
-import { toWire } from "../../src/provider/machinery";
-import { kinds } from "../../src/provider/resources";
+import { toWire } from "../../src/provider/lifecycle";
+import { kinds } from "../../src/provider/kinds";
 import { DEFAULTS_FREE, RUNTIME_FREE, type AppVersionDefaults, type WorkloadRuntime } from "../../src/provider/resources/contract-types";
 import { conformed, wireOf } from "../../src/provider/wire-types";
 
@@ -70,9 +70,8 @@ describe("defineKind: the typed members see the kind's inputs", () => {
   const seen: unknown[] = [];
   const kind = defineKind<Inputs>({
     name: "Fake",
-    noun: "fake",
-    args: { name: { replaces: true }, title: {}, adopt: { local: true } },
-    required: ["name"],
+    platformTerm: "fake",
+    args: { name: { required: true, replaces: true }, title: {}, adopt: { local: true } },
     id: (i) => i.name,
     replaceWhen: (olds, news) => (seen.push({ olds, news }), false),
     create: async (_ctx, i) => (seen.push(i), { name: i.name }),

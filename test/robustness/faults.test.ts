@@ -15,7 +15,7 @@ import * as testing from "../../src/testing";
 import type { FaultConfigInput } from "../../src/emulator";
 import type { Store } from "../../src/emulator/store/store";
 import { TABLES } from "../../src/emulator/store/tables";
-import { kinds } from "../../src/provider/resources";
+import { kinds } from "../../src/provider/kinds";
 import { INSTANCE_SETTINGS_DEFAULTS } from "../../src/provider/resources/instance-settings";
 import { ALL_KINDS_RESOURCES, allKinds } from "../model/all-kinds";
 import { Figures, report } from "./reliability";

@@ -14,7 +14,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { kinds } from "../../src/provider/resources";
+import { kinds } from "../../src/provider/kinds";
 import * as testing from "../../src/testing";
 import { ALL_KINDS_RESOURCES, allKinds } from "../model/all-kinds";
 

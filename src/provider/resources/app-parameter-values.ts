@@ -2,12 +2,14 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { SvcClient } from "../../client";
 import { parameters } from "../../api/parameters";
-import { defineKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
+import { defineKind, defineOutputs, type CheckFailure, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import { assetNameOfKrn, nameKeyedRecord, scalarValue, showValue } from "../../api/common";
 import { parameterName } from "../../api/apps";
 import { isAssetRef, toAssetKrn } from "./refs";
-import type { Resolved } from "../wire-types";
+import type { Resolved } from "../input-types";
+import { proves, type Same } from "../wire-types";
 
 type Scalar = string | number | boolean;
 
@@ -29,16 +31,13 @@ export interface AppParameterValuesArgs {
 }
 
 /** Parameter values have no computed outputs: `values` (the managed values as the platform holds them) is their state. */
-export const appParameterValuesOutputs = defineOutputs({});
+const appParameterValuesOutputs = defineOutputs({});
 
-/** The args as the provider receives them. */
 type Inputs = Resolved<AppParameterValuesArgs>;
-/** Which app version's values, for which resource: the resource's identity. */
 type Identity = Pick<Inputs, "appName" | "appVersion" | "resource">;
 
 const params = (i: Identity) => ({ app_name: i.appName, app_version: i.appVersion });
 
-/** The values that are set for the resource now (defaults excluded). */
 async function currentValues(client: SvcClient, i: Identity): Promise<Record<string, Scalar>> {
   const out: Record<string, Scalar> = {};
   const rows = client.paginate(parameters.valuesList, {
@@ -48,7 +47,6 @@ async function currentValues(client: SvcClient, i: Identity): Promise<Record<str
   return out;
 }
 
-/** Writes the complete set of values of the resource (patch=false): what is left out falls back to its default. */
 async function writeAll(client: SvcClient, i: Inputs, values: Record<string, Scalar>): Promise<void> {
   await client.call(parameters.valuesUpdate, {
     params: params(i),
@@ -65,83 +63,81 @@ async function record(client: SvcClient, i: Identity): Promise<WireRecord> {
   return { app_name: i.appName, app_version: i.appVersion, resource: toAssetKrn(i.resource), values: await currentValues(client, i) };
 }
 
-/** The identity from an id `<app>@<version>/<resource KRN>` (a read by id alone). */
 function fromId(id: string): Identity {
   const slash = id.indexOf("/");
   const at = id.lastIndexOf("@", slash);
   return { appName: id.slice(0, at), appVersion: id.slice(at + 1, slash), resource: id.slice(slash + 1) };
 }
 
-export const appParameterValuesKind = defineKind<Inputs>({
-  name: "AppParameterValues",
-  noun: "parameter values",
-  args: {
-    appName: { replaces: true },
-    appVersion: { replaces: true },
-    resource: { replaces: true },
-    // Parameter name → value: any name is data.
-    values: { compare: "exact", schema: nameKeyedRecord(parameterName, scalarValue) },
-    comment: { writeOnly: true },
-  },
-  required: ["appName", "appVersion", "resource", "values"],
-  id: (i) => `${i.appName}@${i.appVersion}/${toAssetKrn(i.resource)}`,
-  check(i): CheckFailure[] {
-    const failures: CheckFailure[] = [];
-    if (!isAssetRef(i.resource)) failures.push({ property: "resource", reason: `'${i.resource}' is neither an asset name nor a KRN 'krn:asset:<name>'` });
-    for (const [k, v] of Object.entries(i.values)) {
-      if (!["string", "number", "boolean"].includes(typeof v)) failures.push({ property: "values", reason: `${k}: must be a number, string or boolean, got ${showValue(v)}` });
-    }
-    return failures;
-  },
-  async create({ client }, i) {
-    // Values the platform already holds (an adopted plant) are not written again: no call changes anything.
-    const current = await currentValues(client, i);
-    if (i.comment === undefined && Object.entries(i.values).every(([k, v]) => k in current && current[k] === v)) return record(client, i);
-    await client.call(parameters.valuesUpdate, {
-      params: params(i),
-      query: { patch: true },
-      body: {
-        resource_parameters: [
-          { resource: toAssetKrn(i.resource), parameters: Object.entries(i.values).map(([name, value]) => ({ name, value, ...(i.comment ? { comment: i.comment } : {}) })) },
-        ],
-      },
-    });
-    return record(client, i);
-  },
-  async read({ client }, id, olds) {
-    const { appName, appVersion, resource } = olds;
-    const i: Identity = appName && appVersion && resource ? { appName, appVersion, resource } : fromId(id);
-    const values = await currentValues(client, i);
-    // A read by id alone takes over every value that is set; a refresh looks at the managed ones.
-    const keys = olds.values ? Object.keys(olds.values).filter((k) => k in values) : Object.keys(values);
-    const managed = Object.fromEntries(keys.map((k) => [k, values[k]]));
-    // None of the managed parameters has a value any more: the object this resource stands for is gone.
-    return Object.keys(managed).length === 0 ? undefined : { app_name: i.appName, app_version: i.appVersion, resource: toAssetKrn(i.resource), values: managed };
-  },
-  async update({ client }, _id, news, olds) {
-    const current = await currentValues(client, news);
-    const released = Object.keys(olds?.values ?? {}).filter((k) => !(k in news.values));
-    const next: Record<string, Scalar> = { ...current, ...news.values };
-    for (const k of released) delete next[k];
-    await writeAll(client, news, next);
-    return record(client, news);
-  },
-  async delete({ client }, _id, i) {
-    const current = await currentValues(client, i);
-    for (const k of Object.keys(i.values)) delete current[k];
-    await writeAll(client, i, current);
-  },
-  // The identity (app, version, resource) is the id itself; only the values can drift.
-  argsFromRecord: (r, olds) => ({
-    appName: olds.appName ?? (r.app_name as string),
-    appVersion: olds.appVersion ?? (r.app_version as string),
-    resource: olds.resource ?? assetNameOfKrn(r.resource as string),
-    values: r.values as Record<string, Scalar>,
+const appParameterValuesKind = registerKind(
+  defineKind<Inputs>({
+    name: "AppParameterValues",
+    platformTerm: "parameter values",
+    args: {
+      appName: { required: true, replaces: true },
+      appVersion: { required: true, replaces: true },
+      resource: { required: true, replaces: true },
+      // Parameter name → value: any name is data.
+      values: { required: true, compare: "exact", schema: nameKeyedRecord(parameterName, scalarValue) },
+      comment: { writeOnly: true },
+    },
+    id: (i) => `${i.appName}@${i.appVersion}/${toAssetKrn(i.resource)}`,
+    check(i): CheckFailure[] {
+      const failures: CheckFailure[] = [];
+      if (!isAssetRef(i.resource)) failures.push({ property: "resource", reason: `'${i.resource}' is neither an asset name nor a KRN 'krn:asset:<name>'` });
+      for (const [k, v] of Object.entries(i.values)) {
+        if (!["string", "number", "boolean"].includes(typeof v)) failures.push({ property: "values", reason: `${k}: must be a number, string or boolean, got ${showValue(v)}` });
+      }
+      return failures;
+    },
+    async create({ client }, i) {
+      // Values the platform already holds (an adopted plant) are not written again: no call changes anything.
+      const current = await currentValues(client, i);
+      if (i.comment === undefined && Object.entries(i.values).every(([k, v]) => k in current && current[k] === v)) return record(client, i);
+      await client.call(parameters.valuesUpdate, {
+        params: params(i),
+        query: { patch: true },
+        body: {
+          resource_parameters: [
+            { resource: toAssetKrn(i.resource), parameters: Object.entries(i.values).map(([name, value]) => ({ name, value, ...(i.comment ? { comment: i.comment } : {}) })) },
+          ],
+        },
+      });
+      return record(client, i);
+    },
+    async read({ client }, id, olds) {
+      const { appName, appVersion, resource } = olds;
+      const i: Identity = appName && appVersion && resource ? { appName, appVersion, resource } : fromId(id);
+      const values = await currentValues(client, i);
+      // A read by id alone takes over every value that is set; a refresh looks at the managed ones.
+      const keys = olds.values ? Object.keys(olds.values).filter((k) => k in values) : Object.keys(values);
+      const managed = Object.fromEntries(keys.map((k) => [k, values[k]]));
+      // None of the managed parameters has a value any more: the object this resource stands for is gone.
+      return Object.keys(managed).length === 0 ? undefined : { app_name: i.appName, app_version: i.appVersion, resource: toAssetKrn(i.resource), values: managed };
+    },
+    async update({ client }, _id, news, olds) {
+      const current = await currentValues(client, news);
+      const released = Object.keys(olds?.values ?? {}).filter((k) => !(k in news.values));
+      const next: Record<string, Scalar> = { ...current, ...news.values };
+      for (const k of released) delete next[k];
+      await writeAll(client, news, next);
+      return record(client, news);
+    },
+    async delete({ client }, _id, i) {
+      const current = await currentValues(client, i);
+      for (const k of Object.keys(i.values)) delete current[k];
+      await writeAll(client, i, current);
+    },
+    // The identity (app, version, resource) is the id itself; only the values can drift.
+    argsFromRecord: (r, olds) => ({
+      appName: olds.appName ?? (r.app_name as string),
+      appVersion: olds.appVersion ?? (r.app_version as string),
+      resource: olds.resource ?? assetNameOfKrn(r.resource as string),
+      values: r.values as Record<string, Scalar>,
+    }),
+    outputs: appParameterValuesOutputs,
   }),
-  outputs: appParameterValuesOutputs,
-});
-
-export interface AppParameterValues extends Outputs<typeof appParameterValuesOutputs> {}
+);
 
 /**
  * The values of an app version's parameters for one resource (asset), with patch semantics: only
@@ -157,3 +153,5 @@ export class AppParameterValues extends SvcResource {
     super(appParameterValuesKind, name, args, opts);
   }
 }
+
+proves<Same<OutputValues<typeof appParameterValuesOutputs>, DeclaredOutputs<AppParameterValues, keyof typeof appParameterValuesOutputs>>>();

@@ -6,10 +6,12 @@ import type * as Yaml from "yaml";
 import { z } from "zod";
 import { AppVersionCreate, AppVersionPatch, apps } from "../../api/apps";
 import { renderPath } from "../../api/common";
-import { declareKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, type CheckFailure, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import { camel, containsUnknown, convertKeys, deepEqual, describeIssue, reconcile, snake } from "../values";
-import { conformed, type DeepInput, type Resolved, type Same, proves } from "../wire-types";
+import type { DeepInput, Resolved } from "../input-types";
+import { conformed, type Same, proves } from "../wire-types";
 import { DEFAULTS_FREE, MANIFEST_ARGS_ONLY, SCHEMAS_FREE, type AppManifest, type AppVersionDefaults, type AppVersionSchemas } from "./contract-types";
 
 /** The YAML parser, loaded at the first manifest file: the provider host loads this module with every kind, and most programs have none. */
@@ -126,81 +128,76 @@ const params = (id: string) => {
 };
 
 /** An app version's computed outputs, read from the platform's record. */
-export const appVersionOutputs = defineOutputs({
-  /** When the version was created (RFC 3339). */
+const appVersionOutputs = defineOutputs({
   createdAt: (r) => r.created_at as string,
-  /** Who created the version. */
   createdBy: (r) => r.created_by as string,
-  /** When the version was last changed (RFC 3339). */
   updatedAt: (r) => r.updated_at as string,
-  /** Who changed the version last. */
   updatedBy: (r) => r.updated_by as string,
-  /** The names of the parameters the version declares (its manifest's `parameters`), in order. */
   parameterNames: (r) => ((r.parameters ?? []) as Array<{ name: string }>).map((p) => p.name),
-  /** The version's flags as the platform holds them (snake_case, the platform's defaults filled in). */
   flags: (r) => r.flags as Json,
 });
 
-export const appVersionKind = declareKind<Inputs>()({
-  name: "AppVersion",
-  noun: "app version",
-  args: {
-    appName: { wire: "name", replaces: true },
-    version: { replaces: true },
-    type: { replaces: true },
-    title: { replaces: true },
-    description: { replaces: true },
-    image: {},
-    defaults: { nested: true, freeForm: DEFAULTS_FREE, schema: AppVersionCreate.shape.defaults },
-    schemas: { nested: true, freeForm: SCHEMAS_FREE, schema: AppVersionCreate.shape.schemas },
-    // A manifest change replaces the version unless it only changes what a patch can (see replaceWhen).
-    // Its fields are the create body's (check refuses name, version and type there, which args set),
-    // and the mark of a file that could not be used, which check reports.
-    manifest: { wire: "__manifest", schema: AppVersionCreate.extend({ [UNUSABLE_MANIFEST]: z.string().optional() }) },
-    adopt: { local: true },
-  },
-  required: ["appName", "version", "type"],
-  id: (i) => `${i.appName}@${i.version}`,
-  // The manifest and the args make one body: a change the platform cannot patch replaces the version.
-  replaceWhen: (olds, news) => containsUnknown(news.manifest) || !deepEqual(fixedPart(createBody(olds as Inputs)), fixedPart(createBody(news as Inputs))),
-  check(i): CheckFailure[] {
-    const unreadable = manifestProblem(i.manifest);
-    if (unreadable) return [{ property: "manifest", reason: unreadable }];
-    const manifest = i.manifest ?? {};
-    const clash = MANIFEST_ARGS_ONLY.filter((k) => k in manifest);
-    const failures: CheckFailure[] = clash.map((k) => ({ property: "manifest", reason: `${k}: set it with the ${camel(k === "name" ? "app_name" : k)} arg instead` }));
-    const parsed = AppVersionCreate.safeParse(createBody(i), { reportInput: true });
-    if (!parsed.success) {
-      // Unknown fields are told by the machinery's rule for every kind, with the nearest known one.
-      for (const issue of parsed.error.issues.filter((i) => i.code !== "unrecognized_keys").slice(0, 20)) {
-        const head = String(issue.path[0] ?? "");
-        const property = head === "name" ? "appName" : head === "version" || head === "type" || MANIFEST_OWN.includes(head) ? camel(head) : "manifest";
-        // Inside an arg the path below it; inside the manifest the manifest's own path.
-        const where = property === "manifest" ? renderPath("", issue.path).slice(1) : renderPath("", issue.path.slice(1)).replace(/^\./, "");
-        failures.push({ property, reason: `${where ? `${where}: ` : ""}${describeIssue(issue, property === "manifest" ? (k) => k : camel)}` });
+const appVersionKind = registerKind(
+  declareKind<Inputs>()({
+    name: "AppVersion",
+    platformTerm: "app version",
+    args: {
+      appName: { required: true, wire: "name", replaces: true },
+      version: { required: true, replaces: true },
+      type: { required: true, replaces: true },
+      title: { replaces: true },
+      description: { replaces: true },
+      image: {},
+      defaults: { nested: true, freeForm: DEFAULTS_FREE, schema: AppVersionCreate.shape.defaults },
+      schemas: { nested: true, freeForm: SCHEMAS_FREE, schema: AppVersionCreate.shape.schemas },
+      // A manifest change replaces the version unless it only changes what a patch can (see replaceWhen).
+      // Its fields are the create body's (check refuses name, version and type there, which args set),
+      // and the mark of a file that could not be used, which check reports.
+      manifest: { wire: "__manifest", schema: AppVersionCreate.extend({ [UNUSABLE_MANIFEST]: z.string().optional() }) },
+      adopt: { local: true },
+    },
+    id: (i) => `${i.appName}@${i.version}`,
+    // The manifest and the args make one body: a change the platform cannot patch replaces the version.
+    replaceWhen: (olds, news) => containsUnknown(news.manifest) || !deepEqual(fixedPart(createBody(olds as Inputs)), fixedPart(createBody(news as Inputs))),
+    check(i): CheckFailure[] {
+      const unreadable = manifestProblem(i.manifest);
+      if (unreadable) return [{ property: "manifest", reason: unreadable }];
+      const manifest = i.manifest ?? {};
+      const clash = MANIFEST_ARGS_ONLY.filter((k) => k in manifest);
+      const failures: CheckFailure[] = clash.map((k) => ({ property: "manifest", reason: `${k}: set it with the ${camel(k === "name" ? "app_name" : k)} arg instead` }));
+      const parsed = AppVersionCreate.safeParse(createBody(i), { reportInput: true });
+      if (!parsed.success) {
+        // Unknown fields are told by the lifecycle's check for every kind, with the nearest known one.
+        for (const issue of parsed.error.issues.filter((i) => i.code !== "unrecognized_keys").slice(0, 20)) {
+          const head = String(issue.path[0] ?? "");
+          const property = head === "name" ? "appName" : head === "version" || head === "type" || MANIFEST_OWN.includes(head) ? camel(head) : "manifest";
+          // Inside an arg the path below it; inside the manifest the manifest's own path.
+          const where = property === "manifest" ? renderPath("", issue.path).slice(1) : renderPath("", issue.path.slice(1)).replace(/^\./, "");
+          failures.push({ property, reason: `${where ? `${where}: ` : ""}${describeIssue(issue, property === "manifest" ? (k) => k : camel)}` });
+        }
       }
-    }
-    return failures;
-  },
-  create: async ({ client }, i) => await client.call(apps.create, { body: conformed(AppVersionCreate, createBody(i)) }),
-  endpoints: { read: apps.versionGet, delete: apps.versionDelete, params },
-  async update({ client }, id, news, olds) {
-    // Adoption patches every patchable key; an update those whose value changed, whether an arg or
-    // the manifest set it. A patch cannot remove part of `defaults` or `schemas` (keys it is not sent
-    // stay), so a change to either goes through update, which replaces both whole.
-    const body = createBody(news);
-    const before = olds && createBody(olds);
-    const changed = PATCHABLE.filter((k) => before === undefined || !deepEqual(before[k], body[k]));
-    if (changed.length === 0) return await client.call(apps.versionGet, { params: params(id) });
-    const whole = before !== undefined && changed.some((k) => k !== "image");
-    const sent: Json = whole ? { defaults: body.defaults, schemas: body.schemas } : {};
-    for (const k of changed) if (!whole || k === "image") sent[k] = body[k] ?? (k === "image" && before !== undefined ? "" : undefined);
-    const request = { params: params(id), body: conformed(AppVersionPatch, scrubUndefined(sent)) };
-    return whole ? await client.call(apps.versionUpdate, request) : await client.call(apps.versionPatch, request);
-  },
-  argsFromRecord: (r, olds) => (olds.manifest === undefined ? {} : { manifest: manifestFromRecord(olds.manifest, r, olds) }),
-  outputs: appVersionOutputs,
-});
+      return failures;
+    },
+    create: async ({ client }, i) => await client.call(apps.create, { body: conformed(AppVersionCreate, createBody(i)) }),
+    endpoints: { read: apps.versionGet, delete: apps.versionDelete, params },
+    async update({ client }, id, news, olds) {
+      // Adoption patches every patchable key; an update those whose value changed, whether an arg or
+      // the manifest set it. A patch cannot remove part of `defaults` or `schemas` (keys it is not sent
+      // stay), so a change to either goes through update, which replaces both whole.
+      const body = createBody(news);
+      const before = olds && createBody(olds);
+      const changed = PATCHABLE.filter((k) => before === undefined || !deepEqual(before[k], body[k]));
+      if (changed.length === 0) return await client.call(apps.versionGet, { params: params(id) });
+      const whole = before !== undefined && changed.some((k) => k !== "image");
+      const sent: Json = whole ? { defaults: body.defaults, schemas: body.schemas } : {};
+      for (const k of changed) if (!whole || k === "image") sent[k] = body[k] ?? (k === "image" && before !== undefined ? "" : undefined);
+      const request = { params: params(id), body: conformed(AppVersionPatch, scrubUndefined(sent)) };
+      return whole ? await client.call(apps.versionUpdate, request) : await client.call(apps.versionPatch, request);
+    },
+    argsFromRecord: (r, olds) => (olds.manifest === undefined ? {} : { manifest: manifestFromRecord(olds.manifest, r, olds) }),
+    outputs: appVersionOutputs,
+  }),
+);
 
 /** What check says about a manifest file that could not be used, when that is what `manifest` holds. */
 function manifestProblem(manifest: unknown): string | undefined {
@@ -244,8 +241,6 @@ export function loadManifest(file: string): Json {
   return read.manifest;
 }
 
-export interface AppVersion extends Outputs<typeof appVersionOutputs> {}
-
 /**
  * One version of an app, with the id `<app>@<version>`; the first version creates the app. `image`,
  * `defaults` and `schemas` change in place (the platform's patchable keys, patch semantics), whether
@@ -261,6 +256,19 @@ export class AppVersion extends SvcResource {
   /** The app's type. */
   declare readonly type: pulumi.Output<string>;
 
+  /** When the version was created (RFC 3339). */
+  declare readonly createdAt: pulumi.Output<string>;
+  /** Who created the version. */
+  declare readonly createdBy: pulumi.Output<string>;
+  /** When the version was last changed (RFC 3339). */
+  declare readonly updatedAt: pulumi.Output<string>;
+  /** Who changed the version last. */
+  declare readonly updatedBy: pulumi.Output<string>;
+  /** The names of the parameters the version declares (its manifest's `parameters`), in order. */
+  declare readonly parameterNames: pulumi.Output<string[]>;
+  /** The version's flags as the platform holds them (snake_case, the platform's defaults filled in). */
+  declare readonly flags: pulumi.Output<{ [x: string]: unknown }>;
+
   constructor(name: string, args: AppVersionArgs, opts?: pulumi.CustomResourceOptions) {
     // A file that cannot be used becomes a value check refuses: the resource fails, the program does not crash.
     const fromFile = (file: string) => {
@@ -271,3 +279,5 @@ export class AppVersion extends SvcResource {
     super(appVersionKind, name, { ...args, manifest }, opts);
   }
 }
+
+proves<Same<OutputValues<typeof appVersionOutputs>, DeclaredOutputs<AppVersion, keyof typeof appVersionOutputs>>>();

@@ -4,9 +4,11 @@ import { AppPatch, apps } from "../../api/apps";
 import { workloads } from "../../api/workloads";
 import type { SvcClient } from "../../client";
 import { name as nameSchema } from "../../api/common";
-import { declareKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
-import type { Resolved } from "../wire-types";
+import type { Resolved } from "../input-types";
+import { proves, type Same } from "../wire-types";
 
 /** The arguments of an {@link App}. */
 export interface AppArgs {
@@ -27,12 +29,9 @@ export interface AppArgs {
  * An app's computed outputs: its own, fixed fields. The latest version, status and update time move
  * with other resources of the stack (versions, workloads) and are read with `getApp`.
  */
-export const appOutputs = defineOutputs({
-  /** The app's type, fixed by its first version: `app`, `importer`, `exporter` or `docker`. */
+const appOutputs = defineOutputs({
   type: (r) => r.type as "app" | "importer" | "exporter" | "docker",
-  /** When the app was created (RFC 3339), by its first version. */
   createdAt: (r) => r.created_at as string,
-  /** Who created the app. */
   createdBy: (r) => r.created_by as string,
 });
 type Inputs = Resolved<AppArgs>;
@@ -63,27 +62,26 @@ async function waitUntilUndeployed(client: SvcClient, app: string, timeoutMs: nu
   }
 }
 
-export const appKind = declareKind<Inputs>()({
-  name: "App",
-  noun: "app",
-  args: { name: { replaces: true }, title: {}, description: {}, category: {} },
-  required: ["name"],
-  id: (i) => i.name,
-  schema: AppPatch.extend({ name: nameSchema(64) }),
-  // The app exists once a version created it: creating this resource takes its fields over.
-  create: ({ client }, i) => patch(client, i),
-  endpoints: { read: apps.get, params: (id) => ({ app_name: id }) },
-  update: ({ client }, _id, news) => patch(client, news),
-  async delete({ client, settings }, id) {
-    // The platform refuses to delete an app that still runs as workloads. Workloads of the same stack
-    // are deleted at the same time (nothing orders them before the app), so wait for them to go.
-    await waitUntilUndeployed(client, id, settings.operationTimeoutSeconds * 1000);
-    await client.call(apps.delete, { params: { app_name: id } });
-  },
-  outputs: appOutputs,
-});
-
-export interface App extends Outputs<typeof appOutputs> {}
+const appKind = registerKind(
+  declareKind<Inputs>()({
+    name: "App",
+    platformTerm: "app",
+    args: { name: { required: true, replaces: true }, title: {}, description: {}, category: {} },
+    id: (i) => i.name,
+    schema: AppPatch.extend({ name: nameSchema(64) }),
+    // The app exists once a version created it: creating this resource takes its fields over.
+    create: ({ client }, i) => patch(client, i),
+    endpoints: { read: apps.get },
+    update: ({ client }, _id, news) => patch(client, news),
+    async delete({ client, settings }, id) {
+      // The platform refuses to delete an app that still runs as workloads. Workloads of the same stack
+      // are deleted at the same time (nothing orders them before the app), so wait for them to go.
+      await waitUntilUndeployed(client, id, settings.operationTimeoutSeconds * 1000);
+      await client.call(apps.delete, { params: { app_name: id } });
+    },
+    outputs: appOutputs,
+  }),
+);
 
 /**
  * The app-level fields (title, description, category) of an app that its versions create. Declare
@@ -100,7 +98,16 @@ export class App extends SvcResource {
   /** The app's name (its id on the platform). */
   declare readonly name: pulumi.Output<string>;
 
+  /** The app's type, fixed by its first version: `app`, `importer`, `exporter` or `docker`. */
+  declare readonly type: pulumi.Output<"app" | "importer" | "exporter" | "docker">;
+  /** When the app was created (RFC 3339), by its first version. */
+  declare readonly createdAt: pulumi.Output<string>;
+  /** Who created the app. */
+  declare readonly createdBy: pulumi.Output<string>;
+
   constructor(name: string, args: AppArgs, opts?: pulumi.CustomResourceOptions) {
     super(appKind, name, args, opts);
   }
 }
+
+proves<Same<OutputValues<typeof appOutputs>, DeclaredOutputs<App, keyof typeof appOutputs>>>();

@@ -3,9 +3,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { AssetPropertyCreate, MetadataCreate, assets } from "../../api/assets";
 import { name as nameSchema } from "../../api/common";
-import { declareKind, defineOutputs, type Outputs } from "../kind";
+import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs } from "../kind";
+import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
-import type { Resolved } from "../wire-types";
+import type { Resolved } from "../input-types";
+import { proves, type Same } from "../wire-types";
 
 type Value = string | number | boolean | string[] | number[] | boolean[];
 
@@ -64,89 +66,104 @@ const childParams =
   };
 
 /** An asset property's computed outputs, read from the platform's record. */
-export const assetPropertyOutputs = defineOutputs({
-  /** The value as the platform stores it: text (arrays as JSON). */
+const assetPropertyOutputs = defineOutputs({
   storedValue: (r) => r.value as string,
-  /** The title as the platform holds it (it keeps the title of a property name that existed already). */
   storedTitle: (r) => r.title as string,
-  /** When the property was created on the platform (RFC 3339). */
   created: (r) => r.created as string,
-  /** When the property was last changed on the platform (RFC 3339). */
   updated: (r) => r.updated as string,
 });
 
 /** An asset metadata record's computed outputs, read from the platform's record. */
-export const assetMetadataOutputs = defineOutputs({
-  /** When the metadata was created on the platform (RFC 3339). */
+const assetMetadataOutputs = defineOutputs({
   created: (r) => r.created as string,
-  /** When the metadata was last changed on the platform (RFC 3339). */
   updated: (r) => r.updated as string,
 });
 
-export const assetPropertyKind = declareKind<PropInputs>()({
-  name: "AssetProperty",
-  noun: "asset property",
-  args: {
-    assetName: { wire: "asset_name", replaces: true },
-    name: { replaces: true },
-    title: {},
-    // The platform stores the value as text.
-    value: { equal: sameValueText },
-    adopt: { local: true },
-  },
-  required: ["assetName", "name", "value"],
-  id: (i) => `${i.assetName}/${i.name}`,
-  schema: AssetPropertyCreate.extend({ asset_name: nameSchema(64) }),
-  // A property's title belongs to one property name platform-wide: a replacement under a new name that
-  // keeps the title would be refused while the old property holds it, so the old one goes first.
-  deleteBeforeReplace: true,
-  endpoints: {
-    create: assets.propertyCreate,
-    read: assets.propertyGet,
-    update: assets.propertyUpdate,
-    delete: assets.propertyDelete,
-    params: childParams("asset_property_name"),
-  },
-  outputs: assetPropertyOutputs,
-});
+const assetPropertyKind = registerKind(
+  declareKind<PropInputs>()({
+    name: "AssetProperty",
+    platformTerm: "asset property",
+    args: {
+      assetName: { required: true, wire: "asset_name", replaces: true },
+      name: { required: true, replaces: true },
+      title: {},
+      // The platform stores the value as text.
+      value: { required: true, equal: sameValueText },
+      adopt: { local: true },
+    },
+    id: (i) => `${i.assetName}/${i.name}`,
+    schema: AssetPropertyCreate.extend({ asset_name: nameSchema(64) }),
+    // A property's title belongs to one property name platform-wide: a replacement under a new name that
+    // keeps the title would be refused while the old property holds it, so the old one goes first.
+    deleteBeforeReplace: true,
+    endpoints: {
+      create: assets.propertyCreate,
+      read: assets.propertyGet,
+      update: assets.propertyUpdate,
+      delete: assets.propertyDelete,
+      params: childParams("asset_property_name"),
+    },
+    outputs: assetPropertyOutputs,
+  }),
+);
 
-export const assetMetadataKind = declareKind<MetaInputs>()({
-  name: "AssetMetadata",
-  noun: "asset metadata",
-  args: { assetName: { wire: "asset_name", replaces: true }, name: { replaces: true }, payload: { compare: "exact" }, adopt: { local: true } },
-  required: ["assetName", "name", "payload"],
-  id: (i) => `${i.assetName}/${i.name}`,
-  schema: MetadataCreate.extend({ asset_name: nameSchema(64) }),
-  endpoints: {
-    create: assets.metadataCreate,
-    read: assets.metadataGet,
-    update: assets.metadataUpdate,
-    delete: assets.metadataDelete,
-    params: childParams("asset_metadata_name"),
-  },
-  outputs: assetMetadataOutputs,
-});
-
-export interface AssetProperty extends Outputs<typeof assetPropertyOutputs> {}
+const assetMetadataKind = registerKind(
+  declareKind<MetaInputs>()({
+    name: "AssetMetadata",
+    platformTerm: "asset metadata",
+    args: {
+      assetName: { required: true, wire: "asset_name", replaces: true },
+      name: { required: true, replaces: true },
+      payload: { required: true, compare: "exact" },
+      adopt: { local: true },
+    },
+    id: (i) => `${i.assetName}/${i.name}`,
+    schema: MetadataCreate.extend({ asset_name: nameSchema(64) }),
+    endpoints: {
+      create: assets.metadataCreate,
+      read: assets.metadataGet,
+      update: assets.metadataUpdate,
+      delete: assets.metadataDelete,
+      params: childParams("asset_metadata_name"),
+    },
+    outputs: assetMetadataOutputs,
+  }),
+);
 
 /**
  * A property of an asset (a named value such as a rated power). A new `assetName` or `name`
  * replaces it; the title and the value update in place. Destroying it deletes the property.
  */
 export class AssetProperty extends SvcResource {
+  /** The value as the platform stores it: text (arrays as JSON). */
+  declare readonly storedValue: pulumi.Output<string>;
+  /** The title as the platform holds it (it keeps the title of a property name that existed already). */
+  declare readonly storedTitle: pulumi.Output<string>;
+  /** When the property was created on the platform (RFC 3339). */
+  declare readonly created: pulumi.Output<string>;
+  /** When the property was last changed on the platform (RFC 3339). */
+  declare readonly updated: pulumi.Output<string>;
+
   constructor(name: string, args: AssetPropertyArgs, opts?: pulumi.CustomResourceOptions) {
     super(assetPropertyKind, name, args, opts);
   }
 }
 
-export interface AssetMetadata extends Outputs<typeof assetMetadataOutputs> {}
+proves<Same<OutputValues<typeof assetPropertyOutputs>, DeclaredOutputs<AssetProperty, keyof typeof assetPropertyOutputs>>>();
 
 /**
  * A metadata record of an asset: a named free-form JSON payload. A new `assetName` or `name`
  * replaces it; the payload updates in place. Destroying it deletes the record.
  */
 export class AssetMetadata extends SvcResource {
+  /** When the metadata was created on the platform (RFC 3339). */
+  declare readonly created: pulumi.Output<string>;
+  /** When the metadata was last changed on the platform (RFC 3339). */
+  declare readonly updated: pulumi.Output<string>;
+
   constructor(name: string, args: AssetMetadataArgs, opts?: pulumi.CustomResourceOptions) {
     super(assetMetadataKind, name, args, opts);
   }
 }
+
+proves<Same<OutputValues<typeof assetMetadataOutputs>, DeclaredOutputs<AssetMetadata, keyof typeof assetMetadataOutputs>>>();

@@ -1,10 +1,12 @@
 /** AssetType and AssetClass: the types of assets and the classes that group them. */
 import type * as pulumi from "@pulumi/pulumi";
-import { AssetClassCreate, AssetTypeCreate, assets } from "../../api/assets";
+import { assets } from "../../api/assets";
 import { readAssetType } from "../../client/batch";
-import { declareKind, defineOutputs, type Outputs } from "../kind";
+import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs } from "../kind";
+import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
-import type { Resolved } from "../wire-types";
+import type { Resolved } from "../input-types";
+import { proves, type Same } from "../wire-types";
 
 /** The arguments of an {@link AssetType}. */
 export interface AssetTypeArgs {
@@ -31,38 +33,34 @@ type TypeInputs = Resolved<AssetTypeArgs>;
 type ClassInputs = Resolved<AssetClassArgs>;
 
 /** The computed outputs of an asset type or class, read from the platform's record. */
-export const assetTypeOutputs = defineOutputs({
-  /** When it was created on the platform (RFC 3339). */
+const assetTypeOutputs = defineOutputs({
   created: (r) => r.created as string,
-  /** When it was last changed on the platform (RFC 3339). */
   updated: (r) => r.updated as string,
 });
 
-export const assetTypeKind = declareKind<TypeInputs>()({
-  name: "AssetType",
-  noun: "asset type",
-  args: { name: { replaces: true }, title: {}, assetClassName: { wire: "asset_class_name" }, adopt: { local: true } },
-  required: ["name", "title"],
-  id: (i) => i.name,
-  schema: AssetTypeCreate,
-  endpoints: { create: assets.typeCreate, update: assets.typeUpdate, delete: assets.typeDelete, params: (id) => ({ asset_type_name: id }) },
-  // Reads are coalesced into list calls.
-  read: async ({ client }, id) => await readAssetType(client, id),
-  outputs: assetTypeOutputs,
-});
+const assetTypeKind = registerKind(
+  declareKind<TypeInputs>()({
+    name: "AssetType",
+    platformTerm: "asset type",
+    args: { name: { required: true, replaces: true }, title: { required: true }, assetClassName: { wire: "asset_class_name" }, adopt: { local: true } },
+    id: (i) => i.name,
+    endpoints: { create: assets.typeCreate, update: assets.typeUpdate, delete: assets.typeDelete },
+    // Reads are coalesced into list calls.
+    read: async ({ client }, id) => await readAssetType(client, id),
+    outputs: assetTypeOutputs,
+  }),
+);
 
-export const assetClassKind = declareKind<ClassInputs>()({
-  name: "AssetClass",
-  noun: "asset class",
-  args: { name: { replaces: true }, title: {}, adopt: { local: true } },
-  required: ["name", "title"],
-  id: (i) => i.name,
-  schema: AssetClassCreate,
-  endpoints: { create: assets.classCreate, read: assets.classGet, update: assets.classUpdate, delete: assets.classDelete, params: (id) => ({ asset_class_name: id }) },
-  outputs: assetTypeOutputs,
-});
-
-export interface AssetType extends Outputs<typeof assetTypeOutputs> {}
+const assetClassKind = registerKind(
+  declareKind<ClassInputs>()({
+    name: "AssetClass",
+    platformTerm: "asset class",
+    args: { name: { required: true, replaces: true }, title: { required: true }, adopt: { local: true } },
+    id: (i) => i.name,
+    endpoints: { create: assets.classCreate, read: assets.classGet, update: assets.classUpdate, delete: assets.classDelete },
+    outputs: assetTypeOutputs,
+  }),
+);
 
 /**
  * An asset type: what kind of thing an {@link Asset} is (e.g. a pump), optionally in an
@@ -75,12 +73,17 @@ export class AssetType extends SvcResource {
   /** The type's display title. */
   declare readonly title: pulumi.Output<string>;
 
+  /** When the type was created on the platform (RFC 3339). */
+  declare readonly created: pulumi.Output<string>;
+  /** When the type was last changed on the platform (RFC 3339). */
+  declare readonly updated: pulumi.Output<string>;
+
   constructor(name: string, args: AssetTypeArgs, opts?: pulumi.CustomResourceOptions) {
     super(assetTypeKind, name, args, opts);
   }
 }
 
-export interface AssetClass extends Outputs<typeof assetTypeOutputs> {}
+proves<Same<OutputValues<typeof assetTypeOutputs>, DeclaredOutputs<AssetType, keyof typeof assetTypeOutputs>>>();
 
 /** An asset class: a group of asset types. A new `name` replaces it; the title updates in place. Destroying it deletes the class. */
 export class AssetClass extends SvcResource {
@@ -89,7 +92,14 @@ export class AssetClass extends SvcResource {
   /** The class's display title. */
   declare readonly title: pulumi.Output<string>;
 
+  /** When the class was created on the platform (RFC 3339). */
+  declare readonly created: pulumi.Output<string>;
+  /** When the class was last changed on the platform (RFC 3339). */
+  declare readonly updated: pulumi.Output<string>;
+
   constructor(name: string, args: AssetClassArgs, opts?: pulumi.CustomResourceOptions) {
     super(assetClassKind, name, args, opts);
   }
 }
+
+proves<Same<OutputValues<typeof assetTypeOutputs>, DeclaredOutputs<AssetClass, keyof typeof assetTypeOutputs>>>();

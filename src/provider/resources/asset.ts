@@ -1,12 +1,14 @@
 /** Asset: a thing in the plant hierarchy (machine, line, site) that workloads read and control. */
 import type * as pulumi from "@pulumi/pulumi";
-import { AssetCreate, assets } from "../../api/assets";
+import { assets } from "../../api/assets";
 import { readAsset } from "../../client/batch";
 import type { z } from "zod";
 import type { assetState } from "../../api/assets";
-import { declareKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
-import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
+import type { Resolved } from "../input-types";
+import { type BodyOf, type CamelCasedDeep, type Same, proves } from "../wire-types";
 
 /** The arguments of an {@link Asset}. */
 export interface AssetArgs {
@@ -36,42 +38,34 @@ proves<Same<NonNullable<Inputs["location"]>, CamelCasedDeep<NonNullable<BodyOf<t
 const status = (r: WireRecord) => (r.status ?? {}) as { state: z.infer<typeof assetState>; last_seen?: string | null };
 
 /** An asset's computed outputs, read from the platform's record. */
-export const assetOutputs = defineOutputs({
-  /** The asset's place in the hierarchy: the names from the top-level asset down to this one, joined by `/`. */
+const assetOutputs = defineOutputs({
   path: (r) => r.path as string,
-  /** The title of the asset's type. */
   assetTypeTitle: (r) => r.asset_type_title as string,
-  /** The asset's connection state: `online`, `offline`, `partially_online` or `unknown`. */
   state: (r) => status(r).state,
-  /** When data of the asset was last seen (RFC 3339); unset until then. */
   lastSeen: (r) => status(r).last_seen ?? undefined,
-  /** When the asset was created on the platform (RFC 3339). */
   created: (r) => r.created as string,
-  /** When the asset was last changed on the platform (RFC 3339). */
   updated: (r) => r.updated as string,
 });
 
-export const assetKind = declareKind<Inputs>()({
-  name: "Asset",
-  noun: "asset",
-  args: {
-    name: { replaces: true },
-    title: {},
-    assetTypeName: { wire: "asset_type_name" },
-    parentName: { wire: "asset_parent_name" },
-    location: {},
-    adopt: { local: true },
-  },
-  required: ["name", "title", "assetTypeName"],
-  id: (i) => i.name,
-  schema: AssetCreate,
-  endpoints: { create: assets.create, update: assets.update, delete: assets.delete, params: (id) => ({ asset_name: id }) },
-  // Reads are coalesced into list calls (refresh of many assets), so the read is written here.
-  read: async ({ client }, id) => await readAsset(client, id),
-  outputs: assetOutputs,
-});
-
-export interface Asset extends Outputs<typeof assetOutputs> {}
+const assetKind = registerKind(
+  declareKind<Inputs>()({
+    name: "Asset",
+    platformTerm: "asset",
+    args: {
+      name: { required: true, replaces: true },
+      title: { required: true },
+      assetTypeName: { required: true, wire: "asset_type_name" },
+      parentName: { wire: "asset_parent_name" },
+      location: {},
+      adopt: { local: true },
+    },
+    id: (i) => i.name,
+    endpoints: { create: assets.create, update: assets.update, delete: assets.delete },
+    // Reads are coalesced into list calls (refresh of many assets), so the read is written here.
+    read: async ({ client }, id) => await readAsset(client, id),
+    outputs: assetOutputs,
+  }),
+);
 
 /**
  * An asset of the plant hierarchy. A new `name` replaces it; everything else updates in place (the
@@ -87,7 +81,22 @@ export class Asset extends SvcResource {
   /** The asset's type. */
   declare readonly assetTypeName: pulumi.Output<string>;
 
+  /** The asset's place in the hierarchy: the names from the top-level asset down to this one, joined by `/`. */
+  declare readonly path: pulumi.Output<string>;
+  /** The title of the asset's type. */
+  declare readonly assetTypeTitle: pulumi.Output<string>;
+  /** The asset's connection state: `online`, `offline`, `partially_online` or `unknown`. */
+  declare readonly state: pulumi.Output<"online" | "offline" | "partially_online" | "unknown">;
+  /** When data of the asset was last seen (RFC 3339); unset until then. */
+  declare readonly lastSeen: pulumi.Output<string | undefined>;
+  /** When the asset was created on the platform (RFC 3339). */
+  declare readonly created: pulumi.Output<string>;
+  /** When the asset was last changed on the platform (RFC 3339). */
+  declare readonly updated: pulumi.Output<string>;
+
   constructor(name: string, args: AssetArgs, opts?: pulumi.CustomResourceOptions) {
     super(assetKind, name, args, opts);
   }
 }
+
+proves<Same<OutputValues<typeof assetOutputs>, DeclaredOutputs<Asset, keyof typeof assetOutputs>>>();

@@ -1,9 +1,11 @@
 /** Bridge: a bridge app deployed with its workload, connecting a data source to assets. */
 import type * as pulumi from "@pulumi/pulumi";
-import { BridgeDeploy, bridges } from "../../api/bridges";
-import { declareKind, defineOutputs, type Outputs } from "../kind";
+import { bridges } from "../../api/bridges";
+import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs } from "../kind";
+import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
-import type { Resolved } from "../wire-types";
+import type { Resolved } from "../input-types";
+import { proves, type Same } from "../wire-types";
 
 /**
  * The arguments of a {@link Bridge}. The API has no bridge update: a change of any of them replaces
@@ -34,47 +36,39 @@ export interface BridgeArgs {
 }
 
 /** A bridge's computed outputs, read from the platform's record. */
-export const bridgeOutputs = defineOutputs({
-  /** The workload that runs the bridge app. */
+const bridgeOutputs = defineOutputs({
   workloadName: (r) => r.workload_name as string,
-  /** The compute node (ACP) of the bridge (the platform reports the cluster's name). */
   acpName: (r) => r.acp_name as string,
-  /** The state of the bridge's workload, e.g. `running`, `stopped`, `failed` (the workload states). */
   state: (r) => ((r.status ?? {}) as { state: string }).state,
-  /** Whether the bridge is enabled on the platform (an enabled bridge runs, a disabled one is stopped). */
   enabled: (r) => r.enabled as boolean,
-  /** When the bridge was created on the platform (RFC 3339). */
   created: (r) => r.created as string,
-  /** When the bridge was last changed on the platform (RFC 3339). */
   updated: (r) => r.updated as string,
 });
 
 type Inputs = Resolved<BridgeArgs>;
 
-export const bridgeKind = declareKind<Inputs>()({
-  name: "Bridge",
-  noun: "bridge",
-  args: {
-    name: {},
-    clusterName: {},
-    appName: {},
-    appVersion: {},
-    nodeName: {},
-    title: {},
-    protocol: {},
-    payload: { compare: "exact" },
-    adopt: { local: true },
-  },
-  required: ["name", "clusterName", "appName", "payload"],
-  id: (i) => i.name,
-  schema: BridgeDeploy,
-  replaceWhen: () => true,
-  endpoints: { create: bridges.deploy, read: bridges.get, delete: bridges.delete, params: (id) => ({ bridge_name: id }) },
-  skipAdoptUpdate: true,
-  outputs: bridgeOutputs,
-});
-
-export interface Bridge extends Outputs<typeof bridgeOutputs> {}
+const bridgeKind = registerKind(
+  declareKind<Inputs>()({
+    name: "Bridge",
+    platformTerm: "bridge",
+    args: {
+      name: { required: true },
+      clusterName: { required: true },
+      appName: { required: true },
+      appVersion: {},
+      nodeName: {},
+      title: {},
+      protocol: {},
+      payload: { required: true, compare: "exact" },
+      adopt: { local: true },
+    },
+    id: (i) => i.name,
+    replaceWhen: () => true,
+    endpoints: { create: bridges.deploy, read: bridges.get, delete: bridges.delete },
+    skipAdoptUpdate: true,
+    outputs: bridgeOutputs,
+  }),
+);
 
 /**
  * A bridge: a bridge app deployed with its workload, reading (or writing) asset metrics from a data
@@ -85,7 +79,22 @@ export class Bridge extends SvcResource {
   /** The bridge's name (its id on the platform). */
   declare readonly name: pulumi.Output<string>;
 
+  /** The workload that runs the bridge app. */
+  declare readonly workloadName: pulumi.Output<string>;
+  /** The compute node (ACP) of the bridge (the platform reports the cluster's name). */
+  declare readonly acpName: pulumi.Output<string>;
+  /** The state of the bridge's workload, e.g. `running`, `stopped`, `failed` (the workload states). */
+  declare readonly state: pulumi.Output<string>;
+  /** Whether the bridge is enabled on the platform (an enabled bridge runs, a disabled one is stopped). */
+  declare readonly enabled: pulumi.Output<boolean>;
+  /** When the bridge was created on the platform (RFC 3339). */
+  declare readonly created: pulumi.Output<string>;
+  /** When the bridge was last changed on the platform (RFC 3339). */
+  declare readonly updated: pulumi.Output<string>;
+
   constructor(name: string, args: BridgeArgs, opts?: pulumi.CustomResourceOptions) {
     super(bridgeKind, name, args, opts);
   }
 }
+
+proves<Same<OutputValues<typeof bridgeOutputs>, DeclaredOutputs<Bridge, keyof typeof bridgeOutputs>>>();

@@ -3,9 +3,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ClusterCreate, ClusterUpdate, clusters } from "../../api/clusters";
 import type { z } from "zod";
 import type { clusterStatus } from "../../api/clusters";
-import { declareKind, defineOutputs, wireArgs, type ArgSpecs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, wireArgs, type ArgSpecs, type CheckFailure, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
-import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
+import type { Resolved } from "../input-types";
+import { type BodyOf, type CamelCasedDeep, type Same, proves } from "../wire-types";
 
 /** The arguments of a {@link Cluster}. Settings left unset keep the platform's values (its defaults on a new cluster). */
 export interface ClusterArgs {
@@ -66,22 +68,14 @@ const cidr = (r: WireRecord) => (r.cidr ?? {}) as { pod_cidr: string; service_ci
 const version = (r: WireRecord) => (r.version ?? {}) as { k8s_version: string; svc_version: string };
 
 /** A cluster's computed outputs, read from the platform's record. */
-export const clusterOutputs = defineOutputs({
-  /** The cluster's status: `pending_provision`, `pending`, `online`, `unreachable` or `requires_attention`. */
+const clusterOutputs = defineOutputs({
   status: (r) => r.status as z.infer<typeof clusterStatus>,
-  /** When the cluster last reported to the platform (RFC 3339); unset until it has. */
   lastSeen: (r) => (r.last_seen ?? undefined) as string | undefined,
-  /** The cluster's pod network (CIDR), once it reported it. */
   podCidr: (r) => cidr(r).pod_cidr,
-  /** The cluster's service network (CIDR), once it reported it. */
   serviceCidr: (r) => cidr(r).service_cidr,
-  /** The Kubernetes version the cluster runs, once it reported it. */
   k8sVersion: (r) => version(r).k8s_version,
-  /** The version of the platform's edge software on the cluster, once it reported it. */
   svcVersion: (r) => version(r).svc_version,
-  /** When the cluster was created on the platform (RFC 3339). */
   created: (r) => r.created as string,
-  /** When the cluster was last changed on the platform (RFC 3339). */
   updated: (r) => r.updated as string,
 });
 
@@ -90,7 +84,7 @@ proves<Same<NonNullable<Inputs["edgeOptions"]>, CamelCasedDeep<NonNullable<BodyO
 
 /** How each arg maps to the wire. */
 const clusterArgs = {
-  name: { replaces: true },
+  name: { required: true, replaces: true },
   title: {},
   type: { replaces: true },
   ready: {},
@@ -120,47 +114,46 @@ function clusterUpdateBody(i: Inputs, args: ReadonlyArray<keyof Inputs & string>
 /** Whether a body sends anything. */
 const sendsAny = (body: object) => Object.keys(body).length > 0;
 
-export const clusterKind = declareKind<Inputs>()({
-  name: "Cluster",
-  noun: "cluster",
-  args: clusterArgs,
-  required: ["name"],
-  id: (i) => i.name,
-  // The create's fields, and the settings the update that follows it sends.
-  schema: ClusterCreate.pick({ name: true, title: true, type: true }).extend(ClusterUpdate.omit({ title: true, upgrade: true, api_credentials: true, edge_apps: true }).shape),
-  // The platform offers no cluster delete: the cluster stays and leaves the stack.
-  onDestroy: "release",
-  // So a cluster keeps its type for good: a replacement under the same name would only take the old
-  // cluster over again, which its other type refuses. Said at check, before anything changes.
-  check(i, _now, olds): CheckFailure[] {
-    const before = olds?.type ?? "k3s";
-    const after = i.type ?? "k3s";
-    if (!olds || olds.name !== i.name || before === after) return [];
-    return [
-      {
-        property: "type",
-        reason: `cluster '${i.name}' is of type '${before}', and API v4 can neither delete nor retype a cluster, so its type cannot become '${after}' (allowed: '${before}'); declare a cluster with another name for a ${after} cluster`,
-      },
-    ];
-  },
-  async create({ client }, i) {
-    let record = (await client.call(clusters.create, { body: { name: i.name, title: i.title, type: i.type } })) as WireRecord;
-    const settings = clusterUpdateBody(i, [...SETTINGS, "edgeOptions"]);
-    if (sendsAny(settings)) {
-      record = await client.call(clusters.update, { params: { cluster_name: i.name }, body: settings });
-    }
-    return record;
-  },
-  endpoints: { read: clusters.get, params: (id) => ({ cluster_name: id }) },
-  async update({ client }, id, news, _olds, changed) {
-    const body = clusterUpdateBody(news, changed);
-    if (!sendsAny(body)) return await client.call(clusters.get, { params: { cluster_name: id } });
-    return await client.call(clusters.update, { params: { cluster_name: id }, body });
-  },
-  outputs: clusterOutputs,
-});
-
-export interface Cluster extends Outputs<typeof clusterOutputs> {}
+const clusterKind = registerKind(
+  declareKind<Inputs>()({
+    name: "Cluster",
+    platformTerm: "cluster",
+    args: clusterArgs,
+    id: (i) => i.name,
+    // The create's fields, and the settings the update that follows it sends.
+    schema: ClusterCreate.pick({ name: true, title: true, type: true }).extend(ClusterUpdate.omit({ title: true, upgrade: true, api_credentials: true, edge_apps: true }).shape),
+    // The platform offers no cluster delete: the cluster stays and leaves the stack.
+    onDestroy: "release",
+    // So a cluster keeps its type for good: a replacement under the same name would only take the old
+    // cluster over again, which its other type refuses. Said at check, before anything changes.
+    check(i, _now, olds): CheckFailure[] {
+      const before = olds?.type ?? "k3s";
+      const after = i.type ?? "k3s";
+      if (!olds || olds.name !== i.name || before === after) return [];
+      return [
+        {
+          property: "type",
+          reason: `cluster '${i.name}' is of type '${before}', and API v4 can neither delete nor retype a cluster, so its type cannot become '${after}' (allowed: '${before}'); declare a cluster with another name for a ${after} cluster`,
+        },
+      ];
+    },
+    async create({ client }, i) {
+      let record = (await client.call(clusters.create, { body: { name: i.name, title: i.title, type: i.type } })) as WireRecord;
+      const settings = clusterUpdateBody(i, [...SETTINGS, "edgeOptions"]);
+      if (sendsAny(settings)) {
+        record = await client.call(clusters.update, { params: { cluster_name: i.name }, body: settings });
+      }
+      return record;
+    },
+    endpoints: { read: clusters.get },
+    async update({ client }, id, news, _olds, changed) {
+      const body = clusterUpdateBody(news, changed);
+      if (!sendsAny(body)) return await client.call(clusters.get, { params: { cluster_name: id } });
+      return await client.call(clusters.update, { params: { cluster_name: id }, body });
+    },
+    outputs: clusterOutputs,
+  }),
+);
 
 /**
  * A cluster of edge nodes. A new `name` replaces it (the old cluster is released); its `type` cannot
@@ -174,7 +167,26 @@ export class Cluster extends SvcResource {
   /** The cluster's display title, if set. */
   declare readonly title: pulumi.Output<string | undefined>;
 
+  /** The cluster's status: `pending_provision`, `pending`, `online`, `unreachable` or `requires_attention`. */
+  declare readonly status: pulumi.Output<"online" | "pending_provision" | "pending" | "unreachable" | "requires_attention">;
+  /** When the cluster last reported to the platform (RFC 3339); unset until it has. */
+  declare readonly lastSeen: pulumi.Output<string | undefined>;
+  /** The cluster's pod network (CIDR), once it reported it. */
+  declare readonly podCidr: pulumi.Output<string>;
+  /** The cluster's service network (CIDR), once it reported it. */
+  declare readonly serviceCidr: pulumi.Output<string>;
+  /** The Kubernetes version the cluster runs, once it reported it. */
+  declare readonly k8sVersion: pulumi.Output<string>;
+  /** The version of the platform's edge software on the cluster, once it reported it. */
+  declare readonly svcVersion: pulumi.Output<string>;
+  /** When the cluster was created on the platform (RFC 3339). */
+  declare readonly created: pulumi.Output<string>;
+  /** When the cluster was last changed on the platform (RFC 3339). */
+  declare readonly updated: pulumi.Output<string>;
+
   constructor(name: string, args: ClusterArgs, opts?: pulumi.CustomResourceOptions) {
     super(clusterKind, name, args, opts);
   }
 }
+
+proves<Same<OutputValues<typeof clusterOutputs>, DeclaredOutputs<Cluster, keyof typeof clusterOutputs>>>();

@@ -1,9 +1,11 @@
 /** DataType: one version of a data type definition (its ICD); versions are immutable and cannot be deleted. */
 import type * as pulumi from "@pulumi/pulumi";
 import { DataTypeCreate, datatypes } from "../../api/datatypes";
-import { declareKind, defineOutputs, type CheckFailure, type Outputs } from "../kind";
+import { declareKind, defineOutputs, type CheckFailure, type OutputValues, type DeclaredOutputs } from "../kind";
+import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
-import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
+import type { Resolved } from "../input-types";
+import { type BodyOf, type CamelCasedDeep, type Same, proves } from "../wire-types";
 import semverValid from "semver/functions/valid";
 import { containedIn, deepEqual } from "../values";
 
@@ -65,53 +67,47 @@ function sameIcd(declared: Icd, stated: Partial<Icd> | undefined): boolean {
 }
 
 /** A data type's computed outputs, read from the platform's record. */
-export const dataTypeOutputs = defineOutputs({
-  /** The type's class name (the icd's `className`). */
+const dataTypeOutputs = defineOutputs({
   type: (r) => r.type as string,
-  /** Whether it is a connect type (`source: connect`). */
   connect: (r) => r.connect as boolean,
-  /** The JSON Schema the platform derived from the definition. */
   jsonSchema: (r) => r.schema as Record<string, unknown>,
-  /** When the version was published (RFC 3339). */
   created: (r) => r.created as string,
-  /** When the version was last changed on the platform (RFC 3339). */
   updated: (r) => r.updated as string,
 });
 
-export const dataTypeKind = declareKind<Inputs>()({
-  name: "DataType",
-  noun: "data type",
-  args: {
-    icd: { nested: true, replaces: true, equal: (declared, stated) => sameIcd(declared as Icd, stated as Partial<Icd> | undefined) },
-    source: { replaces: true },
-    adopt: { local: true },
-  },
-  required: ["icd"],
-  id: (i) => `${i.icd.name}:${versionOf(i.icd)}`,
-  schema: DataTypeCreate,
-  // API v4 has no data type delete: the version stays on the platform and leaves the stack.
-  onDestroy: "release",
-  check(i, _now, olds): CheckFailure[] {
-    if (olds && olds.icd.name === i.icd.name && versionOf(olds.icd) === versionOf(i.icd) && (!deepEqual(olds.icd, i.icd) || olds.source !== i.source)) {
-      return [{ property: "icd", reason: `data type ${i.icd.name}:${versionOf(i.icd)} is published and immutable; change icd.version to publish the new definition` }];
-    }
-    return [];
-  },
-  create: async ({ client }, i) =>
-    await client.call(datatypes.create, {
-      body: { icd: { name: i.icd.name, class_name: i.icd.className, description: i.icd.description ?? "", version: i.icd.version, fields: i.icd.fields }, source: i.source },
-    }),
-  endpoints: {
-    read: datatypes.get,
-    params: (id) => {
-      const at = id.lastIndexOf(":");
-      return { data_type_name: id.slice(0, at), data_type_version: id.slice(at + 1) };
+const dataTypeKind = registerKind(
+  declareKind<Inputs>()({
+    name: "DataType",
+    platformTerm: "data type",
+    args: {
+      icd: { required: true, nested: true, replaces: true, equal: (declared, stated) => sameIcd(declared as Icd, stated as Partial<Icd> | undefined) },
+      source: { replaces: true },
+      adopt: { local: true },
     },
-  },
-  outputs: dataTypeOutputs,
-});
-
-export interface DataType extends Outputs<typeof dataTypeOutputs> {}
+    id: (i) => `${i.icd.name}:${versionOf(i.icd)}`,
+    schema: DataTypeCreate,
+    // API v4 has no data type delete: the version stays on the platform and leaves the stack.
+    onDestroy: "release",
+    check(i, _now, olds): CheckFailure[] {
+      if (olds && olds.icd.name === i.icd.name && versionOf(olds.icd) === versionOf(i.icd) && (!deepEqual(olds.icd, i.icd) || olds.source !== i.source)) {
+        return [{ property: "icd", reason: `data type ${i.icd.name}:${versionOf(i.icd)} is published and immutable; change icd.version to publish the new definition` }];
+      }
+      return [];
+    },
+    create: async ({ client }, i) =>
+      await client.call(datatypes.create, {
+        body: { icd: { name: i.icd.name, class_name: i.icd.className, description: i.icd.description ?? "", version: i.icd.version, fields: i.icd.fields }, source: i.source },
+      }),
+    endpoints: {
+      read: datatypes.get,
+      params: (id) => {
+        const at = id.lastIndexOf(":");
+        return { data_type_name: id.slice(0, at), data_type_version: id.slice(at + 1) };
+      },
+    },
+    outputs: dataTypeOutputs,
+  }),
+);
 
 /**
  * One version of a data type definition (its ICD), with the id `<name>:<version>`. A published
@@ -121,7 +117,20 @@ export interface DataType extends Outputs<typeof dataTypeOutputs> {}
  * definition takes it over again.
  */
 export class DataType extends SvcResource {
+  /** The type's class name (the icd's `className`). */
+  declare readonly type: pulumi.Output<string>;
+  /** Whether it is a connect type (`source: connect`). */
+  declare readonly connect: pulumi.Output<boolean>;
+  /** The JSON Schema the platform derived from the definition. */
+  declare readonly jsonSchema: pulumi.Output<{ [x: string]: unknown }>;
+  /** When the version was published (RFC 3339). */
+  declare readonly created: pulumi.Output<string>;
+  /** When the version was last changed on the platform (RFC 3339). */
+  declare readonly updated: pulumi.Output<string>;
+
   constructor(name: string, args: DataTypeArgs, opts?: pulumi.CustomResourceOptions) {
     super(dataTypeKind, name, args, opts);
   }
 }
+
+proves<Same<OutputValues<typeof dataTypeOutputs>, DeclaredOutputs<DataType, keyof typeof dataTypeOutputs>>>();

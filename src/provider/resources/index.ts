@@ -1,40 +1,7 @@
-/** Every resource kind the provider serves, by name (the name the serialized shim carries). */
-import type { Kind } from "../kind";
-import { appKind } from "./app";
-import { appParameterValuesKind } from "./app-parameter-values";
-import { appVersionKind } from "./app-version";
-import { assetKind } from "./asset";
-import { assetMetadataKind, assetPropertyKind } from "./asset-property";
-import { assetClassKind, assetTypeKind } from "./asset-type";
-import { bridgeKind } from "./bridge";
-import { clusterKind } from "./cluster";
-import { dataTypeKind } from "./data-type";
-import { instanceSettingsKind } from "./instance-settings";
-import { dataLabelKind, labelKind } from "./label";
-import { parameterScheduleKind } from "./parameter-schedule";
-import { workloadKind } from "./workload";
-
-export const kinds: Record<string, Kind> = Object.fromEntries(
-  [
-    appKind,
-    appVersionKind,
-    appParameterValuesKind,
-    assetKind,
-    assetClassKind,
-    assetMetadataKind,
-    assetPropertyKind,
-    assetTypeKind,
-    bridgeKind,
-    clusterKind,
-    dataLabelKind,
-    dataTypeKind,
-    instanceSettingsKind,
-    labelKind,
-    parameterScheduleKind,
-    workloadKind,
-  ].map((k): [string, Kind] => [k.name, k]),
-);
-
+/**
+ * The public face of every resource kind: its class and its args. Loading a module registers its
+ * kinds (see ../registry.ts); a new kind is its module and its line here.
+ */
 export { App, type AppArgs } from "./app";
 export { AppParameterValues, type AppParameterValuesArgs } from "./app-parameter-values";
 export { AppVersion, type AppVersionArgs, loadManifest } from "./app-version";

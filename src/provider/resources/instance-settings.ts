@@ -1,10 +1,12 @@
 /** InstanceSettings: the platform's one settings record. */
 import type * as pulumi from "@pulumi/pulumi";
 import { InstanceSettingsUpdate, instance } from "../../api/instance";
-import { declareKind, defineOutputs, type Outputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
 import type { SvcClient } from "../../client";
+import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
-import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
+import type { Resolved } from "../input-types";
+import { type BodyOf, type CamelCasedDeep, type Same, proves } from "../wire-types";
 import { containedIn } from "../values";
 
 /** One schedule of the compute nodes. */
@@ -49,29 +51,27 @@ const takeOver = async (client: SvcClient, i: Inputs) => {
 };
 
 /** The instance settings' computed outputs, read from the platform's record. */
-export const instanceSettingsOutputs = defineOutputs({
-  /** The settings as the platform holds them (declared and untouched keys), snake_case as on the platform. */
+const instanceSettingsOutputs = defineOutputs({
   effective: (r) => r as { acp: Record<string, Schedule> },
 });
 
-export const instanceSettingsKind = declareKind<Inputs>()({
-  name: "InstanceSettings",
-  noun: "instance settings",
-  args: { acp: { nested: true } },
-  required: ["acp"],
-  id: () => "instance-settings",
-  schema: InstanceSettingsUpdate,
-  // The settings always exist: create applies the declared values, destroy restores the defaults.
-  onDestroy: "reset",
-  create: ({ client }, i) => takeOver(client, i),
-  endpoints: { read: instance.settingsGet, update: instance.settingsUpdate },
-  async delete({ client }) {
-    await client.call(instance.settingsUpdate, { body: INSTANCE_SETTINGS_DEFAULTS });
-  },
-  outputs: instanceSettingsOutputs,
-});
-
-export interface InstanceSettings extends Outputs<typeof instanceSettingsOutputs> {}
+const instanceSettingsKind = registerKind(
+  declareKind<Inputs>()({
+    name: "InstanceSettings",
+    platformTerm: "instance settings",
+    args: { acp: { required: true, nested: true } },
+    id: () => "instance-settings",
+    schema: InstanceSettingsUpdate,
+    // The settings always exist: create applies the declared values, destroy restores the defaults.
+    onDestroy: "reset",
+    create: ({ client }, i) => takeOver(client, i),
+    endpoints: { read: instance.settingsGet, update: instance.settingsUpdate },
+    async delete({ client }) {
+      await client.call(instance.settingsUpdate, { body: INSTANCE_SETTINGS_DEFAULTS });
+    },
+    outputs: instanceSettingsOutputs,
+  }),
+);
 
 /**
  * The platform's one settings record (a singleton: declare it once per platform). Creating the
@@ -80,7 +80,12 @@ export interface InstanceSettings extends Outputs<typeof instanceSettingsOutputs
  * destroying it restores the documented defaults.
  */
 export class InstanceSettings extends SvcResource {
+  /** The settings as the platform holds them (declared and untouched keys), snake_case as on the platform. */
+  declare readonly effective: pulumi.Output<{ acp: Record<string, Schedule> }>;
+
   constructor(name: string, args: InstanceSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     super(instanceSettingsKind, name, args, opts);
   }
 }
+
+proves<Same<OutputValues<typeof instanceSettingsOutputs>, DeclaredOutputs<InstanceSettings, keyof typeof instanceSettingsOutputs>>>();

@@ -2,11 +2,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { showValue } from "../../api/common";
-import { DataLabelCreate, LabelCreate, datalabels } from "../../api/datalabels";
-import { declareKind, defineOutputs, type Outputs } from "../kind";
+import { DataLabelCreate, datalabels } from "../../api/datalabels";
+import { declareKind, defineOutputs, type ArgSpecs, type OutputValues, type DeclaredOutputs } from "../kind";
+import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import { sameInstant } from "../values";
-import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
+import type { Resolved } from "../input-types";
+import { type BodyOf, type CamelCasedDeep, type Same, proves } from "../wire-types";
 import { findCreatedDataLabel } from "./data-label-created";
 
 /** The arguments of a {@link Label}. */
@@ -59,52 +61,46 @@ export type DataLabelInputs = Resolved<DataLabelArgs>;
 proves<Same<DataLabelInputs, CamelCasedDeep<BodyOf<typeof datalabels.create>, "source.info">>>();
 
 /** A label's computed outputs, read from the platform's record. */
-export const labelOutputs = defineOutputs({
-  /** When the label was created on the platform (RFC 3339). */
+const labelOutputs = defineOutputs({
   created: (r) => r.created as string,
-  /** When the label was last changed on the platform (RFC 3339). */
   updated: (r) => r.updated as string,
 });
 
 /** A data label's computed outputs, read from the platform's record. */
-export const dataLabelOutputs = defineOutputs({
-  /** The data label's id, assigned by the platform (also the resource's id, as text). */
+const dataLabelOutputs = defineOutputs({
   labelId: (r) => r.id as number,
-  /** When the data label was created on the platform (RFC 3339). */
   created: (r) => r.created as string,
-  /** When the data label was last changed on the platform (RFC 3339). */
   updated: (r) => r.updated as string,
 });
 
-export const labelKind = declareKind<LabelInputs>()({
-  name: "Label",
-  noun: "label",
-  args: { name: { replaces: true }, title: {}, adopt: { local: true } },
-  required: ["name", "title"],
-  id: (i) => i.name,
-  schema: LabelCreate,
-  endpoints: {
-    create: datalabels.labelCreate,
-    read: datalabels.labelGet,
-    update: datalabels.labelUpdate,
-    delete: datalabels.labelDelete,
-    params: (id) => ({ label_name: id }),
-  },
-  outputs: labelOutputs,
-});
+const labelKind = registerKind(
+  declareKind<LabelInputs>()({
+    name: "Label",
+    platformTerm: "label",
+    args: { name: { required: true, replaces: true }, title: { required: true }, adopt: { local: true } },
+    id: (i) => i.name,
+    endpoints: {
+      create: datalabels.labelCreate,
+      read: datalabels.labelGet,
+      update: datalabels.labelUpdate,
+      delete: datalabels.labelDelete,
+    },
+    outputs: labelOutputs,
+  }),
+);
 
 const dataLabelArgs = {
-  labelName: {},
+  labelName: { required: true },
   // The platform answers times in its own form (UTC, six fraction digits).
-  startDate: { equal: sameInstant },
-  endDate: { equal: sameInstant },
+  startDate: { required: true, equal: sameInstant },
+  endDate: { required: true, equal: sameInstant },
   metrics: { nested: true },
   source: { nested: true, freeForm: ["info"] },
   description: {},
   confidence: {},
   validation: {},
-  info: { compare: "exact" as const },
-};
+  info: { compare: "exact" },
+} as const satisfies ArgSpecs<DataLabelInputs>;
 
 /**
  * The API's rule for `confidence` (an integer from 0 to 100), stated whole in one message: the API
@@ -127,41 +123,54 @@ const dataLabelBody = (i: DataLabelInputs): BodyOf<typeof datalabels.create> => 
   info: i.info,
 });
 
-export const dataLabelKind = declareKind<DataLabelInputs>()({
-  name: "DataLabel",
-  noun: "data label",
-  args: dataLabelArgs,
-  required: ["labelName", "startDate", "endDate"],
-  schema: DataLabelCreate.safeExtend({ confidence: confidence.nullish() }),
-  endpoints: { read: datalabels.get, delete: datalabels.delete, params: (id) => ({ datalabel_id: id }) },
-  // The bodies send a given source's `info` as `{}` when the program leaves it out, which the shared mapping does not.
-  create: async ({ client }, i) => await client.call(datalabels.create, { body: dataLabelBody(i) }),
-  // The platform numbers data labels: a create whose answer was lost finds the label it made.
-  findCreated: findCreatedDataLabel,
-  update: async ({ client }, id, i) => await client.call(datalabels.update, { params: { datalabel_id: id }, body: dataLabelBody(i) }),
-  outputs: dataLabelOutputs,
-});
-
-export interface Label extends Outputs<typeof labelOutputs> {}
+const dataLabelKind = registerKind(
+  declareKind<DataLabelInputs>()({
+    name: "DataLabel",
+    platformTerm: "data label",
+    args: dataLabelArgs,
+    schema: DataLabelCreate.safeExtend({ confidence: confidence.nullish() }),
+    endpoints: { read: datalabels.get, delete: datalabels.delete },
+    // The bodies send a given source's `info` as `{}` when the program leaves it out, which the shared mapping does not.
+    create: async ({ client }, i) => await client.call(datalabels.create, { body: dataLabelBody(i) }),
+    // The platform numbers data labels: a create whose answer was lost finds the label it made.
+    findCreated: findCreatedDataLabel,
+    update: async ({ client }, id, i) => await client.call(datalabels.update, { params: { datalabel_id: id }, body: dataLabelBody(i) }),
+    outputs: dataLabelOutputs,
+  }),
+);
 
 /** A label: the name data labels carry, with a title. A new `name` replaces it; the title updates in place. Destroying it deletes the label. */
 export class Label extends SvcResource {
   /** The label's name (its id on the platform). */
   declare readonly name: pulumi.Output<string>;
 
+  /** When the label was created on the platform (RFC 3339). */
+  declare readonly created: pulumi.Output<string>;
+  /** When the label was last changed on the platform (RFC 3339). */
+  declare readonly updated: pulumi.Output<string>;
+
   constructor(name: string, args: LabelArgs, opts?: pulumi.CustomResourceOptions) {
     super(labelKind, name, args, opts);
   }
 }
 
-export interface DataLabel extends Outputs<typeof dataLabelOutputs> {}
+proves<Same<OutputValues<typeof labelOutputs>, DeclaredOutputs<Label, keyof typeof labelOutputs>>>();
 
 /**
  * A data label: a {@link Label} set on a time range of asset metrics (e.g. an anomaly). The platform
  * assigns its id; every argument updates in place. Destroying it deletes the data label.
  */
 export class DataLabel extends SvcResource {
+  /** The data label's id, assigned by the platform (also the resource's id, as text). */
+  declare readonly labelId: pulumi.Output<number>;
+  /** When the data label was created on the platform (RFC 3339). */
+  declare readonly created: pulumi.Output<string>;
+  /** When the data label was last changed on the platform (RFC 3339). */
+  declare readonly updated: pulumi.Output<string>;
+
   constructor(name: string, args: DataLabelArgs, opts?: pulumi.CustomResourceOptions) {
     super(dataLabelKind, name, args, opts);
   }
 }
+
+proves<Same<OutputValues<typeof dataLabelOutputs>, DeclaredOutputs<DataLabel, keyof typeof dataLabelOutputs>>>();

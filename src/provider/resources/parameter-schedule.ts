@@ -3,11 +3,13 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ParametersScheduleCreate, schedules } from "../../api/schedules";
 import type { z } from "zod";
 import type { scheduleState } from "../../api/schedules";
-import { declareKind, defineOutputs, type CheckFailure, type Outputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, type CheckFailure, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import { deepEqual, sameInstant } from "../values";
 import { isAssetRef, toAssetKrn } from "./refs";
-import { type BodyOf, type CamelCasedDeep, type Resolved, type Same, proves } from "../wire-types";
+import type { Resolved } from "../input-types";
+import { type BodyOf, type CamelCasedDeep, type Same, proves } from "../wire-types";
 
 type Scalar = string | number | boolean;
 
@@ -62,24 +64,15 @@ proves<Same<NonNullable<Inputs["revert"]>, CamelCasedDeep<NonNullable<Body["reve
 const CLOCK_SKEW_MS = 60_000;
 
 /** A parameter schedule's computed outputs, read from the platform's record. */
-export const parameterScheduleOutputs = defineOutputs({
-  /** Where the schedule is: `scheduled` (waiting), `scheduled-revert` (applied, the revert waits), `completed` or `error`. */
+const parameterScheduleOutputs = defineOutputs({
   state: (r) => r.state as z.infer<typeof scheduleState>,
-  /** The values the listed resources had before the schedule applied its own, per resource. */
   originalResourceParameters: (r) => r.original_resource_parameters as Array<{ resource: string; parameters: Record<string, Scalar> }>,
-  /** When the values were applied (RFC 3339); unset until then. */
   appliedAt: (r) => (r.applied_at ?? undefined) as string | undefined,
-  /** Who (or what) applied the values; unset until then. */
   appliedBy: (r) => (r.applied_by ?? undefined) as string | undefined,
-  /** When the revert restored the values (RFC 3339); unset until then, and without a revert. */
   revertedAt: (r) => (r.reverted_at ?? undefined) as string | undefined,
-  /** Who (or what) reverted the values; unset until then. */
   revertedBy: (r) => (r.reverted_by ?? undefined) as string | undefined,
-  /** Why applying or reverting failed, when the state is `error`. */
   errorMsg: (r) => (r.error_msg ?? undefined) as string | undefined,
-  /** When the schedule was created (RFC 3339). */
   createdAt: (r) => r.created_at as string,
-  /** Who created the schedule. */
   createdBy: (r) => r.created_by as string,
 });
 
@@ -144,70 +137,69 @@ const sameResources = (declared: unknown, stated: unknown) =>
     stated,
   );
 
-export const parameterScheduleKind = declareKind<Inputs>()({
-  name: "ParameterSchedule",
-  noun: "parameter schedule",
-  args: {
-    appName: {},
-    appVersion: {},
-    // The platform answers times in its own form (UTC, six fraction digits) and assets as KRNs.
-    scheduledFor: { equal: sameInstant },
-    resources: { equal: sameResources },
-    parameters: { compare: "exact", schema: ParametersScheduleCreate.shape.parameters },
-    revert: {
-      nested: true,
-      freeForm: ["resource_parameters.*.parameters"],
-      schema: ParametersScheduleCreate.shape.revert,
-      equal: (declared, stated) => {
-        const s = stated as Inputs["revert"];
-        return sameRevert(revertBody(declared as Inputs["revert"]), s && { scheduled_for: s.scheduledFor, resource_parameters: s.resourceParameters });
+const parameterScheduleKind = registerKind(
+  declareKind<Inputs>()({
+    name: "ParameterSchedule",
+    platformTerm: "parameter schedule",
+    args: {
+      appName: { required: true },
+      appVersion: { required: true },
+      // The platform answers times in its own form (UTC, six fraction digits) and assets as KRNs.
+      scheduledFor: { required: true, equal: sameInstant },
+      resources: { required: true, equal: sameResources },
+      parameters: { required: true, compare: "exact", schema: ParametersScheduleCreate.shape.parameters },
+      revert: {
+        nested: true,
+        freeForm: ["resource_parameters.*.parameters"],
+        schema: ParametersScheduleCreate.shape.revert,
+        equal: (declared, stated) => {
+          const s = stated as Inputs["revert"];
+          return sameRevert(revertBody(declared as Inputs["revert"]), s && { scheduled_for: s.scheduledFor, resource_parameters: s.resourceParameters });
+        },
       },
+      comment: {},
     },
-    comment: {},
-  },
-  required: ["appName", "appVersion", "scheduledFor", "resources", "parameters"],
-  replaceWhen: () => true,
-  // The replacement would set the same parameters at the same time as the old schedule: delete first.
-  deleteBeforeReplace: true,
-  check(i, nowMs, olds) {
-    const failures: CheckFailure[] = [];
-    for (const r of i.resources) if (!isAssetRef(r)) failures.push({ property: "resources", reason: `'${r}' is neither an asset name nor a KRN 'krn:asset:<name>'` });
-    // A schedule the stack already holds keeps its (now past) time until its inputs change.
-    const unchanged = olds !== undefined && deepEqual(olds, i);
-    const at = Date.parse(i.scheduledFor);
-    if (Number.isNaN(at)) failures.push({ property: "scheduledFor", reason: `must be an RFC 3339 time such as 2031-01-01T22:00:00Z, got '${i.scheduledFor}'` });
-    else if (!unchanged && at <= nowMs)
-      failures.push({ property: "scheduledFor", reason: `must be in the future, got '${i.scheduledFor}' (now is ${new Date(nowMs).toISOString()})` });
-    if (Object.keys(i.parameters).length === 0) failures.push({ property: "parameters", reason: "must set at least one parameter, got {}" });
-    return [...failures, ...revertFailures(i)];
-  },
-  create: async ({ client }, i) => await client.call(schedules.create, { body: body(i) }),
-  async findCreated({ client }, i, sinceMs) {
-    // A schedule has no name: the one a lost create made is the newest schedule of the app version,
-    // created since the create was sent (a minute of clock skew allowed), that matches every input.
-    const wanted = body(i);
-    const krns = [...wanted.resources].sort();
-    for await (const s of client.paginate(schedules.list, {
-      query: { sort_by: ["created_at"], direction: "desc", page_size: 100 },
-      body: { apps: [{ name: i.appName, version: i.appVersion }], states: ["scheduled"] },
-    })) {
-      const r = s as WireRecord;
-      if (Date.parse(r.created_at as string) < sinceMs - CLOCK_SKEW_MS) break;
-      const same =
-        sameInstant(r.scheduled_for, wanted.scheduled_for) &&
-        deepEqual([...(r.resources as string[])].sort(), krns) &&
-        deepEqual(r.parameters, wanted.parameters) &&
-        (r.comment ?? undefined) === wanted.comment &&
-        sameRevert(wanted.revert, r.revert);
-      if (same) return r;
-    }
-    return undefined;
-  },
-  endpoints: { read: schedules.get, delete: schedules.delete, params: (id) => ({ schedule_id: id }) },
-  outputs: parameterScheduleOutputs,
-});
-
-export interface ParameterSchedule extends Outputs<typeof parameterScheduleOutputs> {}
+    replaceWhen: () => true,
+    // The replacement would set the same parameters at the same time as the old schedule: delete first.
+    deleteBeforeReplace: true,
+    check(i, nowMs, olds) {
+      const failures: CheckFailure[] = [];
+      for (const r of i.resources) if (!isAssetRef(r)) failures.push({ property: "resources", reason: `'${r}' is neither an asset name nor a KRN 'krn:asset:<name>'` });
+      // A schedule the stack already holds keeps its (now past) time until its inputs change.
+      const unchanged = olds !== undefined && deepEqual(olds, i);
+      const at = Date.parse(i.scheduledFor);
+      if (Number.isNaN(at)) failures.push({ property: "scheduledFor", reason: `must be an RFC 3339 time such as 2031-01-01T22:00:00Z, got '${i.scheduledFor}'` });
+      else if (!unchanged && at <= nowMs)
+        failures.push({ property: "scheduledFor", reason: `must be in the future, got '${i.scheduledFor}' (now is ${new Date(nowMs).toISOString()})` });
+      if (Object.keys(i.parameters).length === 0) failures.push({ property: "parameters", reason: "must set at least one parameter, got {}" });
+      return [...failures, ...revertFailures(i)];
+    },
+    create: async ({ client }, i) => await client.call(schedules.create, { body: body(i) }),
+    async findCreated({ client }, i, sinceMs) {
+      // A schedule has no name: the one a lost create made is the newest schedule of the app version,
+      // created since the create was sent (a minute of clock skew allowed), that matches every input.
+      const wanted = body(i);
+      const krns = [...wanted.resources].sort();
+      for await (const s of client.paginate(schedules.list, {
+        query: { sort_by: ["created_at"], direction: "desc", page_size: 100 },
+        body: { apps: [{ name: i.appName, version: i.appVersion }], states: ["scheduled"] },
+      })) {
+        const r = s as WireRecord;
+        if (Date.parse(r.created_at as string) < sinceMs - CLOCK_SKEW_MS) break;
+        const same =
+          sameInstant(r.scheduled_for, wanted.scheduled_for) &&
+          deepEqual([...(r.resources as string[])].sort(), krns) &&
+          deepEqual(r.parameters, wanted.parameters) &&
+          (r.comment ?? undefined) === wanted.comment &&
+          sameRevert(wanted.revert, r.revert);
+        if (same) return r;
+      }
+      return undefined;
+    },
+    endpoints: { read: schedules.get, delete: schedules.delete },
+    outputs: parameterScheduleOutputs,
+  }),
+);
 
 /**
  * Parameter values applied to assets at a time (`scheduledFor`), optionally reverted later. The
@@ -216,7 +208,28 @@ export interface ParameterSchedule extends Outputs<typeof parameterScheduleOutpu
  * left as it is by later runs until its arguments change. Destroying it deletes the schedule.
  */
 export class ParameterSchedule extends SvcResource {
+  /** Where the schedule is: `scheduled` (waiting), `scheduled-revert` (applied, the revert waits), `completed` or `error`. */
+  declare readonly state: pulumi.Output<"scheduled" | "scheduled-revert" | "completed" | "error">;
+  /** The values the listed resources had before the schedule applied its own, per resource. */
+  declare readonly originalResourceParameters: pulumi.Output<{ resource: string; parameters: Record<string, Scalar> }[]>;
+  /** When the values were applied (RFC 3339); unset until then. */
+  declare readonly appliedAt: pulumi.Output<string | undefined>;
+  /** Who (or what) applied the values; unset until then. */
+  declare readonly appliedBy: pulumi.Output<string | undefined>;
+  /** When the revert restored the values (RFC 3339); unset until then, and without a revert. */
+  declare readonly revertedAt: pulumi.Output<string | undefined>;
+  /** Who (or what) reverted the values; unset until then. */
+  declare readonly revertedBy: pulumi.Output<string | undefined>;
+  /** Why applying or reverting failed, when the state is `error`. */
+  declare readonly errorMsg: pulumi.Output<string | undefined>;
+  /** When the schedule was created (RFC 3339). */
+  declare readonly createdAt: pulumi.Output<string>;
+  /** Who created the schedule. */
+  declare readonly createdBy: pulumi.Output<string>;
+
   constructor(name: string, args: ParameterScheduleArgs, opts?: pulumi.CustomResourceOptions) {
     super(parameterScheduleKind, name, args, opts);
   }
 }
+
+proves<Same<OutputValues<typeof parameterScheduleOutputs>, DeclaredOutputs<ParameterSchedule, keyof typeof parameterScheduleOutputs>>>();

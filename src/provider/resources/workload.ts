@@ -5,9 +5,11 @@ import { deploymentRuntime } from "../../api/apps";
 import { WorkloadCreate, workloads } from "../../api/workloads";
 import type { z } from "zod";
 import type { downloadStatus, workloadState } from "../../api/workloads";
-import { argsInBody, declareKind, defineOutputs, wireArgs, type ArgSpecs, type Outputs, type WireRecord } from "../kind";
+import { argsInBody, declareKind, defineOutputs, wireArgs, type ArgSpecs, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
-import { wireOf, type BodyOf, type DeepInput, type Resolved, type Same, proves } from "../wire-types";
+import type { DeepInput, Resolved } from "../input-types";
+import { wireOf, type BodyOf, type Same, proves } from "../wire-types";
 import { camel, convertKeys, snake } from "../values";
 import { RUNTIME_FREE, type DeploymentType, type WorkloadApiPermissions, type WorkloadRuntime, type WorkloadSystem } from "./contract-types";
 
@@ -73,10 +75,10 @@ proves<Same<NonNullable<Inputs["runtime"]>, WorkloadRuntime>>();
 
 /** How each arg maps to the wire. */
 const workloadArgs = {
-  name: { replaces: true },
-  appName: { replaces: true },
-  appVersion: {},
-  clusterName: {},
+  name: { required: true, replaces: true },
+  appName: { required: true, replaces: true },
+  appVersion: { required: true },
+  clusterName: { required: true },
   nodeName: {},
   title: {},
   runtime: { nested: true, freeForm: RUNTIME_FREE },
@@ -159,28 +161,17 @@ async function waitForRollout(client: SvcClient, name: string, record: WireRecor
 const notDeployedYet = (state: string | undefined) => state === "pending_deploy" || state === "staged";
 
 /** A workload's computed outputs, read from the platform's record. */
-export const workloadOutputs = defineOutputs({
-  /** The workload's lifecycle state, e.g. `pending_deploy`, `deploying`, `running`, `stopped`, `failed`, `staged`, `unreachable`. */
+const workloadOutputs = defineOutputs({
   state: (r) => status(r).state,
-  /** The platform's message about the current state (empty when there is nothing to report). */
   statusMessage: (r) => status(r).message,
-  /** When the node last reported the workload (RFC 3339); unset until it has. */
   lastSeen: (r) => status(r).last_seen ?? undefined,
-  /** Progress of the app package's download to the node: `pending`, `scheduled`, `processing`, `downloading`, `ready` or `failed`. */
   downloadStatus: (r) => r.download_status as z.infer<typeof downloadStatus>,
-  /** Whether a staged version waits to be applied (staged deployment types). */
   staged: (r) => stagedOf(r) !== null && stagedOf(r) !== undefined,
-  /** The app version that is staged, when one is. */
   stagedAppVersion: (r) => stagedOf(r)?.app_version,
-  /** The app's type: `app`, `importer`, `exporter` or `docker`. */
   appType: (r) => r.app_type as "app" | "importer" | "exporter" | "docker",
-  /** When the workload was created on the platform (RFC 3339). */
   createdAt: (r) => r.created_at as string,
-  /** Who created the workload. */
   createdBy: (r) => r.created_by as string,
-  /** When the workload was last changed on the platform (RFC 3339). */
   updatedAt: (r) => r.updated_at as string,
-  /** Who changed the workload last. */
   updatedBy: (r) => r.updated_by as string,
 });
 
@@ -228,43 +219,42 @@ async function applyRunState(client: SvcClient, news: Inputs, record: WireRecord
   return changed ? get(client, name) : record;
 }
 
-export const workloadKind = declareKind<Inputs>()({
-  name: "Workload",
-  noun: "workload",
-  args: workloadArgs,
-  required: ["name", "appName", "appVersion", "clusterName"],
-  id: (i) => i.name,
-  schema: WorkloadCreate,
-  // A pending workload cannot be made pending again: disabling one that runs replaces it.
-  replaceWhen: (olds, news) => olds.enabled !== false && news.enabled === false,
-  async create({ client }, i) {
-    const record = (await client.call(workloads.create, { query: { stopped: i.running === false }, body: createBody(i) })) as WireRecord;
-    return applyRunState(client, i, record);
-  },
-  endpoints: { read: workloads.get, params: (id) => ({ workload_name: id }) },
-  async update({ client, settings }, id, news, olds, changed) {
-    // Each sent key replaces its whole value on the platform: only the changed ones are sent (all on adoption).
-    const keys = olds === undefined ? PATCHABLE : changed.filter((c) => PATCHABLE.includes(c));
-    const body = wireArgs(workloadArgs, news, workloads.patch, { only: keys });
-    const record = keys.length ? ((await client.call(workloads.patch, { params: { workload_name: id }, body })) as WireRecord) : await get(client, id);
-    return applyRunState(client, news, await waitForRollout(client, id, record, settings.operationTimeoutSeconds * 1000));
-  },
-  async delete({ client }, id) {
-    await client.call(workloads.delete, { body: { workload_names: [id] } });
-  },
-  argsFromRecord(r, olds) {
-    const state = status(r).state;
-    const out: Partial<Inputs> = { appVersion: typeof r.app_version === "string" ? r.app_version : undefined, ...stagedArgs(r) };
-    if (olds.running !== undefined) out.running = notDeployedYet(state) ? olds.running : !(state === "stopped" || state === "stopping");
-    // The platform's own `enabled` is false while the workload is stopped; the arg says whether it is
-    // deployed at all (false: created pending), so it reads back from the state.
-    if (olds.enabled !== undefined) out.enabled = state !== "pending_deploy";
-    return out;
-  },
-  outputs: workloadOutputs,
-});
-
-export interface Workload extends Outputs<typeof workloadOutputs> {}
+const workloadKind = registerKind(
+  declareKind<Inputs>()({
+    name: "Workload",
+    platformTerm: "workload",
+    args: workloadArgs,
+    id: (i) => i.name,
+    schema: WorkloadCreate,
+    // A pending workload cannot be made pending again: disabling one that runs replaces it.
+    replaceWhen: (olds, news) => olds.enabled !== false && news.enabled === false,
+    async create({ client }, i) {
+      const record = (await client.call(workloads.create, { query: { stopped: i.running === false }, body: createBody(i) })) as WireRecord;
+      return applyRunState(client, i, record);
+    },
+    endpoints: { read: workloads.get },
+    async update({ client, settings }, id, news, olds, changed) {
+      // Each sent key replaces its whole value on the platform: only the changed ones are sent (all on adoption).
+      const keys = olds === undefined ? PATCHABLE : changed.filter((c) => PATCHABLE.includes(c));
+      const body = wireArgs(workloadArgs, news, workloads.patch, { only: keys });
+      const record = keys.length ? ((await client.call(workloads.patch, { params: { workload_name: id }, body })) as WireRecord) : await get(client, id);
+      return applyRunState(client, news, await waitForRollout(client, id, record, settings.operationTimeoutSeconds * 1000));
+    },
+    async delete({ client }, id) {
+      await client.call(workloads.delete, { body: { workload_names: [id] } });
+    },
+    argsFromRecord(r, olds) {
+      const state = status(r).state;
+      const out: Partial<Inputs> = { appVersion: typeof r.app_version === "string" ? r.app_version : undefined, ...stagedArgs(r) };
+      if (olds.running !== undefined) out.running = notDeployedYet(state) ? olds.running : !(state === "stopped" || state === "stopping");
+      // The platform's own `enabled` is false while the workload is stopped; the arg says whether it is
+      // deployed at all (false: created pending), so it reads back from the state.
+      if (olds.enabled !== undefined) out.enabled = state !== "pending_deploy";
+      return out;
+    },
+    outputs: workloadOutputs,
+  }),
+);
 
 /**
  * A workload: an app version deployed to a cluster (and optionally a node). `appVersion`,
@@ -284,7 +274,50 @@ export class Workload extends SvcResource {
   /** The cluster the workload runs on. */
   declare readonly clusterName: pulumi.Output<string>;
 
+  /** The workload's lifecycle state, e.g. `pending_deploy`, `deploying`, `running`, `stopped`, `failed`, `staged`, `unreachable`. */
+  declare readonly state: pulumi.Output<
+    | "unreachable"
+    | "staged"
+    | "pending_deploy"
+    | "pending_update"
+    | "pending_start"
+    | "pending_stop"
+    | "pending_apply"
+    | "deploying"
+    | "running"
+    | "stopping"
+    | "stopped"
+    | "failed"
+    | "starting"
+    | "applying"
+    | "received"
+    | "downloading"
+    | "ready"
+  >;
+  /** The platform's message about the current state (empty when there is nothing to report). */
+  declare readonly statusMessage: pulumi.Output<string>;
+  /** When the node last reported the workload (RFC 3339); unset until it has. */
+  declare readonly lastSeen: pulumi.Output<string | undefined>;
+  /** Progress of the app package's download to the node: `pending`, `scheduled`, `processing`, `downloading`, `ready` or `failed`. */
+  declare readonly downloadStatus: pulumi.Output<"pending" | "scheduled" | "failed" | "downloading" | "ready" | "processing">;
+  /** Whether a staged version waits to be applied (staged deployment types). */
+  declare readonly staged: pulumi.Output<boolean>;
+  /** The app version that is staged, when one is. */
+  declare readonly stagedAppVersion: pulumi.Output<string | undefined>;
+  /** The app's type: `app`, `importer`, `exporter` or `docker`. */
+  declare readonly appType: pulumi.Output<"app" | "importer" | "exporter" | "docker">;
+  /** When the workload was created on the platform (RFC 3339). */
+  declare readonly createdAt: pulumi.Output<string>;
+  /** Who created the workload. */
+  declare readonly createdBy: pulumi.Output<string>;
+  /** When the workload was last changed on the platform (RFC 3339). */
+  declare readonly updatedAt: pulumi.Output<string>;
+  /** Who changed the workload last. */
+  declare readonly updatedBy: pulumi.Output<string>;
+
   constructor(name: string, args: WorkloadArgs, opts?: pulumi.CustomResourceOptions) {
     super(workloadKind, name, args, opts);
   }
 }
+
+proves<Same<OutputValues<typeof workloadOutputs>, DeclaredOutputs<Workload, keyof typeof workloadOutputs>>>();

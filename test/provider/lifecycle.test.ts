@@ -2,8 +2,8 @@
  * check and diff are pure: these tests run them directly on the kind declarations. Everything that
  * calls the platform is tested end to end through the dynamic-provider host (test/provider/*.e2e).
  */
-import { check, diff } from "../../src/provider/machinery";
-import { kinds } from "../../src/provider/resources";
+import { check, diff } from "../../src/provider/lifecycle";
+import { kinds } from "../../src/provider/kinds";
 import { UNKNOWN } from "../../src/provider/values";
 import fc from "fast-check";
 import { KINDS, plainArgs } from "../model/program";

@@ -218,7 +218,7 @@ async function takeOver(kind: Kind, ctx: KindContext, id: string, args: Props, f
   if (fixed.length > 0) {
     const which = fixed.map((name) => `${name} ${JSON.stringify(server(name) ?? null)} where the program declares ${JSON.stringify(args[name])}`).join("; ");
     throw new Error(
-      `the ${kind.noun} exists on the platform with ${which}. ${fixed.join(", ")} cannot change in place, so it cannot be taken over: declare the platform's value, or give the resource another identity`,
+      `the ${kind.platformTerm} exists on the platform with ${which}. ${fixed.join(", ")} cannot change in place, so it cannot be taken over: declare the platform's value, or give the resource another identity`,
     );
   }
   if (!kind.update || kind.skipAdoptUpdate) return found;
@@ -288,11 +288,11 @@ export async function update(kind: Kind, ctx: KindContext, id: string, olds: Pro
   const args = platformArgs(kind, news);
   const before = platformArgs(kind, olds);
   const changed = Object.keys(kind.args).filter((n) => !kind.args[n].local && !deepEqual(before[n], args[n]));
-  if (changed.length > 0 && !kind.update) throw new Error(`${label(kind, id)}: the platform cannot update a ${kind.noun} in place`);
+  if (changed.length > 0 && !kind.update) throw new Error(`${label(kind, id)}: the platform cannot update a ${kind.platformTerm} in place`);
   try {
     // Only provider-side args changed: nothing to send, the object as it stands gives the outputs.
     const record = changed.length === 0 ? await existing(kind, ctx, id, args) : await kind.update!(ctx, id, args, before, changed);
-    if (!record) throw new Error(`the ${kind.noun} no longer exists on the platform; run a refresh, then up to create it again`);
+    if (!record) throw new Error(`the ${kind.platformTerm} no longer exists on the platform; run a refresh, then up to create it again`);
     return { outs: outputsOf(kind, argsOf(kind, news), record) };
   } catch (e) {
     throw describeFailure(kind, id, "update", e);
