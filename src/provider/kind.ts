@@ -80,18 +80,31 @@ export interface KindContext {
 /** A record as the platform answers it (snake_case). */
 export type WireRecord = Record<string, unknown>;
 
-/** How one computed output is read from the platform's record. */
-export type OutputReader = (record: WireRecord) => unknown;
+/** The record an endpoint answers, as its success schema types it (after the client validated it). */
+export type RecordOf<E extends AnyEndpoint> = NonNullable<E["success"]["body"]> extends infer S extends z.ZodType ? z.output<S> : never;
+
+/** How one computed output is read from the kind's record `R` (its read endpoint's answer). */
+export type OutputReader<R> = (record: R) => unknown;
 
 /**
  * A kind's computed outputs, declared once: output name (camelCase) → how it is read from the
  * platform's record. The provider's outputs, the names the resource class registers and the class's
  * readable properties all come from it; the doc comment on an entry is the property's doc on hover.
+ * (`OutputMap` alone, over `never`, is any kind's map.)
  */
-export type OutputMap = Record<string, OutputReader>;
+export type OutputMap<R = never> = Record<string, OutputReader<R>>;
 
 /** The values of a kind's computed outputs, as its output map reads them. */
 export type OutputValues<O extends OutputMap> = { [K in keyof O]: ReturnType<O[K]> };
+
+/**
+ * What a kind's create, read or update answered: the platform's record, and the computed outputs
+ * read from it while its type was still the kind's own record type.
+ */
+export interface Answer {
+  record: WireRecord;
+  outputs: Props;
+}
 
 /**
  * The values of the output properties `K` of a resource class `C` as it declares them (plain types, so
@@ -135,7 +148,7 @@ export type Unchecked<I> = { readonly [K in keyof I]?: unknown };
  * replace, and the calls. Its computed outputs are an output map (a `const` of its own, so that the
  * resource class's properties are typed from it).
  */
-interface DeclarationBase<I extends object> {
+interface DeclarationBase<I extends object, R extends WireRecord = WireRecord> {
   /** Class name and type token suffix, e.g. `Workload` → `pulumi-nodejs:dynamic/svc:Workload`. */
   name: string;
   /** What the platform calls its objects, as messages name them: `workload`, `asset type`. */
@@ -155,16 +168,16 @@ interface DeclarationBase<I extends object> {
   deleteBeforeReplace?: boolean;
   /** Replaces the object when this returns true for a pair of inputs (beyond `replaces` args); runs before check, in preview too. */
   replaceWhen?(olds: Unchecked<I>, news: Unchecked<I>): boolean;
-  create(ctx: KindContext, inputs: I): Promise<WireRecord>;
+  create(ctx: KindContext, inputs: I): Promise<R>;
   /**
    * For kinds whose id the platform assigns: the object a create with these inputs made at or after
    * `sinceMs`, found when the create's answer was lost (kinds with an `id` are found by reading it).
    */
-  findCreated?(ctx: KindContext, inputs: I, sinceMs: number): Promise<WireRecord | undefined>;
+  findCreated?(ctx: KindContext, inputs: I, sinceMs: number): Promise<R | undefined>;
   /** The object as the platform holds it now; undefined when it is gone. `inputs` are empty on an import (a read by id alone). */
-  read(ctx: KindContext, id: string, inputs: Partial<I>): Promise<WireRecord | undefined>;
+  read(ctx: KindContext, id: string, inputs: Partial<I>): Promise<R | undefined>;
   /** Brings an existing object to the declared inputs (used by update and by adoption, where `olds` is undefined). */
-  update?(ctx: KindContext, id: string, news: I, olds: I | undefined, changed: Array<keyof I & string>): Promise<WireRecord>;
+  update?(ctx: KindContext, id: string, news: I, olds: I | undefined, changed: Array<keyof I & string>): Promise<R>;
   /**
    * The user's arg values as the platform's record states them, for refresh; default: each
    * non-local, readable arg from its wire field (nested keys converted). `olds` are empty on an import.
@@ -175,12 +188,15 @@ interface DeclarationBase<I extends object> {
    * record, read back as args, contains every declared arg.
    */
   skipAdoptUpdate?: boolean;
-  /** Computed outputs (camelCase): output name → how it is read from the platform's record; never secrets, never arg names. */
-  outputs: OutputMap;
+  /**
+   * Computed outputs (camelCase): output name → how it is read from the kind's record `R` (what
+   * create, read and update answer); never secrets, never arg names.
+   */
+  outputs: OutputMap<R>;
 }
 
 /** A kind whose destroy deletes the object, or restores the defaults of a singleton. */
-interface DeletingDeclaration<I extends object> extends DeclarationBase<I> {
+interface DeletingDeclaration<I extends object, R extends WireRecord> extends DeclarationBase<I, R> {
   /** What destroy does on the platform (default `delete`); the provider, the engine kit and the docs derive from it. */
   onDestroy?: "delete" | "reset";
   /** Deletes the object (`delete`) or restores its defaults (`reset`). */
@@ -188,12 +204,12 @@ interface DeletingDeclaration<I extends object> extends DeclarationBase<I> {
 }
 
 /** A kind the API cannot delete: destroy releases the object, and a create takes an existing one over. */
-interface ReleasingDeclaration<I extends object> extends DeclarationBase<I> {
+interface ReleasingDeclaration<I extends object, R extends WireRecord> extends DeclarationBase<I, R> {
   onDestroy: "release";
   delete?: never;
 }
 
-export type KindDeclaration<I extends object> = DeletingDeclaration<I> | ReleasingDeclaration<I>;
+export type KindDeclaration<I extends object, R extends WireRecord = WireRecord> = DeletingDeclaration<I, R> | ReleasingDeclaration<I, R>;
 
 /**
  * A kind as the lifecycle (lifecycle.ts) runs it, whatever its inputs: the declaration's members over the engine's
@@ -211,12 +227,12 @@ interface KindBase {
   check?(inputs: Props, nowMs: number, olds: Props | undefined): CheckFailure[];
   deleteBeforeReplace?: boolean;
   replaceWhen?(olds: Props, news: Props): boolean;
-  create(ctx: KindContext, inputs: Props): Promise<WireRecord>;
+  /** The record and the computed outputs (camelCase, read by the declared output map) of each call. */
+  create(ctx: KindContext, inputs: Props): Promise<Answer>;
+  /** The record a lost create made, as the client takes it for the create's answer. */
   findCreated?(ctx: KindContext, inputs: Props, sinceMs: number): Promise<WireRecord | undefined>;
-  read(ctx: KindContext, id: string, inputs: Props): Promise<WireRecord | undefined>;
-  update?(ctx: KindContext, id: string, news: Props, olds: Props | undefined, changed: string[]): Promise<WireRecord>;
-  /** Computed outputs (camelCase) from the platform's record. Derived from the declared output map. */
-  outputs(record: WireRecord): Props;
+  read(ctx: KindContext, id: string, inputs: Props): Promise<Answer | undefined>;
+  update?(ctx: KindContext, id: string, news: Props, olds: Props | undefined, changed: string[]): Promise<Answer>;
   /** The names of the computed outputs (the keys of the declared output map), which the resource class registers. */
   outputNames: readonly string[];
   argsFromRecord?(record: WireRecord, olds: Props): Props;
@@ -239,13 +255,21 @@ export type Kind = DeletingKind | ReleasingKind;
 
 export const destroyEffectOf = (kind: Kind): DestroyEffect => kind.onDestroy ?? "delete";
 
-/** Reads every declared output from a record. */
-export function readOutputs(map: OutputMap, record: WireRecord): Record<string, unknown> {
+/** Reads every declared output from a record of the map's own record type. */
+function readOutputs<R>(map: OutputMap<R>, record: R): Props {
   return Object.fromEntries(Object.entries(map).map(([k, read]) => [k, read(record)]));
 }
 
-/** A kind's output map, checked and kept with its exact keys, value types and doc comments. */
-export const defineOutputs = <O extends OutputMap>(outputs: O): O => outputs;
+/**
+ * A kind's output map, checked and kept with its exact keys, value types and doc comments. Each
+ * reader takes the record of `read`, the kind's read endpoint, as its success schema types it: a
+ * reader that names a field the record does not have does not compile. (The endpoint only gives
+ * the type.)
+ */
+export const defineOutputs = <E extends AnyEndpoint, O extends OutputMap<RecordOf<E>>>(read: E, outputs: O): O => {
+  void read;
+  return outputs;
+};
 
 /** Why props are not a kind's inputs: the required args they lack. */
 function missingArgs(required: readonly string[], props: Props): string[] {
@@ -258,7 +282,7 @@ function missingArgs(required: readonly string[], props: Props): string[] {
  * (others dropped) with every required one present. Their values are the ones check validated (the
  * wire schema and the kind's rules run on every input before the engine creates or updates anything).
  */
-export function defineKind<I extends object>(declaration: KindDeclaration<I>): Kind {
+export function defineKind<I extends object, R extends WireRecord = WireRecord>(declaration: KindDeclaration<I, R>): Kind {
   const d = declaration;
   const declared = Object.keys(d.args);
   const isArg = (name: string): name is keyof I & string => declared.includes(name);
@@ -288,6 +312,9 @@ export function defineKind<I extends object>(declaration: KindDeclaration<I>): K
     return onlyDeclared(args) ? args : {};
   };
   const map = d.outputs;
+  /** A call's record with the outputs read from it, while it still has the kind's record type. */
+  const answer = (record: R): Answer => ({ record, outputs: readOutputs(map, record) });
+  const answered = (record: R | undefined): Answer | undefined => record && answer(record);
   const { id, check, replaceWhen, findCreated, update, argsFromRecord } = d;
   const base: KindBase = {
     name: d.name,
@@ -299,11 +326,10 @@ export function defineKind<I extends object>(declaration: KindDeclaration<I>): K
     check: check && ((props, nowMs, before) => check(inputs(props, "check"), nowMs, previousInputs(before))),
     deleteBeforeReplace: d.deleteBeforeReplace,
     replaceWhen: replaceWhen && ((before, after) => replaceWhen(pick(before), pick(after))),
-    create: async (ctx, props) => d.create(ctx, inputs(props, "create")),
+    create: async (ctx, props) => answer(await d.create(ctx, inputs(props, "create"))),
     findCreated: findCreated && (async (ctx, props, sinceMs) => findCreated(ctx, inputs(props, "create"), sinceMs)),
-    read: async (ctx, id, props) => d.read(ctx, id, knownArgs(props)),
-    update: update && (async (ctx, id, news, before, changed) => update(ctx, id, inputs(news, "update"), previousInputs(before), changed.filter(isArg))),
-    outputs: (record) => readOutputs(map, record),
+    read: async (ctx, id, props) => answered(await d.read(ctx, id, knownArgs(props))),
+    update: update && (async (ctx, id, news, before, changed) => answer(await update(ctx, id, inputs(news, "update"), previousInputs(before), changed.filter(isArg)))),
     outputNames: Object.keys(map),
     argsFromRecord: argsFromRecord && ((record, before) => Object.fromEntries(Object.entries(argsFromRecord(record, knownArgs(before))))),
     skipAdoptUpdate: d.skipAdoptUpdate,
@@ -382,14 +408,26 @@ type UnsentProblems<A, E extends { body?: z.ZodType }, Op> = Op extends "create"
   : never;
 
 /**
+ * Compile-time proof that the endpoint `E` answers a record of the kind's record type `R` (the one its
+ * output readers take): `unknown` when it does; else a type no endpoint has.
+ */
+type Answers<E, R> = [E] extends [never]
+  ? unknown
+  : E extends AnyEndpoint
+    ? [RecordOf<E>] extends [R]
+      ? unknown
+      : { "the endpoint answers no record of the kind's record type": RecordOf<E> }
+    : unknown;
+
+/**
  * A kind's calls named by their endpoints: the lifecycle builds the create and update bodies from the
  * args through the shared mapping (`wireArgs`: wire names, nested keys snake_cased), keeping the body
  * fields the endpoint's schema declares, and fills each path from `params`.
  */
-export interface KindEndpoints<I, A, C, U> {
-  create?: C & Builds<I, A, C, "create">;
-  read?: AnyEndpoint;
-  update?: U & Builds<I, A, U, "update">;
+export interface KindEndpoints<I, A, C, U, Rd, R> {
+  create?: C & Builds<I, A, C, "create"> & Answers<C, R>;
+  read?: Rd & Answers<Rd, R>;
+  update?: U & Builds<I, A, U, "update"> & Answers<U, R>;
   delete?: AnyEndpoint;
   /**
    * The object's path values from its id (on create, the id its inputs give) and its inputs (empty on
@@ -402,11 +440,11 @@ export interface KindEndpoints<I, A, C, U> {
  * A kind declared with the endpoints of its calls. An operation with special behaviour keeps a
  * hand-written function (`create`, `read`, `update`, `delete`), which takes the place of the endpoint.
  */
-export type EndpointDeclaration<I extends object, A extends ArgSpecs<I>, C, U> = Omit<DeclarationBase<I>, "args" | "create" | "read"> & {
+export type EndpointDeclaration<I extends object, A extends ArgSpecs<I>, C, U, Rd, R extends WireRecord> = Omit<DeclarationBase<I, R>, "args" | "create" | "read"> & {
   args: A & Record<Exclude<keyof A, keyof I>, never>;
-  endpoints: KindEndpoints<I, A, C, U>;
-  create?: DeclarationBase<I>["create"];
-  read?: DeclarationBase<I>["read"];
+  endpoints: KindEndpoints<I, A, C, U, Rd, R>;
+  create?: DeclarationBase<I, R>["create"];
+  read?: DeclarationBase<I, R>["read"];
   onDestroy?: DestroyEffect;
   delete?(ctx: KindContext, id: string, inputs: I): Promise<void>;
 };
@@ -466,7 +504,9 @@ const isRecord = (v: unknown): v is WireRecord => typeof v === "object" && v !==
  * (Curried so that the args' wire names and the endpoints are inferred while the inputs are given.)
  */
 export function declareKind<I extends object>() {
-  return <const A extends ArgSpecs<I>, C extends AnyEndpoint = never, U extends AnyEndpoint = never>(declaration: EndpointDeclaration<I, A, C, U>): Kind => {
+  return <const A extends ArgSpecs<I>, R extends WireRecord, C extends AnyEndpoint = never, U extends AnyEndpoint = never, Rd extends AnyEndpoint = never>(
+    declaration: EndpointDeclaration<I, A, C, U, Rd, R>,
+  ): Kind => {
     const d = declaration;
     // The declaration's own members, without the calls this function resolves.
     const { endpoints: eps, create: _create, read: _read, update: _update, delete: _delete, onDestroy: _onDestroy, ...rest } = d;
@@ -487,8 +527,13 @@ export function declareKind<I extends object>() {
       if (body) out.body = keepFields(wireArgs(specs, inputs), body);
       return out;
     };
-    const record = (ep: AnyEndpoint, answer: unknown): WireRecord => {
-      if (isRecord(answer)) return answer;
+    /**
+     * The answer of a named endpoint as the kind's record. The one place a record's type is asserted:
+     * the client validated the answer against the endpoint's success schema, and the declaration's
+     * `Answers` proof shows that schema's output is a record of the kind's type.
+     */
+    const record = (ep: AnyEndpoint, answer: unknown): R => {
+      if (isRecord(answer)) return answer as R;
       throw new Error(`${d.name}: ${ep.id} answered no record (${typeof answer})`);
     };
     const idOf = (inputs: I): string => (d.id ? d.id(inputs) : "");
@@ -528,10 +573,10 @@ export function declareKind<I extends object>() {
     let kind: Kind;
     if (d.onDestroy === "release") {
       if (remove) throw new Error(`${d.name}: a kind whose destroy releases the object has no delete`);
-      kind = defineKind<I>({ ...base, onDestroy: "release" });
+      kind = defineKind<I, R>({ ...base, onDestroy: "release" });
     } else {
       if (!remove) throw new Error(`${d.name}: the declaration needs a delete, an endpoint or a function (or onDestroy "release")`);
-      kind = defineKind<I>({ ...base, onDestroy: d.onDestroy, delete: remove });
+      kind = defineKind<I, R>({ ...base, onDestroy: d.onDestroy, delete: remove });
     }
     return { ...kind, endpoints: named };
   };

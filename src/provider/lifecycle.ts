@@ -3,7 +3,7 @@
  * calls), so a preview costs nothing; create, read, update and delete go through the client.
  */
 import { SvcApiError } from "../client";
-import { destroyEffectOf, wireArgs, wireNameOf, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
+import { destroyEffectOf, wireArgs, wireNameOf, type Answer, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
 import { refuseUnknownArgs } from "./known-fields";
 import { camel, containedIn, containsUnknown, convertKeys, deepEqual, describeIssue, reconcile, scrub } from "./values";
 import { renderPath } from "../api/common";
@@ -138,13 +138,13 @@ export function diff(kind: Kind, id: string, olds: Props, news: Props) {
   return { changes: true, replaces, deleteBeforeReplace };
 }
 
-function outputsOf(kind: Kind, args: Props, record: WireRecord): Props {
-  const computed = kind.outputs(record);
+function outputsOf(kind: Kind, args: Props, answer: Answer): Props {
+  const computed = { ...answer.outputs };
   for (const a of Object.keys(kind.args)) delete computed[a];
   return scrub({ ...args, ...computed });
 }
 
-async function existing(kind: Kind, ctx: KindContext, id: string, args: Props): Promise<WireRecord | undefined> {
+async function existing(kind: Kind, ctx: KindContext, id: string, args: Props): Promise<Answer | undefined> {
   try {
     return await kind.read(ctx, id, args);
   } catch (e) {
@@ -161,7 +161,8 @@ async function existing(kind: Kind, ctx: KindContext, id: string, args: Props): 
  */
 function settlingLostAnswers(kind: Kind, ctx: KindContext, args: Props, naturalId: string | undefined): KindContext {
   const since = Date.now();
-  const check = naturalId !== undefined ? () => existing(kind, ctx, naturalId, args) : kind.findCreated ? () => kind.findCreated!(ctx, args, since) : undefined;
+  const check =
+    naturalId !== undefined ? async () => (await existing(kind, ctx, naturalId, args))?.record : kind.findCreated ? () => kind.findCreated!(ctx, args, since) : undefined;
   return check ? { ...ctx, client: ctx.client.withDefaults({ ambiguityCheck: check }) } : ctx;
 }
 
@@ -212,8 +213,8 @@ function refreshedArg(kind: Kind, name: string, user: unknown, server: unknown):
  * Takes over an object that exists with the declared identity: the args that cannot change in place
  * must already be the declared ones; the others are brought to the declared state.
  */
-async function takeOver(kind: Kind, ctx: KindContext, id: string, args: Props, found: WireRecord): Promise<WireRecord> {
-  const server = recordArgs(kind, found, args);
+async function takeOver(kind: Kind, ctx: KindContext, id: string, args: Props, found: Answer): Promise<Answer> {
+  const server = recordArgs(kind, found.record, args);
   const fixed = Object.keys(args).filter((name) => kind.args[name].replaces && !kind.args[name].writeOnly && !sameArg(kind, name, args[name], server(name)));
   if (fixed.length > 0) {
     const which = fixed.map((name) => `${name} ${JSON.stringify(server(name) ?? null)} where the program declares ${JSON.stringify(args[name])}`).join("; ");
@@ -239,9 +240,9 @@ export async function create(kind: Kind, ctx: KindContext, inputs: Props): Promi
       const found = await existing(kind, ctx, naturalId, args);
       if (found) return { id: naturalId, outs: outputsOf(kind, declared, await takeOver(kind, ctx, naturalId, args, found)) };
     }
-    const record = await kind.create(settlingLostAnswers(kind, ctx, args, naturalId), args);
-    const id = naturalId ?? String(record.id);
-    return { id, outs: outputsOf(kind, declared, record) };
+    const answer = await kind.create(settlingLostAnswers(kind, ctx, args, naturalId), args);
+    const id = naturalId ?? String(answer.record.id);
+    return { id, outs: outputsOf(kind, declared, answer) };
   } catch (e) {
     // A 409 of the create call itself (not of a call that follows it) means the object exists.
     if (e instanceof SvcApiError && e.status === 409 && "adopt" in kind.args && createsAnObject(e.endpointId)) {
@@ -256,17 +257,17 @@ export async function create(kind: Kind, ctx: KindContext, inputs: Props): Promi
 
 export async function read(kind: Kind, ctx: KindContext, id: string, props: Props): Promise<{ id: string; props: Props; inputs?: Props }> {
   const olds = argsOf(kind, props);
-  let record: WireRecord | undefined;
+  let answer: Answer | undefined;
   try {
-    record = await existing(kind, ctx, id, olds);
+    answer = await existing(kind, ctx, id, olds);
   } catch (e) {
     throw describeFailure(kind, id, "read", e);
   }
-  if (!record) return { id: "", props: {} };
+  if (!answer) return { id: "", props: {} };
   const refreshed: Props = {};
   // A read by id alone (an import) has no prior args: every readable arg comes from the record.
   const importing = Object.keys(olds).length === 0;
-  const server = recordArgs(kind, record, olds);
+  const server = recordArgs(kind, answer.record, olds);
   for (const [name, spec] of Object.entries(kind.args)) {
     const old = olds[name];
     if (spec.local || spec.writeOnly || (old === undefined && !importing)) {
@@ -281,7 +282,7 @@ export async function read(kind: Kind, ctx: KindContext, id: string, props: Prop
     refreshed[name] = refreshedArg(kind, name, old, value);
   }
   const inputs = scrub(refreshed);
-  return { id, props: outputsOf(kind, inputs, record), inputs };
+  return { id, props: outputsOf(kind, inputs, answer), inputs };
 }
 
 export async function update(kind: Kind, ctx: KindContext, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
@@ -291,9 +292,9 @@ export async function update(kind: Kind, ctx: KindContext, id: string, olds: Pro
   if (changed.length > 0 && !kind.update) throw new Error(`${label(kind, id)}: the platform cannot update a ${kind.platformTerm} in place`);
   try {
     // Only provider-side args changed: nothing to send, the object as it stands gives the outputs.
-    const record = changed.length === 0 ? await existing(kind, ctx, id, args) : await kind.update!(ctx, id, args, before, changed);
-    if (!record) throw new Error(`the ${kind.platformTerm} no longer exists on the platform; run a refresh, then up to create it again`);
-    return { outs: outputsOf(kind, argsOf(kind, news), record) };
+    const answer = changed.length === 0 ? await existing(kind, ctx, id, args) : await kind.update!(ctx, id, args, before, changed);
+    if (!answer) throw new Error(`the ${kind.platformTerm} no longer exists on the platform; run a refresh, then up to create it again`);
+    return { outs: outputsOf(kind, argsOf(kind, news), answer) };
   } catch (e) {
     throw describeFailure(kind, id, "update", e);
   }

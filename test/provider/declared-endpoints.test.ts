@@ -136,7 +136,7 @@ test("an answer that is no record is refused, naming the kind and the endpoint",
 });
 
 describe("declarations the lifecycle cannot run are refused when the kind is declared", () => {
-  const base = { platformTerm: "x", outputs: defineOutputs({}), args: { name: { required: true as const } } };
+  const base = { platformTerm: "x", outputs: defineOutputs(bridges.get, {}), args: { name: { required: true as const } } };
   // Declarations the types would refuse, given untyped, as the lifecycle sees them at run time.
   const declare = (d: Record<string, unknown>): Kind => declareKind<{ name: string }>()({ ...base, name: "Broken", endpoints: {}, ...d });
   test("no create", () => {

@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { SvcClient } from "../../client";
 import { parameters } from "../../api/parameters";
-import { defineKind, defineOutputs, type CheckFailure, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { defineKind, type CheckFailure, type OutputReader, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import { assetNameOfKrn, nameKeyedRecord, scalarValue, showValue } from "../../api/common";
@@ -31,7 +31,7 @@ export interface AppParameterValuesArgs {
 }
 
 /** Parameter values have no computed outputs: `values` (the managed values as the platform holds them) is their state. */
-const appParameterValuesOutputs = defineOutputs({});
+const appParameterValuesOutputs: Record<never, OutputReader<ValuesRecord>> = {};
 
 type Inputs = Resolved<AppParameterValuesArgs>;
 type Identity = Pick<Inputs, "appName" | "appVersion" | "resource">;
@@ -59,7 +59,15 @@ async function writeAll(client: SvcClient, i: Inputs, values: Record<string, Sca
   });
 }
 
-async function record(client: SvcClient, i: Identity): Promise<WireRecord> {
+/** The kind's record: the platform has no record of one resource's values, so the provider makes it. */
+interface ValuesRecord extends WireRecord {
+  app_name: string;
+  app_version: string;
+  resource: string;
+  values: Record<string, Scalar>;
+}
+
+async function record(client: SvcClient, i: Identity): Promise<ValuesRecord> {
   return { app_name: i.appName, app_version: i.appVersion, resource: toAssetKrn(i.resource), values: await currentValues(client, i) };
 }
 
@@ -70,7 +78,7 @@ function fromId(id: string): Identity {
 }
 
 const appParameterValuesKind = registerKind(
-  defineKind<Inputs>({
+  defineKind<Inputs, ValuesRecord>({
     name: "AppParameterValues",
     platformTerm: "parameter values",
     args: {

@@ -128,13 +128,13 @@ const params = (id: string) => {
 };
 
 /** An app version's computed outputs, read from the platform's record. */
-const appVersionOutputs = defineOutputs({
-  createdAt: (r) => r.created_at as string,
-  createdBy: (r) => r.created_by as string,
-  updatedAt: (r) => r.updated_at as string,
-  updatedBy: (r) => r.updated_by as string,
-  parameterNames: (r) => ((r.parameters ?? []) as Array<{ name: string }>).map((p) => p.name),
-  flags: (r) => r.flags as Json,
+const appVersionOutputs = defineOutputs(apps.versionGet, {
+  createdAt: (r) => r.created_at,
+  createdBy: (r) => r.created_by,
+  updatedAt: (r) => r.updated_at,
+  updatedBy: (r) => r.updated_by,
+  parameterNames: (r) => (r.parameters ?? []).map((p) => p.name),
+  flags: (r): Json => r.flags,
 });
 
 const appVersionKind = registerKind(

@@ -4,7 +4,7 @@ import { AppPatch, apps } from "../../api/apps";
 import { workloads } from "../../api/workloads";
 import type { SvcClient } from "../../client";
 import { name as nameSchema } from "../../api/common";
-import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs, type RecordOf } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import type { Resolved } from "../input-types";
@@ -29,16 +29,17 @@ export interface AppArgs {
  * An app's computed outputs: its own, fixed fields. The latest version, status and update time move
  * with other resources of the stack (versions, workloads) and are read with `getApp`.
  */
-const appOutputs = defineOutputs({
-  type: (r) => r.type as "app" | "importer" | "exporter" | "docker",
-  createdAt: (r) => r.created_at as string,
-  createdBy: (r) => r.created_by as string,
+const appOutputs = defineOutputs(apps.get, {
+  type: (r) => r.type,
+  createdAt: (r) => r.created_at,
+  createdBy: (r) => r.created_by,
 });
 type Inputs = Resolved<AppArgs>;
+type AppRecord = RecordOf<typeof apps.get>;
 
 const patchBody = (i: Inputs) => ({ title: i.title, description: i.description, category: i.category });
 
-async function patch(client: SvcClient, i: Inputs): Promise<WireRecord> {
+async function patch(client: SvcClient, i: Inputs): Promise<AppRecord> {
   const body = patchBody(i);
   if (Object.values(body).every((v) => v === undefined)) return await client.call(apps.get, { params: { app_name: i.name } });
   return await client.call(apps.patch, { params: { app_name: i.name }, body });

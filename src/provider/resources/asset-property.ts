@@ -66,17 +66,17 @@ const childParams =
   };
 
 /** An asset property's computed outputs, read from the platform's record. */
-const assetPropertyOutputs = defineOutputs({
-  storedValue: (r) => r.value as string,
-  storedTitle: (r) => r.title as string,
-  created: (r) => r.created as string,
-  updated: (r) => r.updated as string,
+const assetPropertyOutputs = defineOutputs(assets.propertyGet, {
+  storedValue: (r) => r.value,
+  storedTitle: (r) => r.title,
+  created: (r) => r.created,
+  updated: (r) => r.updated,
 });
 
 /** An asset metadata record's computed outputs, read from the platform's record. */
-const assetMetadataOutputs = defineOutputs({
-  created: (r) => r.created as string,
-  updated: (r) => r.updated as string,
+const assetMetadataOutputs = defineOutputs(assets.metadataGet, {
+  created: (r) => r.created,
+  updated: (r) => r.updated,
 });
 
 const assetPropertyKind = registerKind(

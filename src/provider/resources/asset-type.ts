@@ -33,9 +33,9 @@ type TypeInputs = Resolved<AssetTypeArgs>;
 type ClassInputs = Resolved<AssetClassArgs>;
 
 /** The computed outputs of an asset type or class, read from the platform's record. */
-const assetTypeOutputs = defineOutputs({
-  created: (r) => r.created as string,
-  updated: (r) => r.updated as string,
+const assetTypeOutputs = defineOutputs(assets.classGet, {
+  created: (r) => r.created,
+  updated: (r) => r.updated,
 });
 
 const assetTypeKind = registerKind(

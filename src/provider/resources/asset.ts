@@ -2,9 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { assets } from "../../api/assets";
 import { readAsset } from "../../client/batch";
-import type { z } from "zod";
-import type { assetState } from "../../api/assets";
-import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import type { Resolved } from "../input-types";
@@ -34,17 +32,14 @@ export interface AssetArgs {
 type Inputs = Resolved<AssetArgs>;
 proves<Same<NonNullable<Inputs["location"]>, CamelCasedDeep<NonNullable<BodyOf<typeof assets.create>["location"]>>>>();
 
-/** The record's status object (always present on the platform's records). */
-const status = (r: WireRecord) => (r.status ?? {}) as { state: z.infer<typeof assetState>; last_seen?: string | null };
-
 /** An asset's computed outputs, read from the platform's record. */
-const assetOutputs = defineOutputs({
-  path: (r) => r.path as string,
-  assetTypeTitle: (r) => r.asset_type_title as string,
-  state: (r) => status(r).state,
-  lastSeen: (r) => status(r).last_seen ?? undefined,
-  created: (r) => r.created as string,
-  updated: (r) => r.updated as string,
+const assetOutputs = defineOutputs(assets.get, {
+  path: (r) => r.path,
+  assetTypeTitle: (r) => r.asset_type_title,
+  state: (r) => r.status.state,
+  lastSeen: (r) => r.status.last_seen,
+  created: (r) => r.created,
+  updated: (r) => r.updated,
 });
 
 const assetKind = registerKind(

@@ -36,13 +36,13 @@ export interface BridgeArgs {
 }
 
 /** A bridge's computed outputs, read from the platform's record. */
-const bridgeOutputs = defineOutputs({
-  workloadName: (r) => r.workload_name as string,
-  acpName: (r) => r.acp_name as string,
-  state: (r) => ((r.status ?? {}) as { state: string }).state,
-  enabled: (r) => r.enabled as boolean,
-  created: (r) => r.created as string,
-  updated: (r) => r.updated as string,
+const bridgeOutputs = defineOutputs(bridges.get, {
+  workloadName: (r) => r.workload_name,
+  acpName: (r) => r.acp_name,
+  state: (r) => r.status.state,
+  enabled: (r) => r.enabled,
+  created: (r) => r.created,
+  updated: (r) => r.updated,
 });
 
 type Inputs = Resolved<BridgeArgs>;

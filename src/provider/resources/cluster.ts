@@ -1,9 +1,7 @@
 /** Cluster: a cluster of edge nodes; API v4 cannot delete one, so destroy releases it. */
 import type * as pulumi from "@pulumi/pulumi";
 import { ClusterCreate, ClusterUpdate, clusters } from "../../api/clusters";
-import type { z } from "zod";
-import type { clusterStatus } from "../../api/clusters";
-import { declareKind, defineOutputs, wireArgs, type ArgSpecs, type CheckFailure, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, wireArgs, type ArgSpecs, type CheckFailure, type OutputValues, type DeclaredOutputs } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import type { Resolved } from "../input-types";
@@ -63,20 +61,16 @@ const SETTINGS = [
   "telemetryAlertsEnabled",
 ] as const;
 
-// The platform's records always carry cidr and version (the contract's Cluster record).
-const cidr = (r: WireRecord) => (r.cidr ?? {}) as { pod_cidr: string; service_cidr: string };
-const version = (r: WireRecord) => (r.version ?? {}) as { k8s_version: string; svc_version: string };
-
 /** A cluster's computed outputs, read from the platform's record. */
-const clusterOutputs = defineOutputs({
-  status: (r) => r.status as z.infer<typeof clusterStatus>,
-  lastSeen: (r) => (r.last_seen ?? undefined) as string | undefined,
-  podCidr: (r) => cidr(r).pod_cidr,
-  serviceCidr: (r) => cidr(r).service_cidr,
-  k8sVersion: (r) => version(r).k8s_version,
-  svcVersion: (r) => version(r).svc_version,
-  created: (r) => r.created as string,
-  updated: (r) => r.updated as string,
+const clusterOutputs = defineOutputs(clusters.get, {
+  status: (r) => r.status,
+  lastSeen: (r) => r.last_seen ?? undefined,
+  podCidr: (r) => r.cidr.pod_cidr,
+  serviceCidr: (r) => r.cidr.service_cidr,
+  k8sVersion: (r) => r.version.k8s_version,
+  svcVersion: (r) => r.version.svc_version,
+  created: (r) => r.created,
+  updated: (r) => r.updated,
 });
 
 type Inputs = Resolved<ClusterArgs>;
@@ -138,7 +132,7 @@ const clusterKind = registerKind(
       ];
     },
     async create({ client }, i) {
-      let record = (await client.call(clusters.create, { body: { name: i.name, title: i.title, type: i.type } })) as WireRecord;
+      let record = await client.call(clusters.create, { body: { name: i.name, title: i.title, type: i.type } });
       const settings = clusterUpdateBody(i, [...SETTINGS, "edgeOptions"]);
       if (sendsAny(settings)) {
         record = await client.call(clusters.update, { params: { cluster_name: i.name }, body: settings });

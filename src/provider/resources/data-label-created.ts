@@ -6,15 +6,17 @@
  * second one.
  */
 import { datalabels } from "../../api/datalabels";
-import type { KindContext, WireRecord } from "../kind";
+import type { KindContext, RecordOf } from "../kind";
 import { deepEqual, sameInstant } from "../values";
 import type { DataLabelInputs as Inputs } from "./label";
+
+type DataLabelRecord = RecordOf<typeof datalabels.get>;
 
 /** A minute of clock skew between this machine and the platform. */
 const CLOCK_SKEW_MS = 60_000;
 
 /** Whether `r` holds what a create with inputs `i` stores (the platform's defaults where `i` leaves a field out). */
-function madeBy(i: Inputs, r: WireRecord): boolean {
+function madeBy(i: Inputs, r: DataLabelRecord): boolean {
   const metrics = (i.metrics ?? []).map((m) => ({ asset_name: m.assetName, name: m.name }));
   return (
     r.label_name === i.labelName &&
@@ -24,17 +26,16 @@ function madeBy(i: Inputs, r: WireRecord): boolean {
     r.description === (i.description ?? "") &&
     r.confidence === (i.confidence ?? 0) &&
     r.validation === (i.validation ?? false) &&
-    deepEqual(r.info ?? {}, i.info ?? {}) &&
-    (i.source === undefined || ((r.source as { type?: string } | undefined)?.type === i.source.type && deepEqual((r.source as { info?: unknown }).info ?? {}, i.source.info ?? {})))
+    deepEqual(r.info, i.info ?? {}) &&
+    (i.source === undefined || (r.source.type === i.source.type && deepEqual(r.source.info, i.source.info ?? {})))
   );
 }
 
 /** The data label a create with inputs `i` made at or after `sinceMs` (the newest that matches), if any. */
-export async function findCreatedDataLabel({ client }: KindContext, i: Inputs, sinceMs: number): Promise<WireRecord | undefined> {
-  for await (const item of client.paginate(datalabels.filter, { body: { label_names: [i.labelName] } })) {
-    const r = item as WireRecord;
+export async function findCreatedDataLabel({ client }: KindContext, i: Inputs, sinceMs: number): Promise<DataLabelRecord | undefined> {
+  for await (const r of client.paginate(datalabels.filter, { body: { label_names: [i.labelName] } })) {
     // Newest first: past the window, nothing older can be the one.
-    if (Date.parse(r.created as string) < sinceMs - CLOCK_SKEW_MS) break;
+    if (Date.parse(r.created) < sinceMs - CLOCK_SKEW_MS) break;
     if (madeBy(i, r)) return r;
   }
   return undefined;

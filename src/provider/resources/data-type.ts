@@ -67,12 +67,12 @@ function sameIcd(declared: Icd, stated: Partial<Icd> | undefined): boolean {
 }
 
 /** A data type's computed outputs, read from the platform's record. */
-const dataTypeOutputs = defineOutputs({
-  type: (r) => r.type as string,
-  connect: (r) => r.connect as boolean,
-  jsonSchema: (r) => r.schema as Record<string, unknown>,
-  created: (r) => r.created as string,
-  updated: (r) => r.updated as string,
+const dataTypeOutputs = defineOutputs(datatypes.get, {
+  type: (r) => r.type,
+  connect: (r) => r.connect,
+  jsonSchema: (r) => r.schema,
+  created: (r) => r.created,
+  updated: (r) => r.updated,
 });
 
 const dataTypeKind = registerKind(

@@ -1,7 +1,7 @@
 /** InstanceSettings: the platform's one settings record. */
 import type * as pulumi from "@pulumi/pulumi";
 import { InstanceSettingsUpdate, instance } from "../../api/instance";
-import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs } from "../kind";
 import type { SvcClient } from "../../client";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
@@ -43,16 +43,17 @@ type Inputs = Resolved<InstanceSettingsArgs>;
 proves<Same<Inputs["acp"], CamelCasedDeep<NonNullable<BodyOf<typeof instance.settingsUpdate>["acp"]>>>>();
 
 const body = (i: Inputs) => ({ acp: { auto_update: i.acp.autoUpdate, metrics: i.acp.metrics, status: i.acp.status } });
-const apply = async (client: SvcClient, i: Inputs) => (await client.call(instance.settingsUpdate, { body: body(i) })) as WireRecord;
+const apply = async (client: SvcClient, i: Inputs) => await client.call(instance.settingsUpdate, { body: body(i) });
 /** Takes the record over: writes the declared values only when the platform does not already hold them (no mutating call otherwise). */
 const takeOver = async (client: SvcClient, i: Inputs) => {
-  const held = (await client.call(instance.settingsGet, {})) as WireRecord;
+  const held = await client.call(instance.settingsGet, {});
   return containedIn(body(i), held) ? held : apply(client, i);
 };
 
 /** The instance settings' computed outputs, read from the platform's record. */
-const instanceSettingsOutputs = defineOutputs({
-  effective: (r) => r as { acp: Record<string, Schedule> },
+const instanceSettingsOutputs = defineOutputs(instance.settingsGet, {
+  // The record itself, typed as the class declares it: one schedule per key.
+  effective: (r): { acp: Record<string, Schedule> } => r,
 });
 
 const instanceSettingsKind = registerKind(

@@ -61,16 +61,16 @@ export type DataLabelInputs = Resolved<DataLabelArgs>;
 proves<Same<DataLabelInputs, CamelCasedDeep<BodyOf<typeof datalabels.create>, "source.info">>>();
 
 /** A label's computed outputs, read from the platform's record. */
-const labelOutputs = defineOutputs({
-  created: (r) => r.created as string,
-  updated: (r) => r.updated as string,
+const labelOutputs = defineOutputs(datalabels.labelGet, {
+  created: (r) => r.created,
+  updated: (r) => r.updated,
 });
 
 /** A data label's computed outputs, read from the platform's record. */
-const dataLabelOutputs = defineOutputs({
-  labelId: (r) => r.id as number,
-  created: (r) => r.created as string,
-  updated: (r) => r.updated as string,
+const dataLabelOutputs = defineOutputs(datalabels.get, {
+  labelId: (r) => r.id,
+  created: (r) => r.created,
+  updated: (r) => r.updated,
 });
 
 const labelKind = registerKind(

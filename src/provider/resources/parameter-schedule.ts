@@ -1,9 +1,7 @@
 /** ParameterSchedule: parameter values applied to assets at a time, optionally reverted later. */
 import type * as pulumi from "@pulumi/pulumi";
 import { ParametersScheduleCreate, schedules } from "../../api/schedules";
-import type { z } from "zod";
-import type { scheduleState } from "../../api/schedules";
-import { declareKind, defineOutputs, type CheckFailure, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, type CheckFailure, type OutputValues, type DeclaredOutputs } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import { deepEqual, sameInstant } from "../values";
@@ -64,16 +62,16 @@ proves<Same<NonNullable<Inputs["revert"]>, CamelCasedDeep<NonNullable<Body["reve
 const CLOCK_SKEW_MS = 60_000;
 
 /** A parameter schedule's computed outputs, read from the platform's record. */
-const parameterScheduleOutputs = defineOutputs({
-  state: (r) => r.state as z.infer<typeof scheduleState>,
-  originalResourceParameters: (r) => r.original_resource_parameters as Array<{ resource: string; parameters: Record<string, Scalar> }>,
-  appliedAt: (r) => (r.applied_at ?? undefined) as string | undefined,
-  appliedBy: (r) => (r.applied_by ?? undefined) as string | undefined,
-  revertedAt: (r) => (r.reverted_at ?? undefined) as string | undefined,
-  revertedBy: (r) => (r.reverted_by ?? undefined) as string | undefined,
-  errorMsg: (r) => (r.error_msg ?? undefined) as string | undefined,
-  createdAt: (r) => r.created_at as string,
-  createdBy: (r) => r.created_by as string,
+const parameterScheduleOutputs = defineOutputs(schedules.get, {
+  state: (r) => r.state,
+  originalResourceParameters: (r) => r.original_resource_parameters,
+  appliedAt: (r) => r.applied_at ?? undefined,
+  appliedBy: (r) => r.applied_by ?? undefined,
+  revertedAt: (r) => r.reverted_at ?? undefined,
+  revertedBy: (r) => r.reverted_by ?? undefined,
+  errorMsg: (r) => r.error_msg ?? undefined,
+  createdAt: (r) => r.created_at,
+  createdBy: (r) => r.created_by,
 });
 
 /** The revert as the wire carries it (asset references as KRNs). */
@@ -180,15 +178,14 @@ const parameterScheduleKind = registerKind(
       // created since the create was sent (a minute of clock skew allowed), that matches every input.
       const wanted = body(i);
       const krns = [...wanted.resources].sort();
-      for await (const s of client.paginate(schedules.list, {
+      for await (const r of client.paginate(schedules.list, {
         query: { sort_by: ["created_at"], direction: "desc", page_size: 100 },
         body: { apps: [{ name: i.appName, version: i.appVersion }], states: ["scheduled"] },
       })) {
-        const r = s as WireRecord;
-        if (Date.parse(r.created_at as string) < sinceMs - CLOCK_SKEW_MS) break;
+        if (Date.parse(r.created_at) < sinceMs - CLOCK_SKEW_MS) break;
         const same =
           sameInstant(r.scheduled_for, wanted.scheduled_for) &&
-          deepEqual([...(r.resources as string[])].sort(), krns) &&
+          deepEqual([...r.resources].sort(), krns) &&
           deepEqual(r.parameters, wanted.parameters) &&
           (r.comment ?? undefined) === wanted.comment &&
           sameRevert(wanted.revert, r.revert);

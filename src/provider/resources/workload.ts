@@ -4,8 +4,8 @@ import type { SvcClient } from "../../client";
 import { deploymentRuntime } from "../../api/apps";
 import { WorkloadCreate, workloads } from "../../api/workloads";
 import type { z } from "zod";
-import type { downloadStatus, workloadState } from "../../api/workloads";
-import { argsInBody, declareKind, defineOutputs, wireArgs, type ArgSpecs, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import type { workloadState } from "../../api/workloads";
+import { argsInBody, declareKind, defineOutputs, wireArgs, type ArgSpecs, type OutputValues, type DeclaredOutputs, type RecordOf, type WireRecord } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import type { DeepInput, Resolved } from "../input-types";
@@ -92,19 +92,26 @@ const workloadArgs = {
 
 /** The args a patch carries (their wire names are the patch body's fields). */
 const PATCHABLE = argsInBody(workloadArgs, workloads.patch);
-/** The record's status object (always present on the platform's records). */
+/** A workload as the platform answers it (its read's record). */
+type WorkloadRecord = RecordOf<typeof workloads.get>;
+/**
+ * Refresh reads args from any record (also a snapshot's), not only a validated answer: there the
+ * status and the staged version are read as these shapes, each field checked where it is used.
+ */
 type Status = { state: z.infer<typeof workloadState>; message: string; last_seen?: string | null };
 const status = (r: WireRecord) => (r.status ?? {}) as Status;
 /** A staged version: its app version, the update's keys it brings (wire names), whether it applies itself once downloaded. */
 type Staged = { app_version?: string; payload?: WireRecord; instantly_apply?: boolean; status?: { state?: string; message?: string } };
 const stagedOf = (r: WireRecord) => r.staged as Staged | null | undefined;
+/** What the staged-version rules read of a record: a validated record is one as it is. */
+type StagedView = { staged?: Staged | null; download_status?: unknown };
 
 /**
  * The staged version that will still be applied: not one whose package failed to download (the
  * platform never applies that one; the workload keeps running what it ran).
  */
-function pendingStaged(r: WireRecord): Staged | undefined {
-  const s = stagedOf(r);
+function pendingStaged(r: StagedView): Staged | undefined {
+  const s = r.staged;
   return s && s.status?.state !== "failed" && r.download_status !== "failed" ? s : undefined;
 }
 
@@ -114,7 +121,7 @@ function pendingStaged(r: WireRecord): Staged | undefined {
  * update is made. Runtime keys the update did not send keep the workload's own.
  */
 function stagedArgs(r: WireRecord): Partial<Inputs> {
-  const s = pendingStaged(r);
+  const s = pendingStaged({ staged: stagedOf(r), download_status: r.download_status });
   if (!s) return {};
   const sent = s.payload ?? {};
   const out: Partial<Record<keyof Inputs, unknown>> = {};
@@ -135,19 +142,19 @@ const ROLLOUT_POLL_MS = 250;
  * running what the program declares, and fails naming the download error when the package did not
  * download (the workload then still runs its former version, and the next `up` tries again).
  */
-async function waitForRollout(client: SvcClient, name: string, record: WireRecord, timeoutMs: number): Promise<WireRecord> {
+async function waitForRollout(client: SvcClient, name: string, record: WorkloadRecord, timeoutMs: number): Promise<WorkloadRecord> {
   const deadline = Date.now() + timeoutMs;
   for (let r = record; ; r = await get(client, name)) {
-    const s = stagedOf(r);
+    const s = r.staged;
     if (!s?.instantly_apply) return r;
     if (!pendingStaged(r)) {
       throw new Error(
-        `workload '${name}': the staged version ${s.app_version} was not applied: its package did not download (${String(r.download_error ?? s.status?.message ?? "no reason given")}); it still runs ${String(r.app_version)}. The next up stages it again`,
+        `workload '${name}': the staged version ${s.app_version} was not applied: its package did not download (${r.download_error ?? s.status.message}); it still runs ${r.app_version}. The next up stages it again`,
       );
     }
     if (Date.now() + ROLLOUT_POLL_MS > deadline) {
       throw new Error(
-        `workload '${name}': the staged version ${s.app_version} is not applied after ${Math.round(timeoutMs / 1000)} s (download_status ${String(r.download_status)}); it still runs ${String(r.app_version)}. Raise svc:operationTimeoutSeconds, or use deploymentType staged-only to apply it yourself`,
+        `workload '${name}': the staged version ${s.app_version} is not applied after ${Math.round(timeoutMs / 1000)} s (download_status ${r.download_status}); it still runs ${r.app_version}. Raise svc:operationTimeoutSeconds, or use deploymentType staged-only to apply it yourself`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, ROLLOUT_POLL_MS));
@@ -161,18 +168,18 @@ async function waitForRollout(client: SvcClient, name: string, record: WireRecor
 const notDeployedYet = (state: string | undefined) => state === "pending_deploy" || state === "staged";
 
 /** A workload's computed outputs, read from the platform's record. */
-const workloadOutputs = defineOutputs({
-  state: (r) => status(r).state,
-  statusMessage: (r) => status(r).message,
-  lastSeen: (r) => status(r).last_seen ?? undefined,
-  downloadStatus: (r) => r.download_status as z.infer<typeof downloadStatus>,
-  staged: (r) => stagedOf(r) !== null && stagedOf(r) !== undefined,
-  stagedAppVersion: (r) => stagedOf(r)?.app_version,
-  appType: (r) => r.app_type as "app" | "importer" | "exporter" | "docker",
-  createdAt: (r) => r.created_at as string,
-  createdBy: (r) => r.created_by as string,
-  updatedAt: (r) => r.updated_at as string,
-  updatedBy: (r) => r.updated_by as string,
+const workloadOutputs = defineOutputs(workloads.get, {
+  state: (r) => r.status.state,
+  statusMessage: (r) => r.status.message,
+  lastSeen: (r) => r.status.last_seen ?? undefined,
+  downloadStatus: (r) => r.download_status,
+  staged: (r) => r.staged !== null,
+  stagedAppVersion: (r) => r.staged?.app_version,
+  appType: (r) => r.app_type,
+  createdAt: (r) => r.created_at,
+  createdBy: (r) => r.created_by,
+  updatedAt: (r) => r.updated_at,
+  updatedBy: (r) => r.updated_by,
 });
 
 const runtimeWire = (i: Inputs) => i.runtime && wireOf(deploymentRuntime, i.runtime, RUNTIME_FREE);
@@ -193,13 +200,13 @@ function createBody(i: Inputs): BodyOf<typeof workloads.create> {
   };
 }
 
-const get = async (client: SvcClient, name: string) => (await client.call(workloads.get, { params: { workload_name: name } })) as WireRecord;
+const get = async (client: SvcClient, name: string) => await client.call(workloads.get, { params: { workload_name: name } });
 
 /** Brings enabled and running to the declared values. */
-async function applyRunState(client: SvcClient, news: Inputs, record: WireRecord): Promise<WireRecord> {
+async function applyRunState(client: SvcClient, news: Inputs, record: WorkloadRecord): Promise<WorkloadRecord> {
   const name = news.name;
   let changed = false;
-  const state = (record.status as { state?: string } | undefined)?.state;
+  const state = record.status.state;
   // Only a pending workload (created with enabled: false) is enabled; a stopped one is not enabled
   // either on the platform, but it is started, below, when it should run.
   if (news.enabled !== false && state === "pending_deploy") {
@@ -229,7 +236,7 @@ const workloadKind = registerKind(
     // A pending workload cannot be made pending again: disabling one that runs replaces it.
     replaceWhen: (olds, news) => olds.enabled !== false && news.enabled === false,
     async create({ client }, i) {
-      const record = (await client.call(workloads.create, { query: { stopped: i.running === false }, body: createBody(i) })) as WireRecord;
+      const record = await client.call(workloads.create, { query: { stopped: i.running === false }, body: createBody(i) });
       return applyRunState(client, i, record);
     },
     endpoints: { read: workloads.get },
@@ -237,7 +244,7 @@ const workloadKind = registerKind(
       // Each sent key replaces its whole value on the platform: only the changed ones are sent (all on adoption).
       const keys = olds === undefined ? PATCHABLE : changed.filter((c) => PATCHABLE.includes(c));
       const body = wireArgs(workloadArgs, news, workloads.patch, { only: keys });
-      const record = keys.length ? ((await client.call(workloads.patch, { params: { workload_name: id }, body })) as WireRecord) : await get(client, id);
+      const record = keys.length ? await client.call(workloads.patch, { params: { workload_name: id }, body }) : await get(client, id);
       return applyRunState(client, news, await waitForRollout(client, id, record, settings.operationTimeoutSeconds * 1000));
     },
     async delete({ client }, id) {
