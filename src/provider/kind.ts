@@ -98,12 +98,12 @@ export type OutputMap<R = never> = Record<string, OutputReader<R>>;
 export type OutputValues<O extends OutputMap> = { [K in keyof O]: ReturnType<O[K]> };
 
 /**
- * What a kind's create, read or update answered: the platform's record, and the computed outputs
- * read from it while its type was still the kind's own record type.
+ * What a kind's create, read or update answered: the platform's record, and how the computed outputs
+ * are read from it (a closure over the record while its type is still the kind's own record type).
  */
 export interface Answer {
   record: WireRecord;
-  outputs: Props;
+  outputs(): Props;
 }
 
 /**
@@ -313,7 +313,7 @@ export function defineKind<I extends object, R extends WireRecord = WireRecord>(
   };
   const map = d.outputs;
   /** A call's record with the outputs read from it, while it still has the kind's record type. */
-  const answer = (record: R): Answer => ({ record, outputs: readOutputs(map, record) });
+  const answer = (record: R): Answer => ({ record, outputs: () => readOutputs(map, record) });
   const answered = (record: R | undefined): Answer | undefined => record && answer(record);
   const { id, check, replaceWhen, findCreated, update, argsFromRecord } = d;
   const base: KindBase = {

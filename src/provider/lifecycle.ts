@@ -139,7 +139,7 @@ export function diff(kind: Kind, id: string, olds: Props, news: Props) {
 }
 
 function outputsOf(kind: Kind, args: Props, answer: Answer): Props {
-  const computed = { ...answer.outputs };
+  const computed = answer.outputs();
   for (const a of Object.keys(kind.args)) delete computed[a];
   return scrub({ ...args, ...computed });
 }

@@ -121,8 +121,7 @@ function revertFailures(i: Inputs): CheckFailure[] {
 }
 
 /** Reverts compare by instant (the platform renders times in its own form) and by values, resources as KRNs. */
-function sameRevert(declared: ReturnType<typeof revertBody>, stored: unknown): boolean {
-  const s = stored as { scheduled_for?: string; resource_parameters?: unknown } | null | undefined;
+function sameRevert(declared: ReturnType<typeof revertBody>, s: { scheduled_for: string; resource_parameters: unknown } | null | undefined): boolean {
   if (!declared || !s) return !declared && !s;
   return sameInstant(declared.scheduled_for, s.scheduled_for) && deepEqual(declared.resource_parameters, s.resource_parameters);
 }
