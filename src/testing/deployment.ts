@@ -202,6 +202,11 @@ export class Deployment {
     return tracked;
   }
 
+  /** Fails the run with a refusal that is no registration's (a hook's registration): the program goes on, the run stops. */
+  refuse(e: Error): void {
+    this.fail(e);
+  }
+
   private fail(e: Error): void {
     this.errors.push(e);
     if (this.errors.length === 1) this.signalFailure();

@@ -163,7 +163,10 @@ class EngineMonitor extends MockMonitor {
     this.registerHook("error hook", req, callback, (server, token) => this.deployment.hooks.registerError({ name: req.getName(), call: (args) => callErrorHook(server, token, args) }));
   }
 
-  /** Registers a hook under its callback's token; a refusal (no callback, a name taken) is the registration's answer. */
+  /**
+   * Registers a hook under its callback's token. A refusal (no callback, a name taken) fails the run:
+   * answering it to the program would leave the hook's promise rejected with no one to await it.
+   */
   private registerHook(
     kind: string,
     req: { getName(): string; getCallback(): { getToken(): string } | undefined },
@@ -176,8 +179,7 @@ class EngineMonitor extends MockMonitor {
       if (!server || !token) throw new Error(`${kind} "${req.getName()}" has no callback to call`);
       register(server, token);
     } catch (e) {
-      callback(refusal(e), undefined);
-      return;
+      this.deployment.refuse(e as Error);
     }
     callback(null, {});
   }
