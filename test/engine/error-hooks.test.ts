@@ -107,7 +107,9 @@ describe("error hooks", () => {
   );
 
   test(
-    "an error hook sharing a resource hook's name is refused, as the engine refuses it",
+    // The engine refuses the registration in these words; the SDK leaves that refusal unhandled (the
+    // Node language host fails the program with it, an inline program's up goes on), so the kit fails the run.
+    "an error hook sharing a resource hook's name is refused, and the run fails with the engine's words",
     async () => {
       const f = await fixtureStack(() => {
         new pulumi.ResourceHook("twin", () => undefined);
