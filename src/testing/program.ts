@@ -160,7 +160,9 @@ class EngineMonitor extends MockMonitor {
 
   /** An `ErrorHook` the program made: the deployment calls it back when an operation of a resource naming it fails. */
   registerErrorHook(req: resprotoTypes.RegisterErrorHookRequest, callback: Callback): void {
-    this.registerHook("error hook", req, callback, (server, token) => this.deployment.hooks.registerError({ name: req.getName(), call: (args) => callErrorHook(server, token, args) }));
+    this.registerHook("error hook", req, callback, (server, token) =>
+      this.deployment.hooks.registerError({ name: req.getName(), call: (args) => callErrorHook(server, token, args) }),
+    );
   }
 
   /**

@@ -23,16 +23,22 @@ function steps(calls: string[]): Step[] {
     fs.rmSync(gate, { force: true });
     let asked = 0;
     const onError = new pulumi.ErrorHook("on-error", (a) => {
-      calls.push(`${a.failedOperation} ${a.name} id:${a.id || "-"} errors:${a.errors.join(" | ")} new:${a.newInputs?.value ?? "-"} old:${a.oldInputs?.value ?? "-"} out:${a.oldOutputs?.value ?? "-"}`);
+      calls.push(
+        `${a.failedOperation} ${a.name} id:${a.id || "-"} errors:${a.errors.join(" | ")} new:${a.newInputs?.value ?? "-"} old:${a.oldInputs?.value ?? "-"} out:${a.oldOutputs?.value ?? "-"}`,
+      );
       asked++;
       if (answer === "throw") throw new Error("the hook broke");
       if (answer === "never") return false;
       if (answer === "open" || asked === 2) fs.writeFileSync(gate, "open");
       return true;
     });
-    const ignored = new pulumi.ResourceHook("ignored", () => {
-      throw new Error("passed over");
-    }, { ignoreErrors: true });
+    const ignored = new pulumi.ResourceHook(
+      "ignored",
+      () => {
+        throw new Error("passed over");
+      },
+      { ignoreErrors: true },
+    );
     const seen = (when: string) =>
       new pulumi.ResourceHook(`${when}-seen`, (a) => void calls.push(`${when} ${a.name} id:${a.id || "-"} new:${JSON.stringify(a.newInputs)} out:${JSON.stringify(a.newOutputs)}`));
     new pulumi.ComponentResource("fixture:index:Group", "group", {}, { hooks: { beforeCreate: [seen("beforeCreate")], afterCreate: [seen("afterCreate")] } });

@@ -147,9 +147,13 @@ describe("the hooks around them", () => {
     "a failing ignoreErrors hook is passed over with the engine's warning",
     async () => {
       const f = await fixtureStack(() => {
-        const hook = new pulumi.ResourceHook("shrug", () => {
-          throw new Error("passed over");
-        }, { ignoreErrors: true });
+        const hook = new pulumi.ResourceHook(
+          "shrug",
+          () => {
+            throw new Error("passed over");
+          },
+          { ignoreErrors: true },
+        );
         new Record("r", { key: "r" }, { hooks: { afterCreate: [hook] } });
       });
       const result = await f.stack.up();
