@@ -6,7 +6,7 @@
  * releases) says `released`.
  */
 import { EngineError, providerStep, type EngineContext } from "./context";
-import { runHooks, type HookRegistry } from "./hooks";
+import { runHooks, withErrorHooks, type HookRegistry } from "./hooks";
 import { destroyEffects } from "./effects";
 import type { OperationReport } from "./report";
 import { runOrdered } from "./scheduler";
@@ -51,11 +51,19 @@ export async function deleteResources(ctx: EngineContext, plan: DeletionPlan, re
     if (!plan.preview) {
       const skipProvider = !e.custom || e.retainOnDelete || (e.deletedWith !== undefined && doomed.has(e.deletedWith));
       if (!skipProvider) {
-        await providerStep(ctx, ref, "delete", () => ctx.client.delete(ref, e.id ?? "", forProviderMap(e.inputs), forProviderMap(e.outputs)));
+        await deleteObject(ctx, plan.hooks, e);
       }
       ctx.state.remove(e);
     }
     await runHooks(plan.hooks, plan.preview, ref, e.hooks, "afterDelete", args);
     report(effectOf(e) === "release" ? { ...ref, op: "delete", released: true } : { ...ref, op: "delete" }, e);
   });
+}
+
+/** The provider's delete of an object in the state, with the error hooks its state names. */
+export function deleteObject(ctx: EngineContext, hooks: HookRegistry, e: ResourceState): Promise<void> {
+  const ref = { urn: e.urn, type: e.type, name: e.name };
+  return withErrorHooks(hooks, ref, e.hooks, "delete", { id: e.id ?? "", oldInputs: e.inputs, oldOutputs: e.outputs }, () =>
+    providerStep(ctx, ref, "delete", () => ctx.client.delete(ref, e.id ?? "", forProviderMap(e.inputs), forProviderMap(e.outputs))),
+  );
 }

@@ -12,9 +12,9 @@
  * nothing is deleted, and `failure` rejects with an error naming the resource and the operation.
  */
 import { CancelledError, EngineError, providerStep, resourceUrn, ROOT_STACK_TYPE, type EngineContext } from "./context";
-import { deleteResources } from "./deletion";
+import { deleteObject, deleteResources } from "./deletion";
 import { ProviderError, type ResourceRef } from "./grpc";
-import { HookRegistry, runHooks, type HookBinding } from "./hooks";
+import { HookRegistry, runHooks, withErrorHooks, type HookBinding } from "./hooks";
 import { reportedInputs, type OperationKind, type OperationReport } from "./report";
 import { dependencyOrder, type ResourceState } from "./state";
 import {
@@ -151,7 +151,7 @@ export class Deployment {
     this.registered.add(urn);
     this.ctx.redactor.learn(reg.inputs);
     if (reg.type === ROOT_STACK_TYPE) return Promise.resolve({ urn, id: "", outputs: {} });
-    if (!reg.custom) return this.track(Promise.resolve(this.component(urn, reg)));
+    if (!reg.custom) return this.track(this.component(urn, reg));
     // Known from the registration on, so that a later `replaceWith` or `deletedWith` naming it waits for its plan.
     this.decision(urn);
     return this.track(this.ctx.semaphore.run(() => (this.errors.length > 0 ? Promise.reject(new CancelledError(`"${reg.name}"`)) : this.custom(urn, reg))));
@@ -200,6 +200,11 @@ export class Deployment {
     const forget = () => this.running.delete(tracked);
     tracked.then(forget, forget);
     return tracked;
+  }
+
+  /** Fails the run with a refusal that is no registration's (a hook's registration): the program goes on, the run stops. */
+  refuse(e: Error): void {
+    this.fail(e);
   }
 
   private fail(e: Error): void {
@@ -278,10 +283,15 @@ export class Deployment {
     return [...new Set([...own, inherited(reg.type, reg.name), ...own.map((u) => inherited(urnType(u), urnName(u)))])];
   }
 
-  private component(urn: string, reg: Registration): Answer {
+  /** A component: created when new (its create hooks run around it, as the engine's create step runs them), else the same. */
+  private async component(urn: string, reg: Registration): Promise<Answer> {
     const old = this.ctx.state.get(urn) ?? this.aliasedEntry(urn, reg);
-    this.report({ urn, type: reg.type, name: reg.name }, old ? "same" : "create");
+    const ref = { urn, type: reg.type, name: reg.name };
+    const args = { id: "", newInputs: reg.inputs };
+    if (!old) await runHooks(this.hooks, this.preview, ref, reg.hooks, "beforeCreate", args);
+    this.report(ref, old ? "same" : "create");
     if (!this.preview) this.ctx.state.put({ ...this.entry(urn, reg, reg.inputs, old?.outputs ?? {}), custom: false, id: undefined });
+    if (!old) await runHooks(this.hooks, this.preview, ref, reg.hooks, "afterCreate", { ...args, newOutputs: {} });
     return { urn, id: "", outputs: reg.inputs };
   }
 
@@ -408,14 +418,16 @@ export class Deployment {
   /** Creates the object and records it; an object that failed to initialize is recorded too, then the error stands. */
   private async createObject(ref: ResourceRef, reg: Registration, inputs: PropertyMap): Promise<Answer> {
     await runHooks(this.hooks, false, ref, reg.hooks, "beforeCreate", { id: "", newInputs: inputs });
-    const res = await providerStep(this.ctx, ref, "create", async () => {
-      try {
-        return await this.ctx.client.create(ref, forProviderMap(inputs), false);
-      } catch (e) {
-        if (e instanceof ProviderError && e.initFailure?.id) this.record(ref.urn, reg, inputs, e.initFailure.properties, e.initFailure.id);
-        throw e;
-      }
-    });
+    const res = await withErrorHooks(this.hooks, ref, reg.hooks, "create", { id: "", newInputs: inputs }, () =>
+      providerStep(this.ctx, ref, "create", async () => {
+        try {
+          return await this.ctx.client.create(ref, forProviderMap(inputs), false);
+        } catch (e) {
+          if (e instanceof ProviderError && e.initFailure?.id) this.record(ref.urn, reg, inputs, e.initFailure.properties, e.initFailure.id);
+          throw e;
+        }
+      }),
+    );
     const outputs = this.record(ref.urn, reg, inputs, res.properties, res.id);
     await runHooks(this.hooks, false, ref, reg.hooks, "afterCreate", { id: res.id, newInputs: inputs, newOutputs: outputs });
     return { urn: ref.urn, id: res.id, outputs };
@@ -439,8 +451,10 @@ export class Deployment {
       this.report(ref, "update", { diffs, olds: old.inputs, news: inputs });
       return { urn: ref.urn, id: old.id ?? "", outputs: inputs };
     }
-    const properties = await providerStep(this.ctx, ref, "update", () =>
-      this.ctx.client.update(ref, old.id ?? "", forProviderMap(old.inputs), forProviderMap(old.outputs), forProviderMap(inputs), reg.ignoreChanges, false),
+    const properties = await withErrorHooks(this.hooks, ref, reg.hooks, "update", args, () =>
+      providerStep(this.ctx, ref, "update", () =>
+        this.ctx.client.update(ref, old.id ?? "", forProviderMap(old.inputs), forProviderMap(old.outputs), forProviderMap(inputs), reg.ignoreChanges, false),
+      ),
     );
     const outputs = this.record(ref.urn, reg, inputs, properties, old.id ?? "");
     await runHooks(this.hooks, false, ref, reg.hooks, "afterUpdate", { ...args, newOutputs: outputs });
@@ -499,7 +513,7 @@ export class Deployment {
     const ref = { urn: old.urn, type: old.type, name: old.name };
     const args = { id: old.id ?? "", oldInputs: old.inputs, oldOutputs: old.outputs };
     await runHooks(this.hooks, false, ref, old.hooks, "beforeDelete", args);
-    if (!old.retainOnDelete) await providerStep(this.ctx, ref, "delete", () => this.ctx.client.delete(ref, old.id ?? "", forProviderMap(old.inputs), forProviderMap(old.outputs)));
+    if (!old.retainOnDelete) await deleteObject(this.ctx, this.hooks, old);
     this.ctx.state.remove(old);
     await runHooks(this.hooks, false, ref, old.hooks, "afterDelete", args);
   }

@@ -16,7 +16,7 @@ import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import * as path from "node:path";
 import { CancelledError } from "./context";
 import type { AliasSpec, Answer, Deployment, Registration } from "./deployment";
-import { hookBinding, type HookArgs } from "./hooks";
+import { hookBinding, type ErrorHookArgs, type HookArgs } from "./hooks";
 import { pulumiFile } from "./host";
 import { toPropertyMap, toPropertyValue, type PropertyMap } from "./values";
 
@@ -153,14 +153,35 @@ class EngineMonitor extends MockMonitor {
 
   /** A `ResourceHook` the program made: the deployment calls it back through the run's callback server. */
   registerResourceHook(req: resprotoTypes.RegisterResourceHookRequest, callback: Callback): void {
+    this.registerHook("resource hook", req, callback, (server, token) =>
+      this.deployment.hooks.register({ name: req.getName(), onDryRun: req.getOnDryRun(), ignoreErrors: req.getIgnoreErrors(), call: (args) => callHook(server, token, args) }),
+    );
+  }
+
+  /** An `ErrorHook` the program made: the deployment calls it back when an operation of a resource naming it fails. */
+  registerErrorHook(req: resprotoTypes.RegisterErrorHookRequest, callback: Callback): void {
+    this.registerHook("error hook", req, callback, (server, token) =>
+      this.deployment.hooks.registerError({ name: req.getName(), call: (args) => callErrorHook(server, token, args) }),
+    );
+  }
+
+  /**
+   * Registers a hook under its callback's token. A refusal (no callback, a name taken) fails the run:
+   * answering it to the program would leave the hook's promise rejected with no one to await it.
+   */
+  private registerHook(
+    kind: string,
+    req: { getName(): string; getCallback(): { getToken(): string } | undefined },
+    callback: Callback,
+    register: (server: CallbackServer, token: string) => void,
+  ): void {
     const server = internals.settings.getCallbacks();
     const token = req.getCallback()?.getToken();
     try {
-      if (!server || !token) throw new Error(`resource hook "${req.getName()}" has no callback to call`);
-      this.deployment.hooks.register({ name: req.getName(), onDryRun: req.getOnDryRun(), ignoreErrors: req.getIgnoreErrors(), call: (args) => callHook(server, token, args) });
+      if (!server || !token) throw new Error(`${kind} "${req.getName()}" has no callback to call`);
+      register(server, token);
     } catch (e) {
-      callback(refusal(e), undefined);
-      return;
+      this.deployment.refuse(e as Error);
     }
     callback(null, {});
   }
@@ -231,27 +252,47 @@ function hooksOf(req: resprotoTypes.RegisterResourceRequest) {
     afterUpdate: b.getAfterUpdateList(),
     beforeDelete: b.getBeforeDeleteList(),
     afterDelete: b.getAfterDeleteList(),
+    onError: b.getOnErrorList(),
   });
 }
 
 /** Calls a hook as the engine does: a ResourceHookRequest to its callback; resolves with the error it reports. */
-function callHook(server: CallbackServer, token: string, args: HookArgs): Promise<string | undefined> {
-  const req = new resproto.ResourceHookRequest();
+async function callHook(server: CallbackServer, token: string, args: HookArgs): Promise<string | undefined> {
+  const req = hookRequest(new resproto.ResourceHookRequest(), args);
+  if (args.newOutputs) req.setNewOutputs(struct(args.newOutputs));
+  const resp = await invokeCallback(server, token, req.serializeBinary());
+  return resproto.ResourceHookResponse.deserializeBinary(resp).getError() || undefined;
+}
+
+/** Calls an error hook as the engine does: an ErrorHookRequest to its callback; resolves with its answer. */
+async function callErrorHook(server: CallbackServer, token: string, args: ErrorHookArgs): Promise<{ retry: boolean; error?: string }> {
+  const req = hookRequest(new resproto.ErrorHookRequest(), args);
+  req.setFailedOperation(args.failedOperation);
+  req.setErrorsList(args.errors);
+  const resp = resproto.ErrorHookResponse.deserializeBinary(await invokeCallback(server, token, req.serializeBinary()));
+  return { retry: resp.getRetry(), error: resp.getError() || undefined };
+}
+
+/** What both kinds of hook request carry: the resource, and the inputs and old outputs the step has. */
+function hookRequest<R extends resprotoTypes.ResourceHookRequest | resprotoTypes.ErrorHookRequest>(req: R, args: Omit<HookArgs, "newOutputs">): R {
   req.setUrn(args.urn);
   req.setId(args.id);
   req.setName(args.name);
   req.setType(args.type);
   if (args.newInputs) req.setNewInputs(struct(args.newInputs));
   if (args.oldInputs) req.setOldInputs(struct(args.oldInputs));
-  if (args.newOutputs) req.setNewOutputs(struct(args.newOutputs));
   if (args.oldOutputs) req.setOldOutputs(struct(args.oldOutputs));
+  return req;
+}
+
+function invokeCallback(server: CallbackServer, token: string, request: Uint8Array): Promise<Uint8Array> {
   const invoke = new callbackpb.CallbackInvokeRequest();
   invoke.setToken(token);
-  invoke.setRequest(req.serializeBinary());
+  invoke.setRequest(request);
   return new Promise((resolve, reject) =>
     server.invoke({ request: invoke }, (err, resp) => {
       if (err || !resp) reject(new Error(`the hook could not be called: ${err?.details ?? "no answer"}`));
-      else resolve(resproto.ResourceHookResponse.deserializeBinary(resp.getResponse_asU8()).getError() || undefined);
+      else resolve(resp.getResponse_asU8());
     }),
   );
 }

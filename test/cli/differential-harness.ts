@@ -33,6 +33,8 @@ export interface Extras {
   outputs: Record<string, Record<string, unknown>>;
   /** The state as the backend keeps it (secrets encrypted), as JSON. */
   stateText: string;
+  /** Each run's warnings (none for a failed run). */
+  warnings: string[][];
 }
 
 export async function play(engine: Engine, steps: Step[], options: StackOptions = {}): Promise<Trace & { extras: Extras }> {
@@ -41,6 +43,7 @@ export async function play(engine: Engine, steps: Step[], options: StackOptions 
   const common: StackOptions = { expectEmptyPlanAfterUp: false, ...options, config: { ...options.config, "fixture:storeDir": storeDir } };
   const stack = engine === "pulumi" ? await testing.stack(first, { ...common, engine: "pulumi", pulumiPath: pulumiDir }) : await testing.stack(first, common);
   const runs: RunTrace[] = [];
+  const warnings: string[][] = [];
   try {
     for (const step of steps) {
       try {
@@ -53,14 +56,16 @@ export async function play(engine: Engine, steps: Step[], options: StackOptions 
                 ? await stack.refresh()
                 : await stack.destroy();
         runs.push({ ops: Object.fromEntries(result.operations.map((o) => [o.name, o.op])) });
+        warnings.push(result.warnings);
       } catch (e) {
         runs.push({ failed: (e as Error).message });
+        warnings.push([]);
       }
     }
     const resources = stack.resources();
     const state = Object.fromEntries(resources.map((r) => [r.name, r.inputs]));
     const secretOutputs = Object.fromEntries(resources.map((r) => [r.name, [...r.secretOutputs].sort()]));
-    const extras = { outputs: Object.fromEntries(resources.map((r) => [r.name, r.outputs])), stateText: JSON.stringify(stack.state) };
+    const extras = { outputs: Object.fromEntries(resources.map((r) => [r.name, r.outputs])), stateText: JSON.stringify(stack.state), warnings };
     const records = Object.values(backend.records(storeDir))
       .map(({ serial: _serial, ...r }) => r)
       .sort((a, b) => String(a.key).localeCompare(String(b.key)));
