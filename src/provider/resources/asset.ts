@@ -6,6 +6,7 @@ import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs } f
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import type { Resolved } from "../input-types";
+import type { AssetRecord } from "../records";
 import { type BodyOf, type CamelCasedDeep, type Same, proves } from "../wire-types";
 
 /** The arguments of an {@link Asset}. */
@@ -81,7 +82,7 @@ export class Asset extends SvcResource {
   /** The title of the asset's type. */
   declare readonly assetTypeTitle: pulumi.Output<string>;
   /** The asset's connection state: `online`, `offline`, `partially_online` or `unknown`. */
-  declare readonly state: pulumi.Output<"online" | "offline" | "partially_online" | "unknown">;
+  declare readonly state: pulumi.Output<AssetRecord["status"]["state"]>;
   /** When data of the asset was last seen (RFC 3339); unset until then. */
   declare readonly lastSeen: pulumi.Output<string | undefined>;
   /** When the asset was created on the platform (RFC 3339). */

@@ -5,10 +5,12 @@ import { deploymentRuntime } from "../../api/apps";
 import { WorkloadCreate, workloads } from "../../api/workloads";
 import type { z } from "zod";
 import type { workloadState } from "../../api/workloads";
-import { argsInBody, declareKind, defineOutputs, wireArgs, type ArgSpecs, type OutputValues, type DeclaredOutputs, type RecordOf, type WireRecord } from "../kind";
+import { argsInBody, declareKind, defineOutputs, wireArgs, type ArgSpecs, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import type { DeepInput, Resolved } from "../input-types";
+/** A workload as the platform answers it (its read's record; lookups.ts proves it equal to the table's). */
+import type { WorkloadRecord } from "../records";
 import { wireOf, type BodyOf, type Same, proves } from "../wire-types";
 import { camel, convertKeys, snake } from "../values";
 import { RUNTIME_FREE, type DeploymentType, type WorkloadApiPermissions, type WorkloadRuntime, type WorkloadSystem } from "./contract-types";
@@ -92,8 +94,6 @@ const workloadArgs = {
 
 /** The args a patch carries (their wire names are the patch body's fields). */
 const PATCHABLE = argsInBody(workloadArgs, workloads.patch);
-/** A workload as the platform answers it (its read's record). */
-type WorkloadRecord = RecordOf<typeof workloads.get>;
 /**
  * Refresh reads args from any record (also a snapshot's), not only a validated answer: there the
  * status and the staged version are read as these shapes, each field checked where it is used.
@@ -282,37 +282,19 @@ export class Workload extends SvcResource {
   declare readonly clusterName: pulumi.Output<string>;
 
   /** The workload's lifecycle state, e.g. `pending_deploy`, `deploying`, `running`, `stopped`, `failed`, `staged`, `unreachable`. */
-  declare readonly state: pulumi.Output<
-    | "unreachable"
-    | "staged"
-    | "pending_deploy"
-    | "pending_update"
-    | "pending_start"
-    | "pending_stop"
-    | "pending_apply"
-    | "deploying"
-    | "running"
-    | "stopping"
-    | "stopped"
-    | "failed"
-    | "starting"
-    | "applying"
-    | "received"
-    | "downloading"
-    | "ready"
-  >;
+  declare readonly state: pulumi.Output<WorkloadRecord["status"]["state"]>;
   /** The platform's message about the current state (empty when there is nothing to report). */
   declare readonly statusMessage: pulumi.Output<string>;
   /** When the node last reported the workload (RFC 3339); unset until it has. */
   declare readonly lastSeen: pulumi.Output<string | undefined>;
   /** Progress of the app package's download to the node: `pending`, `scheduled`, `processing`, `downloading`, `ready` or `failed`. */
-  declare readonly downloadStatus: pulumi.Output<"pending" | "scheduled" | "failed" | "downloading" | "ready" | "processing">;
+  declare readonly downloadStatus: pulumi.Output<WorkloadRecord["download_status"]>;
   /** Whether a staged version waits to be applied (staged deployment types). */
   declare readonly staged: pulumi.Output<boolean>;
   /** The app version that is staged, when one is. */
   declare readonly stagedAppVersion: pulumi.Output<string | undefined>;
   /** The app's type: `app`, `importer`, `exporter` or `docker`. */
-  declare readonly appType: pulumi.Output<"app" | "importer" | "exporter" | "docker">;
+  declare readonly appType: pulumi.Output<WorkloadRecord["app_type"]>;
   /** When the workload was created on the platform (RFC 3339). */
   declare readonly createdAt: pulumi.Output<string>;
   /** Who created the workload. */
