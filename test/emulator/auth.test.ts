@@ -2,7 +2,10 @@ import jwt from "jsonwebtoken";
 import { areas } from "../../src/api/endpoints";
 import { useEmulator, expectErrorBody, messages, pathOf } from "../helpers/emulator";
 
-const emu = useEmulator({ options: { tokenLifetimes: { access: 1, refresh: 3 } }, reset: false });
+// The emulator's clock is the test's: a token's expiry is reached by moving it, not by waiting,
+// and a busy machine cannot let a one-second token lapse between two requests.
+let now = Date.UTC(2026, 0, 1, 12, 0, 0, 250);
+const emu = useEmulator({ options: { tokenLifetimes: { access: 1, refresh: 3 }, clock: () => now }, reset: false });
 
 const TOKEN = "/auth/realms/svc/protocol/openid-connect/token";
 const form = (fields: Record<string, string>) => ({ raw: new URLSearchParams(fields).toString(), contentType: "application/x-www-form-urlencoded", as: "none" as const });
@@ -60,7 +63,7 @@ describe("Authentication (spec Part 1; facts §2)", () => {
     const forged = jwt.sign({ sub: "x", typ: "Bearer", kind: "user", preferred_username: "admin@example.com", permissions: ["svc.permission.*"] }, "another-key");
     expectErrorBody(await emu.get(pathOf(areas.clusters.list), undefined, { as: { token: forged } }), 401);
     const a = await login({ grant_type: "password", username: "admin@example.com", password: "admin", client_id: "svc-cli" });
-    await new Promise((r) => setTimeout(r, 2100));
+    now += 2100;
     const expired = await emu.get(pathOf(areas.clusters.list), undefined, { as: { token: a.body.access_token } });
     expectErrorBody(expired, 401);
     expect(messages(expired)).toMatch(/expired/);

@@ -168,7 +168,9 @@ describe("Authentication and permission come before the body is read or validate
 
 describe("Token lifetimes (an emulator issuing 1 s access and 2 s refresh tokens)", () => {
   test("an access token is refused with 401 once expired, and its refresh token once that has expired too", async () => {
-    const short = await startTestEmulator({ tokenLifetimes: { access: 1, refresh: 2 } });
+    // The emulator's clock is the test's: lifetimes run out when it moves, not while the machine is busy.
+    let now = Date.UTC(2026, 0, 1, 12, 0, 0, 250);
+    const short = await startTestEmulator({ tokenLifetimes: { access: 1, refresh: 2 }, clock: () => now });
     try {
       const login = await sendRaw(short.baseUrl, {
         method: "POST",
@@ -180,12 +182,12 @@ describe("Token lifetimes (an emulator issuing 1 s access and 2 s refresh tokens
       const call = () => probe(short, figures, { method: "GET", path: "/api/v4/orchestration/clusters/list", headers: { authorization: `Bearer ${access_token}` } });
       const failures: string[] = [];
       expectStatus((await call()).answer?.status, (s) => s === 200, "a fresh access token", failures);
-      await new Promise((r) => setTimeout(r, 2100));
+      now += 2100;
       const expired = await call();
       expectStatus(expired.answer?.status, (s) => s === 401, "an access token past its lifetime", failures);
       expect(expired.problems).toEqual([]);
       expect((expired.answer?.json as { errors: Array<{ error_code: number }> }).errors[0].error_code).toBe(ErrorCode.TOKEN_EXPIRED);
-      await new Promise((r) => setTimeout(r, 1000));
+      now += 1000;
       figures.requests++;
       const renewed = await sendRaw(short.baseUrl, {
         method: "POST",
