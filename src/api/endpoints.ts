@@ -20,8 +20,31 @@ import { parameters } from "./parameters";
 import { schedules } from "./schedules";
 import { workloads } from "./workloads";
 
+/**
+ * The type of `areas`, naming each area's own constant: left to inference, the declaration file would
+ * write every endpoint's schema types out again here (450 KB), and a user's type-check of the client
+ * would read and check each of them twice.
+ */
+export type Areas = {
+  readonly auth: typeof auth;
+  readonly apps: typeof apps;
+  readonly parameters: typeof parameters;
+  readonly schedules: typeof schedules;
+  readonly workloads: typeof workloads;
+  readonly legacyWorkloads: typeof legacyWorkloads;
+  readonly insights: typeof insights;
+  readonly acps: typeof acps;
+  readonly appregistry: typeof appregistry;
+  readonly assets: typeof assets;
+  readonly bridges: typeof bridges;
+  readonly clusters: typeof clusters;
+  readonly datalabels: typeof datalabels;
+  readonly datatypes: typeof datatypes;
+  readonly instance: typeof instance;
+};
+
 /** Areas in the order of the spec. */
-export const areas = {
+export const areas: Areas = {
   auth,
   apps,
   parameters,
@@ -37,7 +60,7 @@ export const areas = {
   datalabels,
   datatypes,
   instance,
-} as const;
+};
 
 export const endpoints: AnyEndpoint[] = Object.values(areas).flatMap((a) => Object.values(a as Record<string, AnyEndpoint>));
 
