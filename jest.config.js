@@ -1,10 +1,11 @@
-/** Tests run the TypeScript sources through ts-jest (transpile only; `npm run build` type-checks).
+/** Tests run the TypeScript sources through ts-jest, transpiling each file alone (tsconfig.json sets
+ *  `isolatedModules`, which ts-jest reads for that; `npm run typecheck` type-checks).
  *  The dynamic-provider host child process loads the built package from dist/ by name, as a user's install does. */
 module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
-  transform: { "^.+\\.ts$": ["ts-jest", { isolatedModules: true, tsconfig: "tsconfig.json" }] },
+  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
   testTimeout: 60000,
   maxWorkers: 2,
   // A worker keeps the module registry of every test file it ran: a heap snapshot shows each file's
