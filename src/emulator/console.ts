@@ -8,10 +8,11 @@
  * The page is plain static files written by hand (src/emulator/console/: index.html, console.css,
  * and ES modules: console.js, which routes to the views in views/, and the small modules they share),
  * shipped in the package and copied to dist/ by the build: no framework, no bundler, nothing fetched
- * from elsewhere. Each is served at its path under /emulator/ui/; no other path is. Two answers are made here: operations.json, the
+ * from elsewhere. Each is served at its path under /emulator/ui/; no other path is. Three answers are made here: operations.json, the
  * method, path and list convention of each read operation, from the endpoint table, so that the page
- * names operations by id and never spells a path; and redaction.js, the module of the emulator's
- * secret-key rule (redaction.ts), so that the page redacts with the very rule the audit log uses.
+ * names operations by id and never spells a path; redaction.js, the module of the emulator's
+ * secret-key rule (redaction.ts), so that the page redacts with the very rule the audit log uses; and
+ * values.js, the fault statuses and built-in logins the page offers (console-values.ts).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -19,6 +20,7 @@ import { extname, join, sep } from "node:path";
 import { endpoints } from "../api/endpoints";
 import { errors } from "../api/errors";
 import { servedPath } from "./paths";
+import { consoleValuesModule } from "./console-values";
 import { redactionModule } from "./redaction";
 import type { ExtraRoute } from "./server";
 
@@ -112,6 +114,7 @@ export function consoleRoutes(dir = join(__dirname, "console")): Record<string, 
     [`${CONSOLE_PATH}/`]: file("index.html"),
     [`${CONSOLE_PATH}/operations.json`]: made("application/json", () => JSON.stringify(consoleOperations())),
     [`${CONSOLE_PATH}/redaction.js`]: made("text/javascript; charset=utf-8", redactionModule),
+    [`${CONSOLE_PATH}/values.js`]: made("text/javascript; charset=utf-8", consoleValuesModule),
   };
   for (const name of consoleFiles(dir)) routes[`${CONSOLE_PATH}/${name}`] = file(name);
   return routes;

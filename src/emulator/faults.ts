@@ -29,6 +29,8 @@ import type { FaultHooks } from "./server";
 
 export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
 export type FaultStatus = (typeof FAULT_STATUSES)[number];
+/** What a fault answers when its configuration names no statuses. */
+export const DEFAULT_FAULT_STATUSES: readonly FaultStatus[] = [503];
 
 const STATUS_ERROR: Record<FaultStatus, { kind: ErrorKind; text: string }> = {
   429: { kind: errors.TOO_MANY_REQUESTS, text: "too many requests" },
@@ -47,7 +49,7 @@ export const FaultConfigSchema = z
     statuses: z
       .array(z.literal(FAULT_STATUSES, { error: `each status must be one of ${FAULT_STATUSES.join(", ")}` }))
       .min(1, "needs at least one status")
-      .default([503]),
+      .default(() => [...DEFAULT_FAULT_STATUSES]),
     reset_rate: rate.default(0),
     latency_ms: z.number().int().min(0).max(60_000).default(0),
     seed: z.number().int().min(0).max(0xffffffff).optional(),

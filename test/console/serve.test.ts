@@ -20,6 +20,7 @@ const PAGE_FILES = [
   "/emulator/ui/console.js",
   "/emulator/ui/views/list.js",
   "/emulator/ui/redaction.js",
+  "/emulator/ui/values.js",
   "/emulator/ui/console.css",
   "/emulator/ui/operations.json",
 ];
@@ -147,6 +148,39 @@ describe("what the page names", () => {
     expect(served["auth.token"]?.path).toBe("/auth/realms/svc/protocol/openid-connect/token");
     // Only reads: the page changes records through nothing but the admin endpoints.
     expect(served["workloads.create"]).toBeUndefined();
+  });
+
+  test("values.js: the fault statuses the emulator takes and answers by default, and built-in logins that sign in, read-only first", async () => {
+    const emu = await emulator();
+    const text = await (await fetch(`${emu.baseUrl}/emulator/ui/values.js`)).text();
+    const values = Object.fromEntries([...text.matchAll(/^export const (\w+) = (.*);$/gm)].map((m) => [m[1], JSON.parse(m[2])])) as {
+      FAULT_STATUSES: number[];
+      DEFAULT_FAULT_STATUSES: number[];
+      BUILT_IN_LOGINS: Array<{ login: Record<string, string>; readOnly: boolean }>;
+    };
+    expect(Object.keys(values).sort()).toEqual(["BUILT_IN_LOGINS", "DEFAULT_FAULT_STATUSES", "FAULT_STATUSES"]);
+    const faults = (config: unknown) => post(`${emu.baseUrl}/emulator/faults`, JSON.stringify(config), "application/json");
+    // The emulator takes each offered status and refuses any other.
+    for (const status of [...values.FAULT_STATUSES, 418]) {
+      expect({ status, taken: (await faults({ rate: 0, statuses: [status] })).status }).toEqual({ status, taken: values.FAULT_STATUSES.includes(status) ? 200 : 400 });
+    }
+    // A configuration naming no statuses answers with the default ones.
+    await faults({ rate: 0 });
+    expect(((await (await fetch(`${emu.baseUrl}/emulator/faults`)).json()) as { config: { statuses: number[] } }).config.statuses).toEqual(values.DEFAULT_FAULT_STATUSES);
+    // Every login signs in; the read-only ones come first and cannot write.
+    expect(values.BUILT_IN_LOGINS.map((l) => l.readOnly)).toEqual([...values.BUILT_IN_LOGINS.map((l) => l.readOnly)].sort((a, b) => Number(b) - Number(a)));
+    expect(values.BUILT_IN_LOGINS[0].readOnly).toBe(true);
+    for (const { login, readOnly } of values.BUILT_IN_LOGINS) {
+      const signIn = await post(`${emu.baseUrl}/auth/realms/svc/protocol/openid-connect/token`, new URLSearchParams(login).toString(), "application/x-www-form-urlencoded");
+      expect({ user: login.username, status: signIn.status }).toEqual({ user: login.username, status: 200 });
+      const { access_token } = (await signIn.json()) as { access_token: string };
+      const write = await fetch(`${emu.baseUrl}/api/v4/orchestration/clusters/create`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${access_token}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: `c-${login.username.split("@")[0]}`, title: "C", type: "k3s" }),
+      });
+      expect({ user: login.username, refused: write.status === 403 }).toEqual({ user: login.username, refused: readOnly });
+    }
   });
 });
 

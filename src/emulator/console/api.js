@@ -7,6 +7,8 @@
 import { $ } from "./dom.js";
 // The emulator's secret-key rule (src/emulator/redaction.ts), which it serves as this module.
 import { redact } from "./redaction.js";
+// The built-in logins, read-only ones first (src/emulator/console-values.ts).
+import { BUILT_IN_LOGINS } from "./values.js";
 
 /** @typedef {{ method: string, path: string, list?: import("../../api/endpoint").ListConvention }} Operation */
 /** @typedef {{ grant_type: string, username: string, password: string, client_id: string }} Login */
@@ -18,8 +20,8 @@ import { redact } from "./redaction.js";
  */
 /** @typedef {{ params?: Record<string, string | number>, query?: Record<string, unknown>, body?: unknown }} Request */
 
-/** @type {Login} */
-const DEFAULT_LOGIN = { grant_type: "password", username: "viewer@example.com", password: "viewer", client_id: "svc-cli" };
+/** The page reads as a read-only built-in user unless another signs in. */
+const DEFAULT_LOGIN = BUILT_IN_LOGINS[0].login;
 
 /** @type {Record<string, Operation>} */
 let operations = {};

@@ -37,7 +37,7 @@ export const ALL_PERMISSIONS = ["svc.permission.*"];
 export const READ_PERMISSIONS = ["svc.permission.*.read"];
 
 /** The built-in identities, documented in the README. */
-export const BUILTIN_USERS: Record<string, UserEntry> = {
+export const BUILTIN_USERS: Record<string, UserEntry & { clientId: string }> = {
   "admin@example.com": {
     password: "admin",
     clientId: "svc-cli",

@@ -7,12 +7,11 @@ import { admin, session, signIn } from "../api.js";
 import { errorBox, h, link, notice } from "../dom.js";
 import { errorMessage, thousands } from "../format.js";
 import { poke } from "../live.js";
+import { BUILT_IN_LOGINS } from "../values.js";
 import { faultsPanel } from "./faults.js";
 
 /** How long the reset button waits for its second click. */
 const RESET_ARMED_MS = 5000;
-/** The built-in identities and their passwords (src/emulator/auth.ts). */
-const BUILT_IN = { "viewer@example.com": "viewer", "admin@example.com": "admin" };
 
 /** A panel: its heading, a hint, and its controls. */
 const panel = (/** @type {string} */ title, /** @type {string} */ hint, /** @type {import("../dom.js").Child[]} */ ...controls) =>
@@ -123,11 +122,11 @@ function signInForm() {
   const who = h(
     "select",
     { name: "who" },
-    h("option", { value: "viewer@example.com" }, "viewer@example.com (read only)"),
-    h("option", { value: "admin@example.com" }, "admin@example.com"),
+    BUILT_IN_LOGINS.map(({ login: { username }, readOnly }) => h("option", { value: username }, readOnly ? `${username} (read only)` : username)),
     h("option", { value: "" }, "another user…"),
   );
-  who.value = Object.hasOwn(BUILT_IN, session.name) ? session.name : "";
+  const builtIn = (/** @type {string} */ username) => BUILT_IN_LOGINS.find((l) => l.login.username === username)?.login;
+  who.value = builtIn(session.name) ? session.name : "";
   const username = h("input", { name: "username", type: "text", placeholder: "user e-mail", autocomplete: "off" });
   const password = h("input", { name: "password", type: "password", placeholder: "password", autocomplete: "off" });
   return h(
@@ -136,11 +135,9 @@ function signInForm() {
       class: "sign-in",
       onsubmit: async (ev) => {
         ev.preventDefault();
-        /** @type {Record<string, string>} */
-        const builtIn = BUILT_IN;
         const user = who.value || username.value.trim();
         try {
-          await signIn({ grant_type: "password", username: user, password: who.value ? builtIn[who.value] : password.value, client_id: "svc-cli" });
+          await signIn(builtIn(who.value) ?? { grant_type: "password", username: user, password: password.value, client_id: "svc-cli" });
           password.value = "";
           notice(`signed in as ${user}`);
         } catch (err) {

@@ -8,10 +8,8 @@ import { admin } from "../api.js";
 import { h, notice } from "../dom.js";
 import { describeFaults, errorMessage } from "../format.js";
 import { showFaults } from "../live.js";
-
-/** The statuses a fault may answer (src/emulator/faults.ts); 503 unless chosen otherwise. */
-const FAULT_STATUSES = [429, 500, 502, 503, 504];
-const DEFAULT_STATUS = 503;
+// The statuses a fault may answer and those it answers unless others are chosen, from the emulator.
+import { DEFAULT_FAULT_STATUSES, FAULT_STATUSES } from "../values.js";
 
 /** A checkbox and its label. */
 const checkbox = (/** @type {string} */ name, /** @type {string | number} */ value, /** @type {boolean} */ checked) => h("input", { type: "checkbox", name, value, checked });
@@ -24,7 +22,7 @@ const labelled = (/** @type {HTMLInputElement} */ input) => h("label", { class: 
 export function faultsPanel() {
   const faultStatus = h("pre", { class: "json fault-status" });
   const rate = h("input", { name: "rate", type: "number", min: 0, max: 1, step: "0.05", value: "0" });
-  const statuses = FAULT_STATUSES.map((s) => checkbox("statuses", s, s === DEFAULT_STATUS));
+  const statuses = FAULT_STATUSES.map((s) => checkbox("statuses", s, DEFAULT_FAULT_STATUSES.includes(s)));
   const methods = ["GET", "POST"].map((m) => checkbox("methods", m, false));
   const paths = h("input", { name: "paths", type: "text", placeholder: "/api/v4/assets/*" });
   const latency = h("input", { name: "latency_ms", type: "number", min: 0, max: 60000, step: 1, placeholder: "0" });
@@ -53,7 +51,7 @@ export function faultsPanel() {
   /** The form shows the configuration in force: when the view opens, and after each change from the page. */
   function fillForm(/** @type {import("../format.js").FaultConfig} */ config) {
     rate.value = String(config.rate ?? 0);
-    for (const i of statuses) i.checked = (config.statuses ?? [DEFAULT_STATUS]).includes(Number(i.value));
+    for (const i of statuses) i.checked = (config.statuses ?? DEFAULT_FAULT_STATUSES).includes(Number(i.value));
     for (const i of methods) i.checked = (config.methods ?? []).includes(i.value);
     paths.value = (config.paths ?? []).join(", ");
     latency.value = config.latency_ms ? String(config.latency_ms) : "";
