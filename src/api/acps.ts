@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { auditStamps, freeObject, inventoryListQuery, inventoryPage, location, metadataQuery, name, qArray, qBool, semverString, text, title } from "./common";
-import { defineArea, pathValues } from "./endpoint";
+import { area, endpoint, pathValues } from "./endpoint";
 
 // ---------------------------------------------------------------------------------------------
 // Records
@@ -174,11 +174,8 @@ const metadataParams = z.object({ acp_name: name(64), acp_metadata_name: name(64
 const source = z.enum(["cache", "live"], { message: "must be 'cache' or 'live'" }).default("cache");
 const search = qArray(text(256)).optional();
 
-const endpoint = defineArea("acps", "part2");
-
-export const acps = {
+export const acps = area("acps", "part2", {
   list: endpoint({
-    id: "acps.list",
     method: "GET",
     effect: "read",
     path: "/acps/list",
@@ -198,7 +195,6 @@ export const acps = {
     errors: [400, 401, 403],
   }),
   get: endpoint({
-    id: "acps.get",
     method: "GET",
     effect: "read",
     path: "/acps/{acp_name}/get",
@@ -209,7 +205,6 @@ export const acps = {
     success: { status: 200, body: Acp },
   }),
   update: endpoint({
-    id: "acps.update",
     method: "POST",
     effect: "update",
     path: "/acps/{acp_name}/update",
@@ -220,7 +215,6 @@ export const acps = {
     success: { status: 200, body: Acp },
   }),
   delete: endpoint({
-    id: "acps.delete",
     method: "POST",
     effect: "delete",
     path: "/acps/{acp_name}/delete",
@@ -230,7 +224,6 @@ export const acps = {
     success: { status: 200 },
   }),
   metadataCreate: endpoint({
-    id: "acps.metadataCreate",
     method: "POST",
     effect: "create",
     confirm: { read: "acps.metadataGet", params: (c) => pathValues({ acp_name: c.params.acp_name, acp_metadata_name: c.body.name }) },
@@ -243,7 +236,6 @@ export const acps = {
     errors: [400, 401, 403, 404, 409],
   }),
   metadataBulkCreate: endpoint({
-    id: "acps.metadataBulkCreate",
     method: "POST",
     effect: "create",
     path: "/acps/metadata/create",
@@ -254,7 +246,6 @@ export const acps = {
     errors: [207, 400, 401, 403],
   }),
   metadataGet: endpoint({
-    id: "acps.metadataGet",
     method: "GET",
     effect: "read",
     path: "/acps/{acp_name}/metadata/{acp_metadata_name}/get",
@@ -264,7 +255,6 @@ export const acps = {
     success: { status: 200, body: AcpMetadata },
   }),
   metadataList: endpoint({
-    id: "acps.metadataList",
     method: "GET",
     effect: "read",
     path: "/acps/{acp_name}/metadata/list",
@@ -276,7 +266,6 @@ export const acps = {
     list: "inventory",
   }),
   metadataUpdate: endpoint({
-    id: "acps.metadataUpdate",
     method: "POST",
     effect: "update",
     path: "/acps/{acp_name}/metadata/{acp_metadata_name}/update",
@@ -287,7 +276,6 @@ export const acps = {
     success: { status: 200, body: AcpMetadata },
   }),
   metadataDelete: endpoint({
-    id: "acps.metadataDelete",
     method: "POST",
     effect: "delete",
     path: "/acps/{acp_name}/metadata/{acp_metadata_name}/delete",
@@ -297,7 +285,6 @@ export const acps = {
     success: { status: 200 },
   }),
   metadataBulkDelete: endpoint({
-    id: "acps.metadataBulkDelete",
     method: "POST",
     effect: "delete",
     path: "/acps/metadata/delete",
@@ -308,7 +295,6 @@ export const acps = {
     errors: [207, 400, 401, 403],
   }),
   metricsGet: endpoint({
-    id: "acps.metricsGet",
     method: "GET",
     effect: "read",
     path: "/acps/{acp_name}/metrics/get",
@@ -318,7 +304,6 @@ export const acps = {
     success: { status: 200, body: AcpMetrics },
   }),
   statusGet: endpoint({
-    id: "acps.statusGet",
     method: "GET",
     effect: "read",
     path: "/acps/{acp_name}/status/get",
@@ -329,7 +314,6 @@ export const acps = {
     success: { status: 200, body: AcpStatus },
   }),
   statusList: endpoint({
-    id: "acps.statusList",
     method: "GET",
     effect: "read",
     path: "/acps/status/list",
@@ -341,7 +325,6 @@ export const acps = {
     errors: [400, 401, 403],
   }),
   statusUpdate: endpoint({
-    id: "acps.statusUpdate",
     method: "POST",
     effect: "update",
     path: "/acps/{acp_name}/status/update",
@@ -352,7 +335,6 @@ export const acps = {
     success: { status: 200, body: AcpStatus },
   }),
   statusCount: endpoint({
-    id: "acps.statusCount",
     method: "GET",
     effect: "read",
     path: "/acps/status/count/get",
@@ -362,7 +344,6 @@ export const acps = {
     errors: [401, 403],
   }),
   edgeAppsVersionGet: endpoint({
-    id: "acps.edgeAppsVersionGet",
     method: "GET",
     effect: "read",
     path: "/acps/{acp_name}/edge-apps/version/get",
@@ -372,7 +353,6 @@ export const acps = {
     success: { status: 200, body: EdgeAppVersion },
   }),
   edgeAppsForceUpdate: endpoint({
-    id: "acps.edgeAppsForceUpdate",
     method: "POST",
     effect: "action",
     path: "/acps/{acp_name}/edge-apps/version/force-update",
@@ -384,4 +364,4 @@ export const acps = {
     params: acpParams,
     success: { status: 200 },
   }),
-};
+});

@@ -1,7 +1,7 @@
 /** The app registry: registry apps, their versions, packages and build status (spec Part 2 "App registry"; facts §3.9, §4.6, §5). */
 import { z } from "zod";
 import { NAME_PATTERN, auditStamps, freeObject, inventoryListQuery, inventoryPage, name, qArray, semverString, text, title } from "./common";
-import { defineArea, pathValues, type ConfirmReader, type CreateInput } from "./endpoint";
+import { area, endpoint, pathValues, type ConfirmReader, type CreateInput } from "./endpoint";
 
 /** The registry's own type set (facts §5). */
 export const registryAppType = z.enum(["svc", "docker", "bridge"]);
@@ -79,12 +79,10 @@ async function findRegistered(c: CreateInput, read: ConfirmReader): Promise<unkn
   return app?.versions.some((v) => v.version === version) ? app : undefined;
 }
 
-const endpoint = defineArea("appregistry", "part2");
 const errors = [400, 401, 403, 404];
 
-export const appregistry = {
+export const appregistry = area("appregistry", "part2", {
   create: endpoint({
-    id: "appregistry.create",
     method: "POST",
     effect: "create",
     confirm: { reads: ["appregistry.get"], find: findRegistered },
@@ -96,7 +94,6 @@ export const appregistry = {
     errors: [400, 401, 403, 409],
   }),
   list: endpoint({
-    id: "appregistry.list",
     method: "GET",
     effect: "read",
     path: "/appregistry/list",
@@ -114,7 +111,6 @@ export const appregistry = {
     errors: [400, 401, 403],
   }),
   get: endpoint({
-    id: "appregistry.get",
     method: "GET",
     effect: "read",
     path: "/appregistry/{app_name}/get",
@@ -125,7 +121,6 @@ export const appregistry = {
     errors,
   }),
   update: endpoint({
-    id: "appregistry.update",
     method: "POST",
     effect: "update",
     path: "/appregistry/{app_name}/update",
@@ -137,7 +132,6 @@ export const appregistry = {
     errors,
   }),
   delete: endpoint({
-    id: "appregistry.delete",
     method: "POST",
     effect: "delete",
     path: "/appregistry/{app_name}/delete",
@@ -148,7 +142,6 @@ export const appregistry = {
     errors,
   }),
   versionGet: endpoint({
-    id: "appregistry.versionGet",
     method: "GET",
     effect: "read",
     path: "/appregistry/{app_name}/versions/{app_version}/get",
@@ -159,7 +152,6 @@ export const appregistry = {
     errors,
   }),
   versionUpload: endpoint({
-    id: "appregistry.versionUpload",
     method: "POST",
     effect: "update",
     path: "/appregistry/{app_name}/versions/{app_version}/upload",
@@ -171,7 +163,6 @@ export const appregistry = {
     errors: [400, 401, 403, 404, 413, 415],
   }),
   versionDownload: endpoint({
-    id: "appregistry.versionDownload",
     method: "GET",
     effect: "read",
     path: "/appregistry/{app_name}/versions/{app_version}/download",
@@ -182,7 +173,6 @@ export const appregistry = {
     errors,
   }),
   versionDelete: endpoint({
-    id: "appregistry.versionDelete",
     method: "POST",
     effect: "delete",
     path: "/appregistry/{app_name}/versions/{app_version}/delete",
@@ -193,7 +183,6 @@ export const appregistry = {
     errors,
   }),
   versionStatusGet: endpoint({
-    id: "appregistry.versionStatusGet",
     method: "GET",
     effect: "read",
     path: "/appregistry/{app_name}/versions/{app_version}/status/get",
@@ -204,7 +193,6 @@ export const appregistry = {
     errors,
   }),
   versionStatusList: endpoint({
-    id: "appregistry.versionStatusList",
     method: "GET",
     effect: "read",
     path: "/appregistry/versions/status/list",
@@ -220,4 +208,4 @@ export const appregistry = {
     list: "inventory",
     errors: [400, 401, 403],
   }),
-};
+});

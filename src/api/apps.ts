@@ -21,7 +21,7 @@ import {
   text,
   title,
 } from "./common";
-import { defineArea, pathValues } from "./endpoint";
+import { area, endpoint, pathValues } from "./endpoint";
 
 // ---------------------------------------------------------------------------------------------
 // Enums (facts §5)
@@ -359,11 +359,8 @@ export const AppContextItem = z.object({ resource: z.string(), source: z.string(
 const appParams = z.object({ app_name: name(64) });
 const versionParams = z.object({ app_name: name(64), app_version: semverString });
 
-const endpoint = defineArea("apps", "part1");
-
-export const apps = {
+export const apps = area("apps", "part1", {
   create: endpoint({
-    id: "apps.create",
     method: "POST",
     effect: "create",
     confirm: { read: "apps.versionGet", params: (c) => pathValues({ app_name: c.body.name, app_version: c.body.version }) },
@@ -375,7 +372,6 @@ export const apps = {
     errors: [400, 401, 403, 404, 409],
   }),
   versionGet: endpoint({
-    id: "apps.versionGet",
     method: "GET",
     effect: "read",
     path: "/apps/{app_name}/v/{app_version}/get",
@@ -385,7 +381,6 @@ export const apps = {
     success: { status: 200, body: AppVersion },
   }),
   versionPatch: endpoint({
-    id: "apps.versionPatch",
     method: "POST",
     effect: "update",
     path: "/apps/{app_name}/v/{app_version}/patch",
@@ -396,7 +391,6 @@ export const apps = {
     success: { status: 200, body: AppVersion },
   }),
   versionUpdate: endpoint({
-    id: "apps.versionUpdate",
     method: "POST",
     effect: "update",
     path: "/apps/{app_name}/v/{app_version}/update",
@@ -407,7 +401,6 @@ export const apps = {
     success: { status: 200, body: AppVersion },
   }),
   versionDelete: endpoint({
-    id: "apps.versionDelete",
     method: "POST",
     effect: "delete",
     path: "/apps/{app_name}/v/{app_version}/delete",
@@ -417,7 +410,6 @@ export const apps = {
     success: { status: 204 },
   }),
   deploy: endpoint({
-    id: "apps.deploy",
     method: "POST",
     effect: "create",
     path: "/apps/{app_name}/v/{app_version}/deploy",
@@ -428,7 +420,6 @@ export const apps = {
     success: { status: 200, body: AppVersionDeployResult },
   }),
   resourcesEnable: endpoint({
-    id: "apps.resourcesEnable",
     method: "POST",
     effect: "update",
     path: "/apps/{app_name}/resources/enable",
@@ -439,7 +430,6 @@ export const apps = {
     success: { status: 204 },
   }),
   resourcesDisable: endpoint({
-    id: "apps.resourcesDisable",
     method: "POST",
     effect: "update",
     path: "/apps/{app_name}/resources/disable",
@@ -450,7 +440,6 @@ export const apps = {
     success: { status: 204 },
   }),
   resourcesDelete: endpoint({
-    id: "apps.resourcesDelete",
     method: "POST",
     effect: "delete",
     path: "/apps/{app_name}/resources/delete",
@@ -461,7 +450,6 @@ export const apps = {
     success: { status: 204 },
   }),
   resourcesList: endpoint({
-    id: "apps.resourcesList",
     method: "GET",
     effect: "read",
     path: "/apps/{app_name}/resources/list",
@@ -482,7 +470,6 @@ export const apps = {
     list: "part1",
   }),
   get: endpoint({
-    id: "apps.get",
     method: "GET",
     effect: "read",
     path: "/apps/{app_name}/get",
@@ -492,7 +479,6 @@ export const apps = {
     success: { status: 200, body: App },
   }),
   list: endpoint({
-    id: "apps.list",
     method: "GET",
     effect: "read",
     path: "/apps/list",
@@ -511,7 +497,6 @@ export const apps = {
     list: "part1",
   }),
   patch: endpoint({
-    id: "apps.patch",
     method: "POST",
     effect: "update",
     path: "/apps/{app_name}/patch",
@@ -522,7 +507,6 @@ export const apps = {
     success: { status: 200, body: App },
   }),
   delete: endpoint({
-    id: "apps.delete",
     method: "POST",
     effect: "delete",
     path: "/apps/{app_name}/delete",
@@ -532,7 +516,6 @@ export const apps = {
     success: { status: 204 },
   }),
   contextList: endpoint({
-    id: "apps.contextList",
     method: "POST",
     effect: "read",
     path: "/apps/context/list",
@@ -545,4 +528,4 @@ export const apps = {
     list: "part1",
     errors: [400, 401, 403],
   }),
-};
+});

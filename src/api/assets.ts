@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { auditStamps, freeObject, inventoryListQuery, inventoryPage, location, metadataQuery, multiStatusBody, name, nameKeyedRecord, qArray, qBool, text, title } from "./common";
-import { defineArea, pathValues } from "./endpoint";
+import { area, endpoint, pathValues } from "./endpoint";
 
 // ---------------------------------------------------------------------------------------------
 // Records
@@ -231,12 +231,9 @@ const typeMetadataParams = z.object({ asset_type_name: name(64), asset_type_meta
 
 const searchQuery = { search: qArray(text(256)).optional() };
 
-const endpoint = defineArea("assets", "part2");
-
-export const assets = {
+export const assets = area("assets", "part2", {
   // Assets
   create: endpoint({
-    id: "assets.create",
     method: "POST",
     effect: "create",
     confirm: { read: "assets.get", params: (c) => pathValues({ asset_name: c.body.name }) },
@@ -248,7 +245,6 @@ export const assets = {
     errors: [400, 401, 403, 404, 409],
   }),
   list: endpoint({
-    id: "assets.list",
     method: "GET",
     effect: "read",
     path: "/assets/list",
@@ -261,7 +257,6 @@ export const assets = {
     errors: [400, 401, 403],
   }),
   filter: endpoint({
-    id: "assets.filter",
     method: "POST",
     effect: "read",
     path: "/assets/list",
@@ -276,7 +271,6 @@ export const assets = {
     errors: [400, 401, 403],
   }),
   get: endpoint({
-    id: "assets.get",
     method: "GET",
     effect: "read",
     path: "/assets/{asset_name}/get",
@@ -287,7 +281,6 @@ export const assets = {
     success: { status: 200, body: Asset },
   }),
   update: endpoint({
-    id: "assets.update",
     method: "POST",
     effect: "update",
     path: "/assets/{asset_name}/update",
@@ -299,7 +292,6 @@ export const assets = {
     errors: [400, 401, 403, 404, 409],
   }),
   delete: endpoint({
-    id: "assets.delete",
     method: "POST",
     effect: "delete",
     path: "/assets/{asset_name}/delete",
@@ -310,7 +302,6 @@ export const assets = {
     errors: [400, 401, 403, 404, 409],
   }),
   bulkCreate: endpoint({
-    id: "assets.bulkCreate",
     method: "POST",
     effect: "create",
     path: "/assets/bulk/create",
@@ -323,7 +314,6 @@ export const assets = {
     errors: [207, 400, 401, 403],
   }),
   bulkDelete: endpoint({
-    id: "assets.bulkDelete",
     method: "POST",
     effect: "delete",
     path: "/assets/bulk/delete",
@@ -337,7 +327,6 @@ export const assets = {
 
   // Hierarchy and status
   hierarchyGet: endpoint({
-    id: "assets.hierarchyGet",
     method: "GET",
     effect: "read",
     path: "/assets/hierarchy/tree/get",
@@ -347,7 +336,6 @@ export const assets = {
     errors: [401, 403],
   }),
   hierarchyUpdate: endpoint({
-    id: "assets.hierarchyUpdate",
     method: "POST",
     effect: "update",
     path: "/assets/hierarchy/tree/update",
@@ -357,7 +345,6 @@ export const assets = {
     success: { status: 200 },
   }),
   statusCount: endpoint({
-    id: "assets.statusCount",
     method: "GET",
     effect: "read",
     path: "/assets/status/count/get",
@@ -367,7 +354,6 @@ export const assets = {
     errors: [401, 403],
   }),
   statusCurrent: endpoint({
-    id: "assets.statusCurrent",
     method: "GET",
     effect: "read",
     path: "/assets/status/current/get",
@@ -380,7 +366,6 @@ export const assets = {
 
   // Asset metadata
   metadataCreate: endpoint({
-    id: "assets.metadataCreate",
     method: "POST",
     effect: "create",
     confirm: { read: "assets.metadataGet", params: (c) => pathValues({ asset_name: c.params.asset_name, asset_metadata_name: c.body.name }) },
@@ -393,7 +378,6 @@ export const assets = {
     errors: [400, 401, 403, 404, 409],
   }),
   metadataGet: endpoint({
-    id: "assets.metadataGet",
     method: "GET",
     effect: "read",
     path: "/assets/{asset_name}/metadata/{asset_metadata_name}/get",
@@ -403,7 +387,6 @@ export const assets = {
     success: { status: 200, body: AssetMetadata },
   }),
   metadataList: endpoint({
-    id: "assets.metadataList",
     method: "GET",
     effect: "read",
     path: "/assets/{asset_name}/metadata/list",
@@ -415,7 +398,6 @@ export const assets = {
     list: "inventory",
   }),
   metadataUpdate: endpoint({
-    id: "assets.metadataUpdate",
     method: "POST",
     effect: "update",
     path: "/assets/{asset_name}/metadata/{asset_metadata_name}/update",
@@ -426,7 +408,6 @@ export const assets = {
     success: { status: 200, body: AssetMetadata },
   }),
   metadataDelete: endpoint({
-    id: "assets.metadataDelete",
     method: "POST",
     effect: "delete",
     path: "/assets/{asset_name}/metadata/{asset_metadata_name}/delete",
@@ -438,7 +419,6 @@ export const assets = {
 
   // Asset properties
   propertyCreate: endpoint({
-    id: "assets.propertyCreate",
     method: "POST",
     effect: "create",
     confirm: { read: "assets.propertyGet", params: (c) => pathValues({ asset_name: c.params.asset_name, asset_property_name: c.body.name }) },
@@ -451,7 +431,6 @@ export const assets = {
     errors: [400, 401, 403, 404, 409],
   }),
   propertyGet: endpoint({
-    id: "assets.propertyGet",
     method: "GET",
     effect: "read",
     path: "/assets/{asset_name}/properties/{asset_property_name}/get",
@@ -461,7 +440,6 @@ export const assets = {
     success: { status: 200, body: AssetProperty },
   }),
   propertyList: endpoint({
-    id: "assets.propertyList",
     method: "GET",
     effect: "read",
     path: "/assets/{asset_name}/properties/list",
@@ -473,7 +451,6 @@ export const assets = {
     list: "inventory",
   }),
   propertyUpdate: endpoint({
-    id: "assets.propertyUpdate",
     method: "POST",
     effect: "update",
     path: "/assets/{asset_name}/properties/{asset_property_name}/update",
@@ -485,7 +462,6 @@ export const assets = {
     errors: [400, 401, 403, 404, 409],
   }),
   propertyDelete: endpoint({
-    id: "assets.propertyDelete",
     method: "POST",
     effect: "delete",
     path: "/assets/{asset_name}/properties/{asset_property_name}/delete",
@@ -497,7 +473,6 @@ export const assets = {
 
   // Asset classes
   classCreate: endpoint({
-    id: "assets.classCreate",
     method: "POST",
     effect: "create",
     confirm: { read: "assets.classGet", params: (c) => pathValues({ asset_class_name: c.body.name }) },
@@ -509,7 +484,6 @@ export const assets = {
     errors: [400, 401, 403, 409],
   }),
   classList: endpoint({
-    id: "assets.classList",
     method: "GET",
     effect: "read",
     path: "/assets/class/list",
@@ -521,7 +495,6 @@ export const assets = {
     errors: [400, 401, 403],
   }),
   classGet: endpoint({
-    id: "assets.classGet",
     method: "GET",
     effect: "read",
     path: "/assets/class/{asset_class_name}/get",
@@ -531,7 +504,6 @@ export const assets = {
     success: { status: 200, body: AssetClass },
   }),
   classUpdate: endpoint({
-    id: "assets.classUpdate",
     method: "POST",
     effect: "update",
     path: "/assets/class/{asset_class_name}/update",
@@ -542,7 +514,6 @@ export const assets = {
     success: { status: 200, body: AssetClass },
   }),
   classDelete: endpoint({
-    id: "assets.classDelete",
     method: "POST",
     effect: "delete",
     path: "/assets/class/{asset_class_name}/delete",
@@ -555,7 +526,6 @@ export const assets = {
 
   // Asset types
   typeCreate: endpoint({
-    id: "assets.typeCreate",
     method: "POST",
     effect: "create",
     confirm: { read: "assets.typeGet", params: (c) => pathValues({ asset_type_name: c.body.name }) },
@@ -567,7 +537,6 @@ export const assets = {
     errors: [400, 401, 403, 404, 409],
   }),
   typeList: endpoint({
-    id: "assets.typeList",
     method: "GET",
     effect: "read",
     path: "/assets/types/list",
@@ -579,7 +548,6 @@ export const assets = {
     errors: [400, 401, 403],
   }),
   typeFilter: endpoint({
-    id: "assets.typeFilter",
     method: "POST",
     effect: "read",
     path: "/assets/types/list",
@@ -594,7 +562,6 @@ export const assets = {
     errors: [400, 401, 403],
   }),
   typeGet: endpoint({
-    id: "assets.typeGet",
     method: "GET",
     effect: "read",
     path: "/assets/types/{asset_type_name}/get",
@@ -605,7 +572,6 @@ export const assets = {
     success: { status: 200, body: AssetType },
   }),
   typeUpdate: endpoint({
-    id: "assets.typeUpdate",
     method: "POST",
     effect: "update",
     path: "/assets/types/{asset_type_name}/update",
@@ -617,7 +583,6 @@ export const assets = {
     errors: [400, 401, 403, 404, 409],
   }),
   typeDelete: endpoint({
-    id: "assets.typeDelete",
     method: "POST",
     effect: "delete",
     path: "/assets/types/{asset_type_name}/delete",
@@ -628,7 +593,6 @@ export const assets = {
     errors: [400, 401, 403, 404, 409],
   }),
   typeBulkDelete: endpoint({
-    id: "assets.typeBulkDelete",
     method: "POST",
     effect: "delete",
     path: "/assets/types/delete",
@@ -642,7 +606,6 @@ export const assets = {
 
   // Asset type metadata
   typeMetadataCreate: endpoint({
-    id: "assets.typeMetadataCreate",
     method: "POST",
     effect: "create",
     confirm: { read: "assets.typeMetadataGet", params: (c) => pathValues({ asset_type_name: c.params.asset_type_name, asset_type_metadata_name: c.body.name }) },
@@ -655,7 +618,6 @@ export const assets = {
     errors: [400, 401, 403, 404, 409],
   }),
   typeMetadataList: endpoint({
-    id: "assets.typeMetadataList",
     method: "GET",
     effect: "read",
     path: "/assets/types/{asset_type_name}/metadata/list",
@@ -667,7 +629,6 @@ export const assets = {
     list: "inventory",
   }),
   typeMetadataGet: endpoint({
-    id: "assets.typeMetadataGet",
     method: "GET",
     effect: "read",
     path: "/assets/types/{asset_type_name}/metadata/{asset_type_metadata_name}/get",
@@ -677,7 +638,6 @@ export const assets = {
     success: { status: 200, body: AssetTypeMetadata },
   }),
   typeMetadataUpdate: endpoint({
-    id: "assets.typeMetadataUpdate",
     method: "POST",
     effect: "update",
     path: "/assets/types/{asset_type_name}/metadata/{asset_type_metadata_name}/update",
@@ -688,7 +648,6 @@ export const assets = {
     success: { status: 200, body: AssetTypeMetadata },
   }),
   typeMetadataDelete: endpoint({
-    id: "assets.typeMetadataDelete",
     method: "POST",
     effect: "delete",
     path: "/assets/types/{asset_type_name}/metadata/{asset_type_metadata_name}/delete",
@@ -697,4 +656,4 @@ export const assets = {
     params: typeMetadataParams,
     success: { status: 200 },
   }),
-};
+});

@@ -3,7 +3,7 @@
  * names them, and the edge API's own token endpoint (spec Part 1 "Authentication", facts §2).
  */
 import { z } from "zod";
-import { defineArea } from "./endpoint";
+import { area, endpoint } from "./endpoint";
 
 /** The auth server's base path and realm, as the metadata document names them. */
 export const AUTH_PATH = "auth";
@@ -72,11 +72,8 @@ export const InstanceMetadata = z.object({
 export const EdgeTokenRequest = z.object({ username: z.string().min(1).max(256), password: z.string().min(1).max(1024) });
 export const EdgeTokenResponse = z.object({ access_token: z.string(), expires_in: z.number().int(), token_type: z.literal("Bearer") });
 
-const endpoint = defineArea("auth", "auth");
-
-const logoutEndpoint = (id: string, path: string, summary: string) =>
+const logoutEndpoint = (path: string, summary: string) =>
   endpoint({
-    id,
     method: "POST",
     effect: "action",
     path,
@@ -90,9 +87,8 @@ const logoutEndpoint = (id: string, path: string, summary: string) =>
     mutates: false,
   });
 
-export const auth = {
+export const auth = area("auth", "auth", {
   token: endpoint({
-    id: "auth.token",
     method: "POST",
     effect: "action",
     path: OIDC_TOKEN_PATH,
@@ -105,10 +101,9 @@ export const auth = {
     errors: [400, 401],
     mutates: false,
   }),
-  logout: logoutEndpoint("auth.logout", OIDC_LOGOUT_PATH, "End the session of a refresh token (the path the metadata document names); form-encoded"),
-  protocolLogout: logoutEndpoint("auth.protocolLogout", OIDC_PROTOCOL_LOGOUT_PATH, "End the session of a refresh token (the OIDC protocol's path); form-encoded"),
+  logout: logoutEndpoint(OIDC_LOGOUT_PATH, "End the session of a refresh token (the path the metadata document names); form-encoded"),
+  protocolLogout: logoutEndpoint(OIDC_PROTOCOL_LOGOUT_PATH, "End the session of a refresh token (the OIDC protocol's path); form-encoded"),
   metadata: endpoint({
-    id: "auth.metadata",
     method: "GET",
     effect: "read",
     path: "/metadata",
@@ -119,7 +114,6 @@ export const auth = {
     errors: [],
   }),
   edgeToken: endpoint({
-    id: "auth.edgeToken",
     method: "POST",
     effect: "action",
     path: "/auth/token/get",
@@ -131,4 +125,4 @@ export const auth = {
     errors: [400, 401],
     mutates: false,
   }),
-};
+});

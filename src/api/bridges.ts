@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { auditStamps, freeObject, inventoryListQuery, inventoryPage, name, qArray, text, title } from "./common";
-import { defineArea, pathValues } from "./endpoint";
+import { area, endpoint, pathValues } from "./endpoint";
 
 /** Data stream data types (facts §5). */
 export const dataStreamType = z.enum(["boolean", "number", "object", "string"]);
@@ -100,11 +100,8 @@ export const BridgeDataStream = z.object({
 const bridgeParams = z.object({ bridge_name: name(32) });
 const strings = qArray(text(256)).optional();
 
-const endpoint = defineArea("bridges", "part2");
-
-export const bridges = {
+export const bridges = area("bridges", "part2", {
   deploy: endpoint({
-    id: "bridges.deploy",
     method: "POST",
     effect: "create",
     confirm: { read: "bridges.get", params: (c) => pathValues({ bridge_name: c.body.name }) },
@@ -116,7 +113,6 @@ export const bridges = {
     errors: [400, 401, 403, 404, 409],
   }),
   list: endpoint({
-    id: "bridges.list",
     method: "GET",
     effect: "read",
     path: "/bridges/list",
@@ -148,7 +144,6 @@ export const bridges = {
     errors: [400, 401, 403],
   }),
   get: endpoint({
-    id: "bridges.get",
     method: "GET",
     effect: "read",
     path: "/bridges/{bridge_name}/get",
@@ -158,7 +153,6 @@ export const bridges = {
     success: { status: 200, body: Bridge },
   }),
   delete: endpoint({
-    id: "bridges.delete",
     method: "POST",
     effect: "delete",
     path: "/bridges/{bridge_name}/delete",
@@ -168,7 +162,6 @@ export const bridges = {
     success: { status: 200 },
   }),
   assetsList: endpoint({
-    id: "bridges.assetsList",
     method: "GET",
     effect: "read",
     path: "/bridges/{bridge_name}/assets/list",
@@ -180,7 +173,6 @@ export const bridges = {
     list: "inventory",
   }),
   dataStreamsList: endpoint({
-    id: "bridges.dataStreamsList",
     method: "GET",
     effect: "read",
     // The spec names this listing and its query but not its path.
@@ -199,4 +191,4 @@ export const bridges = {
     success: { status: 200, body: inventoryPage(BridgeDataStream) },
     list: "inventory",
   }),
-};
+});

@@ -1,7 +1,7 @@
 /** Clusters and their provisioning artefacts (spec Part 2 "Clusters"; fields from facts §3.11, §4.8). */
 import { z } from "zod";
 import { auditStamps, freeObject, inventoryListQuery, inventoryPage, name, qArray, text, title } from "./common";
-import { defineArea, pathValues } from "./endpoint";
+import { area, endpoint, pathValues } from "./endpoint";
 
 export const clusterType = z.enum(["k3s", "kubernetes", "docker"]);
 export const clusterStatus = z.enum(["pending_provision", "pending", "online", "unreachable", "requires_attention"]);
@@ -137,11 +137,8 @@ export const ProvisionScript = z.object({ script: z.string(), version: z.string(
 
 const clusterParams = z.object({ cluster_name: name(64) });
 
-const endpoint = defineArea("clusters", "part2");
-
-export const clusters = {
+export const clusters = area("clusters", "part2", {
   create: endpoint({
-    id: "clusters.create",
     method: "POST",
     effect: "create",
     confirm: { read: "clusters.get", params: (c) => pathValues({ cluster_name: c.body.name }) },
@@ -153,7 +150,6 @@ export const clusters = {
     errors: [400, 401, 403, 409],
   }),
   list: endpoint({
-    id: "clusters.list",
     method: "GET",
     effect: "read",
     path: "/orchestration/clusters/list",
@@ -165,7 +161,6 @@ export const clusters = {
     errors: [400, 401, 403],
   }),
   get: endpoint({
-    id: "clusters.get",
     method: "GET",
     effect: "read",
     path: "/orchestration/clusters/{cluster_name}/get",
@@ -175,7 +170,6 @@ export const clusters = {
     success: { status: 200, body: Cluster },
   }),
   update: endpoint({
-    id: "clusters.update",
     method: "POST",
     effect: "update",
     path: "/orchestration/clusters/{cluster_name}/update",
@@ -186,7 +180,6 @@ export const clusters = {
     success: { status: 200, body: Cluster },
   }),
   manifestsGet: endpoint({
-    id: "clusters.manifestsGet",
     method: "GET",
     effect: "read",
     path: "/orchestration/clusters/{cluster_name}/manifests/get",
@@ -197,7 +190,6 @@ export const clusters = {
     success: { status: 200, body: ClusterManifests },
   }),
   privateRegistryDownload: endpoint({
-    id: "clusters.privateRegistryDownload",
     method: "GET",
     effect: "read",
     path: "/orchestration/clusters/{cluster_name}/private-registry/download",
@@ -207,7 +199,6 @@ export const clusters = {
     success: { status: 200, kind: "yaml" },
   }),
   provisionBinDownload: endpoint({
-    id: "clusters.provisionBinDownload",
     method: "GET",
     effect: "read",
     path: "/orchestration/clusters/provision/bin/download",
@@ -217,7 +208,6 @@ export const clusters = {
     errors: [401, 403],
   }),
   provisionScriptDownload: endpoint({
-    id: "clusters.provisionScriptDownload",
     method: "GET",
     effect: "read",
     path: "/orchestration/clusters/provision/script/download",
@@ -227,7 +217,6 @@ export const clusters = {
     errors: [401, 403],
   }),
   cidrList: endpoint({
-    id: "clusters.cidrList",
     method: "GET",
     effect: "read",
     path: "/orchestration/cidr/list",
@@ -238,4 +227,4 @@ export const clusters = {
     list: "inventory",
     errors: [400, 401, 403],
   }),
-};
+});

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { auditStamps, dateTime, freeObject, inventoryListQuery, inventoryPage, metadataQuery, name, nameKeyedRecord, qArray, text, title } from "./common";
-import { defineArea, pathValues } from "./endpoint";
+import { area, endpoint, pathValues } from "./endpoint";
 
 // ---------------------------------------------------------------------------------------------
 // Timestamps at microsecond precision
@@ -208,11 +208,8 @@ const labelMetadataParams = z.object({ label_name: labelName, label_metadata_nam
 const search = qArray(text(256)).optional();
 const dataLabelListQuery = inventoryListQuery(["data_label.id"], false);
 
-const endpoint = defineArea("datalabels", "part2");
-
-export const datalabels = {
+export const datalabels = area("datalabels", "part2", {
   create: endpoint({
-    id: "datalabels.create",
     method: "POST",
     effect: "create",
     path: "/datalabels/create",
@@ -223,7 +220,6 @@ export const datalabels = {
     errors: [400, 401, 403],
   }),
   list: endpoint({
-    id: "datalabels.list",
     method: "GET",
     effect: "read",
     path: "/datalabels/list",
@@ -235,7 +231,6 @@ export const datalabels = {
     errors: [400, 401, 403],
   }),
   filter: endpoint({
-    id: "datalabels.filter",
     method: "POST",
     effect: "read",
     path: "/datalabels/filter",
@@ -249,7 +244,6 @@ export const datalabels = {
     errors: [400, 401, 403],
   }),
   get: endpoint({
-    id: "datalabels.get",
     method: "GET",
     effect: "read",
     path: "/datalabels/{datalabel_id}/get",
@@ -259,7 +253,6 @@ export const datalabels = {
     success: { status: 200, body: DataLabel },
   }),
   update: endpoint({
-    id: "datalabels.update",
     method: "POST",
     effect: "update",
     path: "/datalabels/{datalabel_id}/update",
@@ -270,7 +263,6 @@ export const datalabels = {
     success: { status: 200, body: DataLabel },
   }),
   delete: endpoint({
-    id: "datalabels.delete",
     method: "POST",
     effect: "delete",
     path: "/datalabels/{datalabel_id}/delete",
@@ -280,7 +272,6 @@ export const datalabels = {
     success: { status: 200 },
   }),
   rangeGet: endpoint({
-    id: "datalabels.rangeGet",
     method: "POST",
     effect: "read",
     path: "/datalabels/range/get",
@@ -292,7 +283,6 @@ export const datalabels = {
     errors: [400, 401, 403],
   }),
   clusteringGet: endpoint({
-    id: "datalabels.clusteringGet",
     method: "POST",
     effect: "read",
     path: "/datalabels/clustering/get",
@@ -303,7 +293,6 @@ export const datalabels = {
     errors: [400, 401, 403],
   }),
   labelCreate: endpoint({
-    id: "datalabels.labelCreate",
     method: "POST",
     effect: "create",
     confirm: { read: "datalabels.labelGet", params: (c) => pathValues({ label_name: c.body.name }) },
@@ -315,7 +304,6 @@ export const datalabels = {
     errors: [400, 401, 403, 409],
   }),
   labelList: endpoint({
-    id: "datalabels.labelList",
     method: "GET",
     effect: "read",
     path: "/datalabels/labels/list",
@@ -327,7 +315,6 @@ export const datalabels = {
     errors: [400, 401, 403],
   }),
   labelGet: endpoint({
-    id: "datalabels.labelGet",
     method: "GET",
     effect: "read",
     path: "/datalabels/labels/{label_name}/get",
@@ -338,7 +325,6 @@ export const datalabels = {
     success: { status: 200, body: Label },
   }),
   labelUpdate: endpoint({
-    id: "datalabels.labelUpdate",
     method: "POST",
     effect: "update",
     path: "/datalabels/labels/{label_name}/update",
@@ -349,7 +335,6 @@ export const datalabels = {
     success: { status: 200, body: Label },
   }),
   labelDelete: endpoint({
-    id: "datalabels.labelDelete",
     method: "POST",
     effect: "delete",
     path: "/datalabels/labels/{label_name}/delete",
@@ -360,7 +345,6 @@ export const datalabels = {
     errors: [400, 401, 403, 404, 409],
   }),
   labelMetadataCreate: endpoint({
-    id: "datalabels.labelMetadataCreate",
     method: "POST",
     effect: "create",
     confirm: { read: "datalabels.labelMetadataGet", params: (c) => pathValues({ label_name: c.params.label_name, label_metadata_name: c.body.name }) },
@@ -373,7 +357,6 @@ export const datalabels = {
     errors: [400, 401, 403, 404, 409],
   }),
   labelMetadataBulkCreate: endpoint({
-    id: "datalabels.labelMetadataBulkCreate",
     method: "POST",
     effect: "create",
     path: "/datalabels/labels/metadata/create",
@@ -384,7 +367,6 @@ export const datalabels = {
     errors: [207, 400, 401, 403, 404, 409],
   }),
   labelMetadataList: endpoint({
-    id: "datalabels.labelMetadataList",
     method: "GET",
     effect: "read",
     path: "/datalabels/labels/{label_name}/metadata/list",
@@ -396,7 +378,6 @@ export const datalabels = {
     list: "inventory",
   }),
   labelMetadataGet: endpoint({
-    id: "datalabels.labelMetadataGet",
     method: "GET",
     effect: "read",
     path: "/datalabels/labels/{label_name}/metadata/{label_metadata_name}/get",
@@ -406,7 +387,6 @@ export const datalabels = {
     success: { status: 200, body: LabelMetadata },
   }),
   labelMetadataUpdate: endpoint({
-    id: "datalabels.labelMetadataUpdate",
     method: "POST",
     effect: "update",
     path: "/datalabels/labels/{label_name}/metadata/{label_metadata_name}/update",
@@ -417,7 +397,6 @@ export const datalabels = {
     success: { status: 200, body: LabelMetadata },
   }),
   labelMetadataDelete: endpoint({
-    id: "datalabels.labelMetadataDelete",
     method: "POST",
     effect: "delete",
     path: "/datalabels/labels/{label_name}/metadata/{label_metadata_name}/delete",
@@ -427,7 +406,6 @@ export const datalabels = {
     success: { status: 200 },
   }),
   labelMetadataBulkDelete: endpoint({
-    id: "datalabels.labelMetadataBulkDelete",
     method: "POST",
     effect: "delete",
     path: "/datalabels/labels/metadata/delete",
@@ -437,4 +415,4 @@ export const datalabels = {
     success: { status: 200 },
     errors: [207, 400, 401, 403, 404],
   }),
-};
+});

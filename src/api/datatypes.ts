@@ -5,7 +5,7 @@
 import semver from "semver";
 import { z } from "zod";
 import { auditStamps, freeObject, inventoryListQuery, inventoryPage, qArray, qBool, semverString, text } from "./common";
-import { defineArea, pathValues } from "./endpoint";
+import { area, endpoint, pathValues } from "./endpoint";
 
 /**
  * The spec's name rule, followed literally: its `.` is not escaped, so it matches any character
@@ -134,11 +134,8 @@ export const DataTypeDependency = z.object({ name: z.string(), version: z.string
 const nameParams = z.object({ data_type_name: dataTypeName });
 const versionParams = z.object({ data_type_name: dataTypeName, data_type_version: semverString });
 
-const endpoint = defineArea("datatypes", "part2");
-
-export const datatypes = {
+export const datatypes = area("datatypes", "part2", {
   create: endpoint({
-    id: "datatypes.create",
     method: "POST",
     effect: "create",
     confirm: {
@@ -156,7 +153,6 @@ export const datatypes = {
     errors: [400, 401, 403, 409],
   }),
   list: endpoint({
-    id: "datatypes.list",
     method: "GET",
     effect: "read",
     path: "/datatypes/list",
@@ -175,7 +171,6 @@ export const datatypes = {
     errors: [400, 401, 403],
   }),
   get: endpoint({
-    id: "datatypes.get",
     method: "GET",
     effect: "read",
     path: "/datatypes/{data_type_name}/versions/{data_type_version}/get",
@@ -185,7 +180,6 @@ export const datatypes = {
     success: { status: 200, body: DataType },
   }),
   latestGet: endpoint({
-    id: "datatypes.latestGet",
     method: "GET",
     effect: "read",
     path: "/datatypes/{data_type_name}/versions/latest/get",
@@ -195,7 +189,6 @@ export const datatypes = {
     success: { status: 200, body: DataType },
   }),
   dependenciesGet: endpoint({
-    id: "datatypes.dependenciesGet",
     method: "GET",
     effect: "read",
     path: "/datatypes/{data_type_name}/versions/{data_type_version}/dependencies/get",
@@ -205,7 +198,6 @@ export const datatypes = {
     success: { status: 200, body: z.object({ data: z.array(DataTypeDependency) }) },
   }),
   schemaGet: endpoint({
-    id: "datatypes.schemaGet",
     method: "GET",
     effect: "read",
     path: "/datatypes/{data_type_name}/versions/{data_type_version}/schema/get",
@@ -214,4 +206,4 @@ export const datatypes = {
     params: versionParams,
     success: { status: 200, body: freeObject },
   }),
-};
+});

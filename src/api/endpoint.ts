@@ -80,6 +80,12 @@ export type Confirm =
       find(create: CreateInput, read: ConfirmReader): Promise<unknown>;
     };
 
+/** The ids of the reads a row's confirm makes (empty without a confirm). */
+export function confirmReads(ep: Pick<Row, "confirm">): string[] {
+  const c = ep.confirm;
+  return !c ? [] : "read" in c ? [c.read] : c.reads;
+}
+
 /** Path values when every one is a non-empty string, else undefined (the input does not name the record). */
 export function pathValues(values: Record<string, unknown>): Record<string, string> | undefined {
   const out: Record<string, string> = {};
@@ -90,9 +96,8 @@ export function pathValues(values: Record<string, unknown>): Record<string, stri
   return out;
 }
 
-export interface Endpoint<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
-  /** Stable operation id, `<area>.<operation>`; the client's method name derives from it. */
-  id: string;
+/** A row as its area's file writes it: everything but what its area gives it (see `area`). */
+export interface Row<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   method: HttpMethod;
   /** What the operation does; decides whether a client may repeat it after a lost answer. */
   effect: Effect;
@@ -116,7 +121,8 @@ export interface Endpoint<P extends z.ZodType = z.ZodType, Q extends z.ZodType =
   /** Permission suffix (`svc.permission.<suffix>`), or null for the one open endpoint and the token endpoints. */
   permission: string | null;
   summary: string;
-  source: Source;
+  /** Where the operation is declared, when not where the rest of its area is. */
+  source?: Source;
   params?: P;
   query?: Q;
   bodyKind: BodyKind;
@@ -129,23 +135,30 @@ export interface Endpoint<P extends z.ZodType = z.ZodType, Q extends z.ZodType =
   list?: ListConvention;
   /** True for operations that change data (every effect but `read`, unless a row says otherwise): each leaves one audit log entry. */
   mutates: boolean;
+}
+
+export interface Endpoint<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> extends Row<
+  P,
+  Q,
+  B,
+  R
+> {
+  /** Stable operation id, `<area>.<operation>`: the area's name and the row's key in it. The client's method is that key. */
+  readonly id: string;
+  source: Source;
   /**
-   * The area's name as the one tag (set by `defineArea`): the OpenAPI document groups operations by
-   * it, and audit entries carry the namespace `svc-<tag>`.
+   * The area's name as the one tag: the OpenAPI document groups operations by it, and audit entries
+   * carry the namespace `svc-<tag>`.
    */
   tags: string[];
 }
 
 export type AnyEndpoint = Endpoint<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
 
-type Init<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> = Omit<
-  Endpoint<P, Q, B, R>,
-  "bodyKind" | "mutates" | "tags" | "errors" | "success" | "source"
-> & {
+type Init<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> = Omit<Row<P, Q, B, R>, "bodyKind" | "mutates" | "errors" | "success"> & {
   bodyKind?: BodyKind;
   mutates?: boolean;
   errors?: number[];
-  source?: Source;
   success: { status: number; kind?: SuccessKind; body?: R };
 };
 
@@ -178,43 +191,65 @@ export function fillPath(ep: Pick<AnyEndpoint, "id" | "path">, params: unknown):
 export const isOutsideApiRoot = (ep: Pick<AnyEndpoint, "root">): boolean => ep.root === true;
 
 /**
- * Declares the endpoints of one area. `tag` is the area's name in the OpenAPI document; `source` the
- * spec part the area's rows come from. Defaults: a body makes a JSON body; every effect but `read`
- * mutates; errors default to the spec's common set. Only creates and actions have a confirm, each
- * its own form.
+ * One row of an area, with the defaults filled: a body makes a JSON body; every effect but `read`
+ * mutates; errors default to the spec's common set. Its area (`area`) gives it its id and checks it.
  */
-export function defineArea(tag: string, source: Source) {
-  return function endpoint<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType>(
-    init: Init<P, Q, B, R>,
-  ): Endpoint<P, Q, B, R> {
-    if (!EFFECTS.includes(init.effect)) throw new Error(`${init.id}: effect must be one of ${EFFECTS.join(", ")}, got ${String(init.effect)}`);
-    const c = init.confirm;
-    if (c && init.effect !== "create" && init.effect !== "action") throw new Error(`${init.id}: only a create or an action has a confirm (its effect is ${init.effect})`);
-    if (c && init.effect === "create" && isActionConfirm(c))
-      throw new Error(`${init.id}: a create's confirm reads the record it makes (read and params, or reads and find), not objects and took`);
-    if (c && init.effect === "action" && !isActionConfirm(c))
-      throw new Error(`${init.id}: an action's confirm names the read, the objects it acts on and what shows it took effect (read, objects, took)`);
-    if (c && init.effect === "action" && init.success.body) throw new Error(`${init.id}: an action with a confirm answers no body (a confirm cannot stand for its answer)`);
-    const declared = new Set(pathParamNames(init.path));
-    if (init.params) {
-      const shape = (init.params as unknown as z.ZodObject).shape as Record<string, unknown>;
-      for (const k of Object.keys(shape)) {
-        if (!declared.has(k)) throw new Error(`${init.id}: params has '${k}' which is not in ${init.path}`);
-      }
-      for (const k of declared) {
-        if (!(k in shape)) throw new Error(`${init.id}: path parameter '${k}' has no schema`);
-      }
-    } else if (declared.size > 0) {
-      throw new Error(`${init.id}: path ${init.path} needs a params schema`);
-    }
-    return {
-      ...init,
-      source: init.source ?? source,
-      bodyKind: init.bodyKind ?? (init.body ? "json" : "none"),
-      mutates: init.mutates ?? init.effect !== "read",
-      errors: init.errors ?? [400, 401, 403, 404],
-      success: { kind: init.success.body ? "json" : "empty", ...init.success },
-      tags: [tag],
-    };
+export function endpoint<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType>(
+  init: Init<P, Q, B, R>,
+): Row<P, Q, B, R> {
+  return {
+    ...init,
+    bodyKind: init.bodyKind ?? (init.body ? "json" : "none"),
+    mutates: init.mutates ?? init.effect !== "read",
+    errors: init.errors ?? [400, 401, 403, 404],
+    success: { kind: init.success.body ? "json" : "empty", ...init.success },
   };
+}
+
+/**
+ * The endpoints of the area `N` made of the rows `T`: each with its schema types as written, and an
+ * id that names the area in its type too (so the table can require the area's key to be its name).
+ */
+export type Area<N extends string, T> = {
+  readonly [K in keyof T]: T[K] extends Row<infer P, infer Q, infer B, infer R> ? Endpoint<P, Q, B, R> & { readonly id: `${N}.${string}` } : never;
+};
+
+/**
+ * The endpoints of one area, each row under the key that names it: its id is `<name>.<key>`, its tag
+ * the name in kebab case (as the API spells names: `legacyWorkloads` is tagged `legacy-workloads`),
+ * and its source `source` unless the row names its own. Refuses a row that is not well made, naming
+ * its id: only creates and actions have a confirm, each its own form, and the path's parameters are
+ * exactly the params schema's.
+ */
+export function area<const N extends string, T extends Record<string, Row>>(name: N, source: Source, rows: T): Area<N, T> {
+  const tag = name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const stamped = Object.entries(rows).map(([key, row]): [string, AnyEndpoint] => {
+    const ep: AnyEndpoint = { id: `${name}.${key}`, ...row, source: row.source ?? source, tags: [tag] };
+    checkRow(ep);
+    return [key, ep];
+  });
+  return Object.fromEntries(stamped) as Area<N, T>;
+}
+
+function checkRow(ep: AnyEndpoint): void {
+  if (!EFFECTS.includes(ep.effect)) throw new Error(`${ep.id}: effect must be one of ${EFFECTS.join(", ")}, got ${String(ep.effect)}`);
+  const c = ep.confirm;
+  if (c && ep.effect !== "create" && ep.effect !== "action") throw new Error(`${ep.id}: only a create or an action has a confirm (its effect is ${ep.effect})`);
+  if (c && ep.effect === "create" && isActionConfirm(c))
+    throw new Error(`${ep.id}: a create's confirm reads the record it makes (read and params, or reads and find), not objects and took`);
+  if (c && ep.effect === "action" && !isActionConfirm(c))
+    throw new Error(`${ep.id}: an action's confirm names the read, the objects it acts on and what shows it took effect (read, objects, took)`);
+  if (c && ep.effect === "action" && ep.success.body) throw new Error(`${ep.id}: an action with a confirm answers no body (a confirm cannot stand for its answer)`);
+  const declared = new Set(pathParamNames(ep.path));
+  if (ep.params) {
+    const shape = (ep.params as unknown as z.ZodObject).shape as Record<string, unknown>;
+    for (const k of Object.keys(shape)) {
+      if (!declared.has(k)) throw new Error(`${ep.id}: params has '${k}' which is not in ${ep.path}`);
+    }
+    for (const k of declared) {
+      if (!(k in shape)) throw new Error(`${ep.id}: path parameter '${k}' has no schema`);
+    }
+  } else if (declared.size > 0) {
+    throw new Error(`${ep.id}: path ${ep.path} needs a params schema`);
+  }
 }

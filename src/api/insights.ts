@@ -7,7 +7,7 @@ import { z } from "zod";
 import { cursorPage, paginationType, qInt, scalarValue } from "./common";
 import { assetState } from "./assets";
 import { absentIfNull } from "./apps";
-import { defineArea } from "./endpoint";
+import { area, endpoint } from "./endpoint";
 
 export const insightsOperator = z.enum(["==", "!=", "<", ">", ">=", "<=", "has", "!has", "contains", "!contains", "starts_with", "!starts_with", "ends_with", "!ends_with"]);
 export type InsightsOperator = z.infer<typeof insightsOperator>;
@@ -97,11 +97,8 @@ export const AssetInsightsQuery = z
   })
   .strict();
 
-const endpoint = defineArea("insights", "part1");
-
-export const insights = {
+export const insights = area("insights", "part1", {
   get: endpoint({
-    id: "insights.get",
     method: "POST",
     effect: "read",
     path: "/asset-insights/get",
@@ -115,4 +112,4 @@ export const insights = {
     success: { status: 200, body: AssetInsightsPage },
     errors: [400, 401, 403, 424, 500],
   }),
-};
+});

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { dateTime, freeObject, inventoryListQuery, inventoryPage, qArray, text } from "./common";
-import { defineArea } from "./endpoint";
+import { area, endpoint } from "./endpoint";
 
 export const Health = z.object({
   status: z.boolean(),
@@ -67,11 +67,8 @@ export type AuditLogEntry = z.infer<typeof AuditLogEntry>;
 export const AUDIT_SORT_KEYS = ["audit_log.id", "audit_log.action", "audit_log.username", "audit_log.created", "request_uri"] as const;
 const filterValues = qArray(text(256)).optional();
 
-const endpoint = defineArea("instance", "part2");
-
-export const instance = {
+export const instance = area("instance", "part2", {
   statusGet: endpoint({
-    id: "instance.statusGet",
     method: "GET",
     effect: "read",
     path: "/instance/status/get",
@@ -81,7 +78,6 @@ export const instance = {
     errors: [],
   }),
   settingsGet: endpoint({
-    id: "instance.settingsGet",
     method: "GET",
     effect: "read",
     path: "/instance/settings/get",
@@ -91,7 +87,6 @@ export const instance = {
     errors: [401, 403],
   }),
   settingsUpdate: endpoint({
-    id: "instance.settingsUpdate",
     method: "POST",
     effect: "update",
     path: "/instance/settings/update",
@@ -102,7 +97,6 @@ export const instance = {
     errors: [400, 401, 403],
   }),
   graphDependenciesGet: endpoint({
-    id: "instance.graphDependenciesGet",
     method: "GET",
     effect: "read",
     path: "/instance/graph/dependencies/get",
@@ -115,7 +109,6 @@ export const instance = {
     errors: [400, 401, 403],
   }),
   auditLogGet: endpoint({
-    id: "instance.auditLogGet",
     method: "GET",
     effect: "read",
     path: "/instance/auditlog/{audit_logger_id}/get",
@@ -130,7 +123,6 @@ export const instance = {
     success: { status: 200, body: AuditLogEntry },
   }),
   auditLogList: endpoint({
-    id: "instance.auditLogList",
     method: "GET",
     effect: "read",
     path: "/instance/auditlog/list",
@@ -154,4 +146,4 @@ export const instance = {
     list: "inventory",
     errors: [400, 401, 403],
   }),
-};
+});

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { freeObject, krn, name, part1ListQuery, qArray, qBool, text, title } from "./common";
 import { absentIfNull } from "./apps";
-import { defineArea, pathValues } from "./endpoint";
+import { area, endpoint, pathValues } from "./endpoint";
 import { downloadQuery, downloadStatus, logsQuery, stagedFull, stagedSummary, workloadStatusObject } from "./workloads";
 
 /** An explicit `null` on an optional field means the same as leaving it out (facts §1.1). */
@@ -71,11 +71,8 @@ export const LegacyApplyResult = z.object({ workload_names: z.array(z.string()) 
 export const LEGACY_SORT_KEYS = ["name", "title", "app_name", "app_version", "cluster_name", "node_name", "created", "updated"] as const;
 
 const workloadParams = z.object({ workload_name: name(64) });
-const endpoint = defineArea("legacy-workloads", "part1");
-
-export const legacyWorkloads = {
+export const legacyWorkloads = area("legacyWorkloads", "part1", {
   apply: endpoint({
-    id: "legacyWorkloads.apply",
     method: "POST",
     effect: "action",
     path: "/workloads/apply",
@@ -87,7 +84,6 @@ export const legacyWorkloads = {
     errors: [400, 401, 403, 404, 406, 500, 501],
   }),
   deploy: endpoint({
-    id: "legacyWorkloads.deploy",
     method: "POST",
     effect: "create",
     confirm: { read: "legacyWorkloads.get", params: (c) => pathValues({ workload_name: c.body.name }) },
@@ -99,7 +95,6 @@ export const legacyWorkloads = {
     errors: [400, 401, 403, 404, 409, 500, 501],
   }),
   list: endpoint({
-    id: "legacyWorkloads.list",
     method: "GET",
     effect: "read",
     path: "/workloads/list",
@@ -126,7 +121,6 @@ export const legacyWorkloads = {
     errors: [400, 401, 403, 500],
   }),
   get: endpoint({
-    id: "legacyWorkloads.get",
     method: "GET",
     effect: "read",
     path: "/workloads/{workload_name}/get",
@@ -137,7 +131,6 @@ export const legacyWorkloads = {
     errors: [400, 401, 403, 404, 500],
   }),
   configurationsGet: endpoint({
-    id: "legacyWorkloads.configurationsGet",
     method: "GET",
     effect: "read",
     path: "/workloads/{workload_name}/configurations/get",
@@ -148,7 +141,6 @@ export const legacyWorkloads = {
     errors: [400, 401, 403, 404, 409, 500, 501],
   }),
   configurationsUpdate: endpoint({
-    id: "legacyWorkloads.configurationsUpdate",
     method: "POST",
     effect: "update",
     path: "/workloads/{workload_name}/configurations/update",
@@ -160,7 +152,6 @@ export const legacyWorkloads = {
     errors: [400, 401, 403, 404, 409, 500, 501],
   }),
   download: endpoint({
-    id: "legacyWorkloads.download",
     method: "GET",
     effect: "read",
     path: "/workloads/{workload_name}/download",
@@ -173,7 +164,6 @@ export const legacyWorkloads = {
     errors: [400, 401, 403, 404, 409, 412, 500],
   }),
   logs: endpoint({
-    id: "legacyWorkloads.logs",
     method: "GET",
     effect: "read",
     path: "/workloads/{workload_name}/logs/get",
@@ -185,7 +175,6 @@ export const legacyWorkloads = {
     errors: [400, 401, 403, 404, 409, 500, 501],
   }),
   start: endpoint({
-    id: "legacyWorkloads.start",
     method: "GET",
     effect: "action",
     path: "/workloads/{workload_name}/start",
@@ -197,7 +186,6 @@ export const legacyWorkloads = {
     errors: [400, 401, 403, 404, 409, 500, 501],
   }),
   stop: endpoint({
-    id: "legacyWorkloads.stop",
     method: "GET",
     effect: "action",
     path: "/workloads/{workload_name}/stop",
@@ -209,7 +197,6 @@ export const legacyWorkloads = {
     errors: [400, 401, 403, 404, 409, 500, 501],
   }),
   undeploy: endpoint({
-    id: "legacyWorkloads.undeploy",
     method: "POST",
     effect: "delete",
     path: "/workloads/{workload_name}/undeploy",
@@ -220,4 +207,4 @@ export const legacyWorkloads = {
     success: { status: 200 },
     errors: [400, 401, 403, 404, 500, 501],
   }),
-};
+});

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { absentIfNull, parameterName, parameterType } from "./apps";
 import { assetKrn, auditAt, cursorPage, dateTime, krn, name, part1ListQuery, qBool, scalarValue, semverString, text } from "./common";
-import { defineArea } from "./endpoint";
+import { area, endpoint } from "./endpoint";
 
 const opt = absentIfNull;
 const list = <T extends z.ZodType>(item: T) => opt(z.array(item).max(10000));
@@ -89,11 +89,8 @@ export const FallbackValues = z.object({
 const versionParams = z.object({ app_name: name(64), app_version: semverString });
 const patchQuery = z.object({ patch: qBool.default(true) }).strict();
 
-const endpoint = defineArea("parameters", "part1");
-
-export const parameters = {
+export const parameters = area("parameters", "part1", {
   valuesList: endpoint({
-    id: "parameters.valuesList",
     method: "POST",
     effect: "read",
     path: "/apps/parameters/values/list",
@@ -106,7 +103,6 @@ export const parameters = {
     list: "part1",
   }),
   historyList: endpoint({
-    id: "parameters.historyList",
     method: "POST",
     effect: "read",
     path: "/apps/parameters/history/list",
@@ -119,7 +115,6 @@ export const parameters = {
     list: "part1",
   }),
   list: endpoint({
-    id: "parameters.list",
     method: "POST",
     effect: "read",
     path: "/apps/parameters/list",
@@ -132,7 +127,6 @@ export const parameters = {
     list: "part1",
   }),
   valuesUpdate: endpoint({
-    id: "parameters.valuesUpdate",
     method: "POST",
     effect: "update",
     path: "/apps/{app_name}/v/{app_version}/parameters/values/update",
@@ -144,7 +138,6 @@ export const parameters = {
     success: { status: 204 },
   }),
   defaultsUpdate: endpoint({
-    id: "parameters.defaultsUpdate",
     method: "POST",
     effect: "update",
     path: "/apps/{app_name}/v/{app_version}/parameters/defaults/update",
@@ -156,7 +149,6 @@ export const parameters = {
     success: { status: 204 },
   }),
   uniqueValuesGet: endpoint({
-    id: "parameters.uniqueValuesGet",
     method: "POST",
     effect: "read",
     path: "/apps/parameters/unique-values/get",
@@ -167,7 +159,6 @@ export const parameters = {
     success: { status: 200, body: UniqueValues },
   }),
   fallbackValuesGet: endpoint({
-    id: "parameters.fallbackValuesGet",
     method: "POST",
     effect: "read",
     path: "/apps/{app_name}/v/{app_version}/parameters/fallback-values/get",
@@ -178,4 +169,4 @@ export const parameters = {
     bodyOptional: true,
     success: { status: 200, body: FallbackValues },
   }),
-};
+});

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { appFilter } from "./parameters";
 import { absentIfNull, parameterName } from "./apps";
 import { assetKrn, cursorPage, dateTime, name, nameKeyedRecord, part1ListQuery, scalarValue, semverString, text } from "./common";
-import { defineArea, pathValues } from "./endpoint";
+import { area, endpoint, pathValues } from "./endpoint";
 
 export const scheduleState = z.enum(["scheduled", "scheduled-revert", "completed", "error"]);
 export type ScheduleState = z.infer<typeof scheduleState>;
@@ -72,11 +72,8 @@ export type ParameterSchedule = z.infer<typeof ParameterSchedule>;
 
 const scheduleParams = z.object({ schedule_id: z.uuid({ message: "must be a uuid" }) });
 
-const endpoint = defineArea("schedules", "part1");
-
-export const schedules = {
+export const schedules = area("schedules", "part1", {
   create: endpoint({
-    id: "schedules.create",
     method: "POST",
     effect: "create",
     path: "/apps/parameters/schedules/create",
@@ -87,7 +84,6 @@ export const schedules = {
     errors: [400, 401, 403, 409],
   }),
   get: endpoint({
-    id: "schedules.get",
     method: "GET",
     effect: "read",
     path: "/apps/parameters/schedules/{schedule_id}/get",
@@ -97,7 +93,6 @@ export const schedules = {
     success: { status: 200, body: ParameterSchedule },
   }),
   delete: endpoint({
-    id: "schedules.delete",
     method: "POST",
     effect: "delete",
     path: "/apps/parameters/schedules/{schedule_id}/delete",
@@ -107,7 +102,6 @@ export const schedules = {
     success: { status: 204 },
   }),
   apply: endpoint({
-    id: "schedules.apply",
     method: "POST",
     effect: "action",
     // A step applies only to a schedule in its state, which applying it leaves: a repeat is refused.
@@ -133,7 +127,6 @@ export const schedules = {
     success: { status: 204 },
   }),
   list: endpoint({
-    id: "schedules.list",
     method: "POST",
     effect: "read",
     path: "/apps/parameters/schedules/list",
@@ -167,4 +160,4 @@ export const schedules = {
     list: "part1",
     errors: [400, 401, 403],
   }),
-};
+});

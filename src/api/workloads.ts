@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { assetKrn, auditAt, cursorPage, dateTime, freeObject, name, part1ListQuery, qArray, qBool, qInt, semverString, text, title } from "./common";
 import { absentIfNull, appType, deploymentRuntime, deploymentType } from "./apps";
-import { defineArea, pathValues, type ActionInput, type ConfirmReader, type CreateInput } from "./endpoint";
+import { area, endpoint, pathValues, type ActionInput, type ConfirmReader, type CreateInput } from "./endpoint";
 
 // ---------------------------------------------------------------------------------------------
 // Enums (facts §5)
@@ -200,15 +200,12 @@ function namedWorkloads(a: ActionInput): Array<Record<string, string>> | undefin
 /** The state and staged version of a workload record as workloads.get answers it. */
 const workloadRecord = (r: unknown) => r as Pick<Workload, "status" | "staged">;
 
-const endpoint = defineArea("workloads", "part1");
-
 /** Bulk operations: 204 when every item succeeds, 207 with a result per item when only some do. */
 const bulkSuccess = { status: 204 } as const;
 const bulkErrors = [207, 400, 401, 403, 404, 500];
 
-export const workloads = {
+export const workloads = area("workloads", "part1", {
   create: endpoint({
-    id: "workloads.create",
     method: "POST",
     effect: "create",
     confirm: { read: "workloads.get", params: (c) => pathValues({ workload_name: c.body.name }) },
@@ -221,7 +218,6 @@ export const workloads = {
     errors: [400, 401, 403, 404, 409],
   }),
   get: endpoint({
-    id: "workloads.get",
     method: "GET",
     effect: "read",
     path: "/apps/workloads/{workload_name}/get",
@@ -231,7 +227,6 @@ export const workloads = {
     success: { status: 200, body: Workload },
   }),
   patch: endpoint({
-    id: "workloads.patch",
     method: "POST",
     effect: "update",
     path: "/apps/workloads/{workload_name}/patch",
@@ -242,7 +237,6 @@ export const workloads = {
     success: { status: 200, body: Workload },
   }),
   download: endpoint({
-    id: "workloads.download",
     method: "GET",
     effect: "read",
     path: "/apps/workloads/{workload_name}/download",
@@ -255,7 +249,6 @@ export const workloads = {
     errors: [400, 401, 403, 404, 409, 412],
   }),
   list: endpoint({
-    id: "workloads.list",
     method: "GET",
     effect: "read",
     path: "/apps/workloads/list",
@@ -282,7 +275,6 @@ export const workloads = {
     errors: [400, 401, 403],
   }),
   apply: endpoint({
-    id: "workloads.apply",
     method: "POST",
     effect: "action",
     // Once applied, a workload has no staged version left, and a repeat is refused (400).
@@ -295,7 +287,6 @@ export const workloads = {
     errors: bulkErrors,
   }),
   enable: endpoint({
-    id: "workloads.enable",
     method: "POST",
     effect: "action",
     // Once enabled, a workload is no longer pending, and a repeat is refused (400).
@@ -308,7 +299,6 @@ export const workloads = {
     errors: bulkErrors,
   }),
   start: endpoint({
-    id: "workloads.start",
     method: "POST",
     effect: "action",
     path: "/apps/workloads/start",
@@ -320,7 +310,6 @@ export const workloads = {
     errors: bulkErrors,
   }),
   stop: endpoint({
-    id: "workloads.stop",
     method: "POST",
     effect: "action",
     path: "/apps/workloads/stop",
@@ -332,7 +321,6 @@ export const workloads = {
     errors: bulkErrors,
   }),
   delete: endpoint({
-    id: "workloads.delete",
     method: "POST",
     effect: "delete",
     path: "/apps/workloads/delete",
@@ -344,7 +332,6 @@ export const workloads = {
     errors: bulkErrors,
   }),
   logs: endpoint({
-    id: "workloads.logs",
     method: "GET",
     effect: "read",
     path: "/apps/workloads/{workload_name}/logs/get",
@@ -356,7 +343,6 @@ export const workloads = {
     errors: [400, 401, 403, 404, 424, 500, 501],
   }),
   resourcesAdd: endpoint({
-    id: "workloads.resourcesAdd",
     method: "POST",
     effect: "create",
     confirm: { reads: ["workloads.get"], find: findAdded },
@@ -369,7 +355,6 @@ export const workloads = {
     errors: [400, 401, 403, 404, 409],
   }),
   resourcesRemove: endpoint({
-    id: "workloads.resourcesRemove",
     method: "POST",
     effect: "delete",
     path: "/apps/workloads/{workload_name}/resources/remove",
@@ -380,7 +365,6 @@ export const workloads = {
     success: { status: 204 },
   }),
   bulkUpdate: endpoint({
-    id: "workloads.bulkUpdate",
     method: "POST",
     effect: "update",
     path: "/apps/workloads/bulk/update",
@@ -389,4 +373,4 @@ export const workloads = {
     body: WorkloadsBulkUpdate,
     success: { status: 204 },
   }),
-};
+});

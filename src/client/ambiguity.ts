@@ -16,12 +16,6 @@ export class CannotTell extends Error {}
 
 const record = (v: unknown): Record<string, unknown> => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
-/** The ids of the reads a row's confirm makes (empty without a confirm). */
-export function confirmReads(ep: AnyEndpoint): string[] {
-  const c = ep.confirm;
-  return !c ? [] : "read" in c ? [c.read] : c.reads;
-}
-
 /** Whether the create or action `ep` called with `input` was applied, asked through `read`; throws CannotTell when that cannot be found out. */
 export async function confirmApplied(ep: AnyEndpoint, input: RawInput, read: ConfirmReader): Promise<Confirmation> {
   const c = ep.confirm;

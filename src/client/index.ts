@@ -9,9 +9,9 @@
  */
 import { randomUUID } from "node:crypto";
 import type { FormData } from "undici";
-import type { AnyEndpoint, ConfirmReader } from "../api/endpoint";
+import { confirmReads, type AnyEndpoint, type ConfirmReader } from "../api/endpoint";
 import { areas, endpointById } from "../api/endpoints";
-import { confirmApplied, confirmReads, lostAnswerAdvice, type Confirmation } from "./ambiguity";
+import { confirmApplied, lostAnswerAdvice, type Confirmation } from "./ambiguity";
 import { FetchedTokenSource, StaticTokenSource, type TokenSource } from "./auth";
 import { mergeOptions, optionsFromEnv, resolveConfig, ENV, type Credentials, type ResolvedConfig, type SvcClientOptions } from "./config";
 import { apiErrorFrom, decodeSuccess } from "./decode";

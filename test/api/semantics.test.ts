@@ -9,7 +9,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
-import { defineArea, isActionConfirm, pathParamNames, type ActionConfirm, type AnyEndpoint, type Effect } from "../../src/api/endpoint";
+import { area, endpoint, isActionConfirm, pathParamNames, type ActionConfirm, type AnyEndpoint, type Effect } from "../../src/api/endpoint";
 import { endpointById, endpoints } from "../../src/api/endpoints";
 import { SvcClient, type SvcApiError } from "../../src/client";
 
@@ -51,24 +51,24 @@ describe("Effects", () => {
     expect(ACTIONS_WITHOUT_CHANGE.map((id) => [endpointById(id).effect, endpointById(id).mutates])).toEqual(ACTIONS_WITHOUT_CHANGE.map(() => ["action", false]));
   });
 
-  test("a row without an effect, or a confirm on anything but a create or an action or of the wrong form, is refused when the table is built", () => {
-    const endpoint = defineArea("things", "facts");
-    const row = { id: "things.make", method: "POST" as const, path: "/things/make", permission: "thing.create", summary: "Make a thing", success: { status: 201 } };
-    expect(() => endpoint({ ...row } as never)).toThrow("things.make: effect must be one of read, create, update, delete, action, got undefined");
-    expect(() => endpoint({ ...row, effect: "update", confirm: { read: "things.get", params: () => undefined } })).toThrow(
+  test("a row without an effect, or a confirm on anything but a create or an action or of the wrong form, is refused when the table is built, naming its id", () => {
+    const make = (init: Parameters<typeof endpoint>[0]) => area("things", "facts", { make: endpoint(init) }).make;
+    const row = { method: "POST" as const, path: "/things/make", permission: "thing.create", summary: "Make a thing", success: { status: 201 } };
+    expect(() => make({ ...row } as never)).toThrow("things.make: effect must be one of read, create, update, delete, action, got undefined");
+    expect(() => make({ ...row, effect: "update", confirm: { read: "things.get", params: () => undefined } })).toThrow(
       "things.make: only a create or an action has a confirm (its effect is update)",
     );
     const actionConfirm = { read: "things.get", objects: () => undefined, took: () => true };
-    expect(() => endpoint({ ...row, effect: "create", confirm: actionConfirm })).toThrow("things.make: a create's confirm reads the record it makes");
-    expect(() => endpoint({ ...row, effect: "action", confirm: { read: "things.get", params: () => undefined } })).toThrow(
+    expect(() => make({ ...row, effect: "create", confirm: actionConfirm })).toThrow("things.make: a create's confirm reads the record it makes");
+    expect(() => make({ ...row, effect: "action", confirm: { read: "things.get", params: () => undefined } })).toThrow(
       "things.make: an action's confirm names the read, the objects it acts on and what shows it took effect",
     );
-    expect(() => endpoint({ ...row, effect: "action", confirm: actionConfirm, success: { status: 200, body: z.object({}) } })).toThrow(
+    expect(() => make({ ...row, effect: "action", confirm: actionConfirm, success: { status: 200, body: z.object({}) } })).toThrow(
       "things.make: an action with a confirm answers no body",
     );
-    expect(endpoint({ ...row, effect: "action", confirm: actionConfirm, success: { status: 204 } }).confirm).toBe(actionConfirm);
-    expect(endpoint({ ...row, effect: "create" }).mutates).toBe(true);
-    expect(endpoint({ ...row, effect: "read" }).mutates).toBe(false);
+    expect(make({ ...row, effect: "action", confirm: actionConfirm, success: { status: 204 } }).confirm).toBe(actionConfirm);
+    expect(make({ ...row, effect: "create" }).mutates).toBe(true);
+    expect(make({ ...row, effect: "read" }).mutates).toBe(false);
   });
 });
 
@@ -227,21 +227,21 @@ describe("Actions refused on a repeat and their confirms", () => {
 
 describe("A client confirms an action with a confirm after a lost answer instead of repeating it", () => {
   // An action with a confirm reading data labels (datalabels.labelGet): it took effect on a label whose title is "done".
-  const endpoint = defineArea("things", "facts");
-  const finish = endpoint({
-    id: "things.finish",
-    method: "POST",
-    effect: "action",
-    confirm: {
-      read: "datalabels.labelGet",
-      objects: (a) => (Array.isArray(a.body.names) ? a.body.names.map((n) => ({ label_name: String(n) })) : undefined),
-      took: (r) => (r as { title?: unknown }).title === "done",
-    },
-    path: "/things/finish",
-    permission: "thing.update",
-    summary: "Finish things",
-    body: z.object({ names: z.array(z.string()) }),
-    success: { status: 204 },
+  const { finish } = area("things", "facts", {
+    finish: endpoint({
+      method: "POST",
+      effect: "action",
+      confirm: {
+        read: "datalabels.labelGet",
+        objects: (a) => (Array.isArray(a.body.names) ? a.body.names.map((n) => ({ label_name: String(n) })) : undefined),
+        took: (r) => (r as { title?: unknown }).title === "done",
+      },
+      path: "/things/finish",
+      permission: "thing.update",
+      summary: "Finish things",
+      body: z.object({ names: z.array(z.string()) }),
+      success: { status: 204 },
+    }),
   });
 
   /** A server that loses the answer of the first finish (503) and answers each label read with `titles`. */

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { types } from "node:util";
 import { request } from "undici";
 import { z } from "zod";
-import { defineArea } from "../../src/api/endpoint";
+import { area, endpoint } from "../../src/api/endpoint";
 import { areas } from "../../src/api/endpoints";
 import {
   SvcApiError,
@@ -751,17 +751,17 @@ describe("Creates that fail ambiguously are not blindly repeated", () => {
   });
 
   test("whether an operation is a create is read from its row, not its id: a create named otherwise is not repeated after a lost answer", async () => {
-    const endpoint = defineArea("things", "facts");
     const thing = z.object({ name: z.string() });
-    const make = endpoint({
-      id: "things.make",
-      method: "POST",
-      effect: "create",
-      path: "/things/make",
-      permission: "thing.create",
-      summary: "Make a thing",
-      body: thing,
-      success: { status: 201, body: thing },
+    const { make } = area("things", "facts", {
+      make: endpoint({
+        method: "POST",
+        effect: "create",
+        path: "/things/make",
+        permission: "thing.create",
+        summary: "Make a thing",
+        body: thing,
+        success: { status: 201, body: thing },
+      }),
     });
     const c = client();
     front.script = (s) => (s.path.endsWith("/things/make") ? (front.apiRequests().length === 1 ? apiError(503, "unavailable") : { status: 201, body: { name: "a" } }) : undefined);
@@ -771,17 +771,17 @@ describe("Creates that fail ambiguously are not blindly repeated", () => {
   });
 
   test("an update named like a create (its row says update) is repeated after a lost answer", async () => {
-    const endpoint = defineArea("things", "facts");
     const thing = z.object({ name: z.string() });
-    const touch = endpoint({
-      id: "things.touchCreate",
-      method: "POST",
-      effect: "update",
-      path: "/things/touch",
-      permission: "thing.update",
-      summary: "Touch a thing",
-      body: thing,
-      success: { status: 200, body: thing },
+    const { touchCreate: touch } = area("things", "facts", {
+      touchCreate: endpoint({
+        method: "POST",
+        effect: "update",
+        path: "/things/touch",
+        permission: "thing.update",
+        summary: "Touch a thing",
+        body: thing,
+        success: { status: 200, body: thing },
+      }),
     });
     const c = client();
     front.script = (s) => (s.path.endsWith("/things/touch") ? (front.apiRequests().length === 1 ? apiError(503, "unavailable") : { status: 200, body: { name: "a" } }) : undefined);
