@@ -1,6 +1,6 @@
 /**
  * Workloads: an app version on a cluster, with runtime settings over assets; started, stopped and
- * disabled (a disabled workload is pending). The generator's move, running and enabled edits are theirs.
+ * disabled (a disabled workload is pending). The generator's move, running and enabled edits act on them (see `World`).
  */
 import { workloads } from "../../../src/api/workloads";
 import { TABLES } from "../../../src/emulator/store/tables";
