@@ -8,26 +8,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "../../src";
 import type * as testing from "../../src/testing";
+import type { KindName } from "./kinds";
 
-export const KINDS = [
-  "Cluster",
-  "AssetClass",
-  "AssetType",
-  "Asset",
-  "AssetProperty",
-  "AssetMetadata",
-  "AppVersion",
-  "App",
-  "Workload",
-  "AppParameterValues",
-  "ParameterSchedule",
-  "Label",
-  "DataLabel",
-  "DataType",
-  "Bridge",
-  "InstanceSettings",
-] as const;
-export type KindName = (typeof KINDS)[number];
+export type { KindName };
 
 /** Another declaration's arg `out`, as its output (with `prefix` in front: `krn:asset:` + an asset's name). */
 export interface Ref {
@@ -52,6 +35,9 @@ export interface Decl {
 }
 
 export type ProgramSpec = Decl[];
+
+/** A reference to `out` of the declaration named `name`. */
+export const ref = (name: string, out: string, prefix?: string): Ref => (prefix ? { $ref: name, out, prefix } : { $ref: name, out });
 
 export const isRef = (v: unknown): v is Ref => !!v && typeof v === "object" && !Array.isArray(v) && typeof (v as Ref).$ref === "string";
 export const isSecret = (v: unknown): v is Secret => !!v && typeof v === "object" && !Array.isArray(v) && "$secret" in v;

@@ -19,21 +19,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { apps } from "../../src/api/apps";
-import { assets } from "../../src/api/assets";
-import { bridges } from "../../src/api/bridges";
-import { clusters } from "../../src/api/clusters";
-import { datalabels } from "../../src/api/datalabels";
-import { instance } from "../../src/api/instance";
-import { parameters } from "../../src/api/parameters";
-import { schedules } from "../../src/api/schedules";
-import { workloads } from "../../src/api/workloads";
 import { SvcClient } from "../../src/client";
 import type { FaultConfigInput } from "../../src/emulator";
 import * as testing from "../../src/testing";
-import { deepEqual, krn, naturalId, platformProblems, releasedBy, type PlatformModel } from "./expect";
-import { Rng, World } from "./generate";
+import { deepEqual, naturalId, platformProblems, release, type PlatformModel } from "./expect";
+import { World } from "./generate";
+import { MODELS } from "./kinds";
 import { clone, plainArgs, programText, secretsOf, toProgram, type Decl, type ProgramSpec } from "./program";
+import { Rng } from "./rng";
 
 export const EDITS = ["add", "add", "remove", "update", "update", "replace", "rename", "adopt", "move", "running", "enabled"] as const;
 export type EditType = (typeof EDITS)[number];
@@ -122,7 +115,7 @@ export async function runSequence(seq: Sequence, counts: ModelCounts = newCounts
   const emulator = stack.emulator!;
   const client = new SvcClient({ baseUrl: emulator.baseUrl, clientId: "svc-admin", clientSecret: SERVICE_SECRET });
   const world = new World();
-  const model: PlatformModel = { declared: [], released: { clusters: new Set(), dataTypes: new Set() } };
+  const model: PlatformModel = { declared: [], released: new Map() };
   let pending: Drift[] = [];
   /** Whether the last change of the platform was a destroy (the program still declares what it destroyed). */
   let destroyed = false;
@@ -191,9 +184,7 @@ export async function runSequence(seq: Sequence, counts: ModelCounts = newCounts
           transcript.push(`${label}: ${what}${result ? ` → ${totals(result)}` : " → FAILED"}`);
           if (problems.length) fail(index, label, problems, program);
           model.declared = program;
-          const released = releasedBy(program);
-          released.clusters.forEach((c) => model.released.clusters.add(c));
-          released.dataTypes.forEach((t) => model.released.dataTypes.add(t));
+          release(model, program);
           pending = [];
           destroyed = false;
           check(problems, platformProblems(emulator.store, model, stateIds(stack)));
@@ -418,88 +409,10 @@ async function driftOnce(model: PlatformModel, ids: Map<string, string>, client:
 
 /** What can be changed out of band on the object of `d` (whose id in the state is `id`). */
 function driftActions(spec: ProgramSpec, d: Decl, id: string | undefined): DriftAction[] {
-  const a = plainArgs(spec, d);
   const out: DriftAction[] = [];
-  const edit = (field: string, what: string, run: DriftAction["run"]) => out.push({ resource: d.name, field, what: `edit of ${d.kind} ${d.name}: ${what}`, run });
-  const del = (run: DriftAction["run"]) => out.push({ resource: d.name, what: `deletion of ${d.kind} ${d.name}`, run });
-  switch (d.kind) {
-    case "Cluster":
-      if (a.title !== undefined) edit("title", "title", (c) => c.call(clusters.update, { params: { cluster_name: a.name }, body: { title: "Edited elsewhere" } }));
-      if (a.ready !== undefined) edit("ready", "ready", (c) => c.call(clusters.update, { params: { cluster_name: a.name }, body: { ready: !a.ready } }));
-      if (a.telemetryScrapeInterval !== undefined) {
-        edit("telemetryScrapeInterval", "telemetry interval", (c) =>
-          c.call(clusters.update, { params: { cluster_name: a.name }, body: { telemetry_scrape_interval: a.telemetryScrapeInterval === 7 ? 8 : 7 } }),
-        );
-      }
-      break;
-    case "AssetClass":
-      edit("title", "title", (c) => c.call(assets.classUpdate, { params: { asset_class_name: a.name }, body: { title: "Edited elsewhere" } }));
-      break;
-    case "AssetType":
-      edit("title", "title", (c) => c.call(assets.typeUpdate, { params: { asset_type_name: a.name }, body: { title: "Edited elsewhere" } }));
-      break;
-    case "Asset":
-      edit("title", "title", (c) => c.call(assets.update, { params: { asset_name: a.name }, body: { title: "Edited elsewhere" } }));
-      break;
-    case "AssetProperty":
-      edit("value", "value", (c) => c.call(assets.propertyUpdate, { params: { asset_name: a.assetName, asset_property_name: a.name }, body: { value: "edited elsewhere" } }));
-      del((c) => c.call(assets.propertyDelete, { params: { asset_name: a.assetName, asset_property_name: a.name } }));
-      break;
-    case "AssetMetadata":
-      edit("payload", "payload", (c) =>
-        c.call(assets.metadataUpdate, { params: { asset_name: a.assetName, asset_metadata_name: a.name }, body: { payload: { edited: "elsewhere" } } }),
-      );
-      del((c) => c.call(assets.metadataDelete, { params: { asset_name: a.assetName, asset_metadata_name: a.name } }));
-      break;
-    case "Label":
-      edit("title", "title", (c) => c.call(datalabels.labelUpdate, { params: { label_name: a.name }, body: { title: "Edited elsewhere" } }));
-      break;
-    case "App":
-      if (a.title !== undefined) edit("title", "title", (c) => c.call(apps.patch, { params: { app_name: a.name }, body: { title: "Edited elsewhere" } }));
-      break;
-    case "AppVersion":
-      if (a.image !== undefined)
-        edit("image", "image", (c) => c.call(apps.versionPatch, { params: { app_name: a.appName, app_version: a.version }, body: { image: "registry.local/elsewhere:1" } }));
-      break;
-    case "Workload":
-      if (a.title !== undefined) edit("title", "title", (c) => c.call(workloads.patch, { params: { workload_name: a.name }, body: { title: "Edited elsewhere" } }));
-      if (a.running !== undefined && a.enabled !== false) {
-        edit("running", a.running ? "stop" : "start", (c) => c.call(a.running ? workloads.stop : workloads.start, { body: { workload_names: [a.name] } }));
-      }
-      del((c) => c.call(workloads.delete, { body: { workload_names: [a.name] } }));
-      break;
-    case "AppParameterValues": {
-      const [name, value] = Object.entries(a.values as Record<string, unknown>)[0];
-      const other = typeof value === "number" ? value + 1 : `${String(value)}-elsewhere`;
-      edit("values", `value of ${name}`, (c) =>
-        c.call(parameters.valuesUpdate, {
-          params: { app_name: a.appName, app_version: a.appVersion },
-          query: { patch: true },
-          body: { resource_parameters: [{ resource: krn(a.resource), parameters: [{ name, value: other }] }] },
-        }),
-      );
-      break;
-    }
-    case "ParameterSchedule":
-      // The platform names schedules: the id is the state's.
-      if (id) del((c) => c.call(schedules.delete, { params: { schedule_id: id } }));
-      break;
-    case "DataLabel":
-      if (id) del((c) => c.call(datalabels.delete, { params: { datalabel_id: Number(id) } as never }));
-      break;
-    case "Bridge":
-      del((c) => c.call(bridges.delete, { params: { bridge_name: a.name } }));
-      break;
-    case "InstanceSettings": {
-      const key = Object.keys(a.acp)[0];
-      const current = a.acp[key] as { enabled: boolean; interval: number };
-      edit("acp", `acp.${key}.interval`, (c) => c.call(instance.settingsUpdate, { body: { acp: { [snakeKey(key)]: { ...current, interval: current.interval === 9 ? 10 : 9 } } } }));
-      break;
-    }
-    default:
-      break;
-  }
+  MODELS[d.kind].drift?.(plainArgs(spec, d), id, {
+    edit: (field, what, run) => out.push({ resource: d.name, field, what: `edit of ${d.kind} ${d.name}: ${what}`, run }),
+    del: (run) => out.push({ resource: d.name, what: `deletion of ${d.kind} ${d.name}`, run }),
+  });
   return out;
 }
-
-const snakeKey = (k: string) => k.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();

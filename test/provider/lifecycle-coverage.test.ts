@@ -2,7 +2,8 @@
  * Every resource kind the provider declares has a lifecycle case in the resource suite
  * (resources.e2e.test.ts: create, a clean re-run, update, replace, destroy), and the suite has no
  * case for a kind that does not exist. The suite's cases are read from its source (its `cases`
- * array), so that this check runs without running the suite.
+ * array), so that this check runs without running the suite. The same holds for the model tests'
+ * entry per kind (test/model/kinds) and the robustness tests' scenarios per kind.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,6 +11,8 @@ import ts from "typescript";
 import * as svc from "../../src";
 import { kinds } from "../../src/provider/kinds";
 import { SvcResource } from "../../src/provider/shim";
+import { MODELS } from "../model/kinds";
+import { SCENARIOS } from "../robustness/kind-scenarios";
 
 const SUITE = join(__dirname, "resources.e2e.test.ts");
 
@@ -32,11 +35,14 @@ export function lifecycleCases(source: string, fileName = SUITE): string[] {
   return found;
 }
 
-/** What is wrong with the suite's cases against the declared kinds; empty when every kind has one case. */
-export function coverageProblems(declared: string[], cases: string[]): string[] {
-  const problems = declared.filter((k) => !cases.includes(k)).map((k) => `kind ${k} has no lifecycle case in ${SUITE}`);
-  problems.push(...cases.filter((k) => !declared.includes(k)).map((k) => `the case for ${k} names no declared kind (declared: ${declared.join(", ")})`));
-  problems.push(...cases.filter((k, i) => cases.indexOf(k) !== i).map((k) => `kind ${k} has more than one case`));
+/**
+ * What is wrong with the `what` entries of `where` (one per kind) against the declared kinds; empty
+ * when every kind has one entry.
+ */
+export function coverageProblems(declared: string[], entries: string[], what = "lifecycle case", where = SUITE): string[] {
+  const problems = declared.filter((k) => !entries.includes(k)).map((k) => `kind ${k} has no ${what} in ${where}`);
+  problems.push(...entries.filter((k) => !declared.includes(k)).map((k) => `the ${what} for ${k} names no declared kind (declared: ${declared.join(", ")})`));
+  problems.push(...entries.filter((k, i) => entries.indexOf(k) !== i).map((k) => `kind ${k} has more than one ${what}`));
   return problems;
 }
 
@@ -57,10 +63,20 @@ describe("Every declared kind has a lifecycle case", () => {
     const suite = `const cases: Case[] = [{ kind: "Cluster", program: () => {} }, { kind: "Gadget" }, { kind: "Gadget" }];`;
     expect(coverageProblems(["Asset", "Cluster"], lifecycleCases(suite, "suite.ts"))).toEqual([
       `kind Asset has no lifecycle case in ${SUITE}`,
-      "the case for Gadget names no declared kind (declared: Asset, Cluster)",
-      "the case for Gadget names no declared kind (declared: Asset, Cluster)",
-      "kind Gadget has more than one case",
+      "the lifecycle case for Gadget names no declared kind (declared: Asset, Cluster)",
+      "the lifecycle case for Gadget names no declared kind (declared: Asset, Cluster)",
+      "kind Gadget has more than one lifecycle case",
     ]);
     expect(() => lifecycleCases(`const cases = [{ kind: name }];`, "suite.ts")).toThrow("suite.ts: a case without a literal kind: { kind: name }");
+  });
+});
+
+describe("Every declared kind has a model and a scenario", () => {
+  test("the model tests have one entry for each kind the provider declares (test/model/kinds), and none for anything else", () => {
+    expect(coverageProblems(Object.keys(kinds), Object.keys(MODELS), "model entry", "test/model/kinds/index.ts")).toEqual([]);
+  });
+
+  test("the robustness tests have one scenario for each kind the provider declares, and none for anything else", () => {
+    expect(coverageProblems(Object.keys(kinds), Object.keys(SCENARIOS), "scenario", "test/robustness/kind-scenarios.ts")).toEqual([]);
   });
 });

@@ -6,7 +6,8 @@ import { check, diff } from "../../src/provider/lifecycle";
 import { kinds } from "../../src/provider/kinds";
 import { UNKNOWN } from "../../src/provider/values";
 import fc from "fast-check";
-import { KINDS, plainArgs } from "../model/program";
+import { KINDS } from "../model/kinds";
+import { plainArgs } from "../model/program";
 import { SCENARIOS } from "../robustness/kind-scenarios";
 
 const cluster = kinds.Cluster;

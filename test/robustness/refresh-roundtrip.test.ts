@@ -14,7 +14,8 @@
 import fc from "fast-check";
 import * as testing from "../../src/testing";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { KINDS, programText, toProgram, type ProgramSpec } from "../model/program";
+import { KINDS } from "../model/kinds";
+import { programText, toProgram, type ProgramSpec } from "../model/program";
 import { SEED, SOAK } from "./helpers";
 import { SCENARIOS } from "./kind-scenarios";
 

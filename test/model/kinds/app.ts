@@ -1,0 +1,34 @@
+/** Apps: every app of a program has its App, added with the app's first version (see `AppVersion`). */
+import { apps } from "../../../src/api/apps";
+import { TABLES } from "../../../src/emulator/store/tables";
+import { isRef, plainArgs } from "../program";
+import { Rng } from "../rng";
+import { versionsOfApp } from "./app-version";
+import { record, type KindModel } from "./kind-model";
+
+export const app: KindModel = {
+  // A new app then, with its first version; returns its App.
+  add(w, r) {
+    const v = w.add("AppVersion", new Rng(r.int(1, 2 ** 31)));
+    return w.of("App").find((a) => isRef(a.args.name) && a.args.name.$ref === v.name) ?? v;
+  },
+  adopts: false,
+  updates(w, _d, c) {
+    c.set("title", () => `App title ${w.number()}`);
+    c.set("description", () => `Described ${w.number()}`);
+    c.set("category", (r) => r.pick(["monitoring", "analytics", "quality"]));
+  },
+  // It goes with the last of its versions.
+  goesWith: (w, d, doomed) => versionsOfApp(w, plainArgs(w.spec, d).name as string).every((v) => doomed.has(v.name)),
+  records: (a) => [
+    record(TABLES.apps, a.name, [
+      ["title", a.title],
+      ["description", a.description],
+      ["category", a.category],
+    ]),
+  ],
+  table: { name: TABLES.apps, identity: (r) => r.name },
+  drift(a, _id, d) {
+    if (a.title !== undefined) d.edit("title", "title", (c) => c.call(apps.patch, { params: { app_name: a.name }, body: { title: "Edited elsewhere" } }));
+  },
+};

@@ -1,0 +1,38 @@
+/** Asset metadata: a free-form payload on an asset (secrets inside it included). */
+import { assets } from "../../../src/api/assets";
+import { TABLES } from "../../../src/emulator/store/tables";
+import { ref, type Args } from "../program";
+import type { Rng } from "../rng";
+import { toOtherAsset } from "./asset";
+import { record, type KindModel } from "./kind-model";
+
+function payload(r: Rng, n: number): Args {
+  const p: Args = { make: r.pick(["ACME", "Globex", "Initech"]), nested: { serial: `S-${n}`, sizes: [r.int(1, 9), r.int(1, 9)] } };
+  if (r.chance(0.3)) p.apiKey = { $secret: `metadata-key-${n}-${r.int(1000, 9999)}` };
+  if (r.chance(0.3)) p.Mixed_Case = { keep: true };
+  return p;
+}
+
+export const assetMetadata: KindModel = {
+  add(w, r, n) {
+    const asset = w.anyOf("Asset", r, 0.2);
+    return w.push("AssetMetadata", { assetName: ref(asset.name, "name"), name: `meta-${n}`, payload: payload(r, n) }, `meta-${n}`);
+  },
+  adopts: true,
+  updates(w, _d, c) {
+    c.set("payload", (r) => payload(r, w.number()));
+  },
+  replaces(w, d, c) {
+    c.set("name", () => `meta-${w.number()}`);
+    toOtherAsset(w, d, c);
+  },
+  records: (a) => [record(TABLES.assetMetadata, `${a.assetName}/${a.name}`, [["payload", a.payload]])],
+  table: { name: TABLES.assetMetadata, identity: (r) => `${r.asset_name}/${r.name}` },
+  id: (a) => `${a.assetName}/${a.name}`,
+  drift(a, _id, d) {
+    d.edit("payload", "payload", (c) =>
+      c.call(assets.metadataUpdate, { params: { asset_name: a.assetName, asset_metadata_name: a.name }, body: { payload: { edited: "elsewhere" } } }),
+    );
+    d.del((c) => c.call(assets.metadataDelete, { params: { asset_name: a.assetName, asset_metadata_name: a.name } }));
+  },
+};

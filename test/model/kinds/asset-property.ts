@@ -1,0 +1,52 @@
+/** Asset properties: a typed value on an asset, which the platform holds as text. */
+import { assets } from "../../../src/api/assets";
+import { TABLES } from "../../../src/emulator/store/tables";
+import { ref, type Args, type Value } from "../program";
+import type { Rng } from "../rng";
+import { toOtherAsset } from "./asset";
+import { record, type KindModel } from "./kind-model";
+import { valueText } from "./platform-form";
+
+function propertyValue(r: Rng): Value {
+  switch (r.int(0, 4)) {
+    case 0:
+      return r.int(-1000, 1000) / 4;
+    case 1:
+      return `text ${r.int(1, 99)}`;
+    case 2:
+      return r.chance(0.5);
+    case 3:
+      return [r.int(1, 9), r.int(1, 9)];
+    default:
+      return r.int(0, 500);
+  }
+}
+
+export const assetProperty: KindModel = {
+  add(w, r, n) {
+    const asset = w.anyOf("Asset", r, 0.2);
+    const args: Args = { assetName: ref(asset.name, "name"), name: `prop_${n}`, value: propertyValue(r) };
+    if (r.chance(0.5)) args.title = `Property ${n}`;
+    return w.push("AssetProperty", args, `prop-${n}`);
+  },
+  adopts: true,
+  updates(_w, _d, c) {
+    c.set("value", propertyValue);
+  },
+  replaces(w, d, c) {
+    c.set("name", () => `prop_${w.number()}`);
+    toOtherAsset(w, d, c);
+  },
+  records: (a) => [
+    record(TABLES.assetProperties, `${a.assetName}/${a.name}`, [
+      ["value", valueText(a.value)],
+      ["title", a.title],
+    ]),
+  ],
+  table: { name: TABLES.assetProperties, identity: (r) => `${r.asset_name}/${r.name}` },
+  id: (a) => `${a.assetName}/${a.name}`,
+  drift(a, _id, d) {
+    d.edit("value", "value", (c) => c.call(assets.propertyUpdate, { params: { asset_name: a.assetName, asset_property_name: a.name }, body: { value: "edited elsewhere" } }));
+    d.del((c) => c.call(assets.propertyDelete, { params: { asset_name: a.assetName, asset_property_name: a.name } }));
+  },
+};

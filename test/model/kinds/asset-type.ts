@@ -1,0 +1,31 @@
+/** Asset types: a title and, optionally, the asset class they belong to. */
+import { assets } from "../../../src/api/assets";
+import { TABLES } from "../../../src/emulator/store/tables";
+import { ref, type Args } from "../program";
+import { record, type KindModel } from "./kind-model";
+
+export const assetType: KindModel = {
+  add(w, r, n) {
+    const args: Args = { name: `type-${n}`, title: `Type ${n}` };
+    if (r.chance(0.6)) args.assetClassName = ref(w.anyOf("AssetClass", r).name, "name");
+    return w.push("AssetType", args, `type-${n}`);
+  },
+  adopts: true,
+  updates(w, _d, c) {
+    c.set("title", () => `Type title ${w.number()}`);
+    if (w.of("AssetClass").length > 0) c.set("assetClassName", (r) => ref(r.pick(w.of("AssetClass")).name, "name"));
+  },
+  replaces(w, _d, c) {
+    c.set("name", () => `type-${w.number()}`);
+  },
+  records: (a) => [
+    record(TABLES.assetTypes, a.name, [
+      ["title", a.title],
+      ["asset_class_name", a.assetClassName],
+    ]),
+  ],
+  table: { name: TABLES.assetTypes, identity: (r) => r.name },
+  drift(a, _id, d) {
+    d.edit("title", "title", (c) => c.call(assets.typeUpdate, { params: { asset_type_name: a.name }, body: { title: "Edited elsewhere" } }));
+  },
+};

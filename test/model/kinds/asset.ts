@@ -1,0 +1,63 @@
+/** Assets: of a type, optionally under a parent asset (never under one of their own descendants) and at a location. */
+import { assets } from "../../../src/api/assets";
+import { TABLES } from "../../../src/emulator/store/tables";
+import type { World } from "../generate";
+import { isRef, ref, type Args, type Decl, type Ref, type Value } from "../program";
+import type { Rng } from "../rng";
+import { record, type Changes, type KindModel } from "./kind-model";
+
+const location = (r: Rng): Value => ({ lat: r.int(-900, 900) / 10, lon: r.int(-1800, 1800) / 10 });
+
+/** The asset `d` and every asset below it. */
+function subtree(w: World, d: Decl): Set<string> {
+  const below = new Set<string>([d.name]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const x of w.of("Asset"))
+      if (isRef(x.args.parentName) && below.has(x.args.parentName.$ref) && !below.has(x.name)) {
+        below.add(x.name);
+        grew = true;
+      }
+  }
+  return below;
+}
+
+/** Offers moving `d` (a declaration with an `assetName`) to another asset: for the kinds that live on an asset. */
+export function toOtherAsset(w: World, d: Decl, c: Changes): void {
+  if (w.of("Asset").length > 1) c.set("assetName", (r) => ref(r.pick(w.of("Asset").filter((x) => x.name !== (d.args.assetName as Ref).$ref)).name, "name"));
+}
+
+export const asset: KindModel = {
+  add(w, r, n) {
+    const args: Args = { name: `asset-${n}`, title: `Asset ${n}`, assetTypeName: ref(w.anyOf("AssetType", r, 0.2).name, "name") };
+    const assets = w.of("Asset");
+    if (assets.length > 0 && r.chance(0.4)) args.parentName = ref(r.pick(assets).name, "name");
+    if (r.chance(0.4)) args.location = location(r);
+    if (r.chance(0.15)) args.adopt = true;
+    return w.push("Asset", args, `asset-${n}`);
+  },
+  adopts: true,
+  updates(w, d, c) {
+    c.set("title", () => `Asset title ${w.number()}`);
+    c.set("assetTypeName", (r) => ref(r.pick(w.of("AssetType")).name, "name"));
+    c.set("location", location);
+    const below = subtree(w, d);
+    const parents = w.of("Asset").filter((x) => !below.has(x.name));
+    if (parents.length > 0) c.set("parentName", (r) => ref(r.pick(parents).name, "name"));
+  },
+  replaces(w, _d, c) {
+    c.set("name", () => `asset-${w.number()}`);
+  },
+  records: (a) => [
+    record(TABLES.assets, a.name, [
+      ["title", a.title],
+      ["asset_type_name", a.assetTypeName],
+      ["asset_parent_name", a.parentName],
+      ["location", a.location],
+    ]),
+  ],
+  table: { name: TABLES.assets, identity: (r) => r.name },
+  drift(a, _id, d) {
+    d.edit("title", "title", (c) => c.call(assets.update, { params: { asset_name: a.name }, body: { title: "Edited elsewhere" } }));
+  },
+};

@@ -1,0 +1,40 @@
+/** Bridges: a protocol bridge on a cluster, which the platform runs as a workload of its name. */
+import { bridges } from "../../../src/api/bridges";
+import { TABLES } from "../../../src/emulator/store/tables";
+import { ref, type Args, type Value } from "../program";
+import { record, type KindModel } from "./kind-model";
+
+export const bridge: KindModel = {
+  add(w, r, n) {
+    const c = w.anyOf("Cluster", r, 0.2);
+    const args: Args = { name: `br-${n}`, clusterName: ref(c.name, "name"), appName: "opcua-bridge", appVersion: "2.0.0", payload: { endpoint: `opc.tcp://plc-${n}:4840` } };
+    if (r.chance(0.4)) (args.payload as Record<string, Value>).password = { $secret: `bridge-password-${n}` };
+    if (r.chance(0.4)) args.protocol = "opcua";
+    if (r.chance(0.3)) args.title = `Bridge ${n}`;
+    return w.push("Bridge", args, `br-${n}`);
+  },
+  adopts: true,
+  replaces(w, _d, c) {
+    c.set("payload", (r) => ({ endpoint: `opc.tcp://plc-${w.number()}:4840`, ...(r.chance(0.3) ? { password: { $secret: `bridge-password-${w.number()}` } } : {}) }));
+    c.set("title", () => `Bridge ${w.number()}`);
+  },
+  records: (a) => [
+    record(TABLES.bridges, a.name, [
+      ["cluster_name", a.clusterName],
+      ["app_name", a.appName],
+      ["app_version", a.appVersion],
+      ["payload", a.payload],
+      ["protocol", a.protocol],
+      ["title", a.title],
+    ]),
+    // A bridge runs as a workload of its name.
+    record(TABLES.workloads, a.name, [
+      ["cluster_name", a.clusterName],
+      ["app_name", a.appName],
+    ]),
+  ],
+  table: { name: TABLES.bridges, identity: (r) => r.name },
+  drift(a, _id, d) {
+    d.del((c) => c.call(bridges.delete, { params: { bridge_name: a.name } }));
+  },
+};

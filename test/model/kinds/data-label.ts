@@ -1,0 +1,46 @@
+/** Data labels: a label on a time span, optionally on asset metrics; the platform numbers them (their id is the state's). */
+import { datalabels } from "../../../src/api/datalabels";
+import { TABLES } from "../../../src/emulator/store/tables";
+import { ref, type Args } from "../program";
+import { record, type KindModel } from "./kind-model";
+import { micros, snakeKeys } from "./platform-form";
+
+export const dataLabel: KindModel = {
+  add(w, r, n) {
+    const label = w.anyOf("Label", r, 0.2);
+    const start = Date.UTC(2030, r.int(0, 11), r.int(1, 28), r.int(0, 20));
+    const args: Args = { labelName: ref(label.name, "name"), startDate: micros(start), endDate: micros(start + r.int(1, 3) * 3600_000) };
+    if (r.chance(0.6)) args.description = `observation ${n}`;
+    if (r.chance(0.5) && w.of("Asset").length > 0) args.metrics = [{ assetName: ref(r.pick(w.of("Asset")).name, "name"), name: r.pick(["vibration", "pressure"]) }];
+    if (r.chance(0.4)) args.source = { type: "user" };
+    if (r.chance(0.3)) args.confidence = r.int(0, 100);
+    if (r.chance(0.3)) args.validation = r.chance(0.5);
+    return w.push("DataLabel", args, `datalabel-${n}`);
+  },
+  adopts: false,
+  updates(w, d, c) {
+    const a = d.args;
+    c.set("description", () => `observation ${w.number()}`);
+    c.set("confidence", (r) => r.int(0, 100));
+    c.set("validation", () => !(a.validation ?? false));
+    c.set("endDate", (r) => micros(Date.parse(a.startDate as string) + r.int(1, 5) * 1800_000));
+    if (w.of("Label").length > 1) c.set("labelName", (r) => ref(r.pick(w.of("Label")).name, "name"));
+  },
+  records: (a, stateId) => [
+    record(TABLES.dataLabels, stateId, [
+      ["label_name", a.labelName],
+      ["start_date", a.startDate, "instant"],
+      ["end_date", a.endDate, "instant"],
+      ["description", a.description],
+      ["confidence", a.confidence],
+      ["validation", a.validation],
+      ["metrics", a.metrics === undefined ? undefined : snakeKeys(a.metrics)],
+      ["source.type", a.source?.type],
+    ]),
+  ],
+  table: { name: TABLES.dataLabels, identity: (r) => String(r.id) },
+  id: () => undefined,
+  drift(_a, id, d) {
+    if (id) d.del((c) => c.call(datalabels.delete, { params: { datalabel_id: Number(id) } as never }));
+  },
+};

@@ -1,0 +1,33 @@
+/** Data types: an ICD under a name and version; the platform cannot delete one. */
+import { TABLES } from "../../../src/emulator/store/tables";
+import type { Args } from "../program";
+import { record, type KindModel, type Rec } from "./kind-model";
+
+/** A data type's identity: its ICD's name and version (0.0.1 when none is declared). */
+const identity = (icd: Rec) => `${icd.name}:${icd.version ?? "0.0.1"}`;
+
+export const dataType: KindModel = {
+  add(w, r, n) {
+    const args: Args = {
+      icd: { name: `model.type_${n}`, className: `Type${n}`, version: "1.0.0", fields: [{ name: "value", type: r.pick(["number", "string", "boolean"]) }] },
+    };
+    if (r.chance(0.15)) args.adopt = true;
+    return w.push("DataType", args, `datatype-${n}`);
+  },
+  adopts: true,
+  replaces(w, d, c) {
+    c.apply("icd (a new version)", (r) => {
+      const icd = d.args.icd as Args;
+      d.args.icd = { ...icd, version: `1.${w.number()}.0`, fields: [{ name: "value", type: r.pick(["number", "string", "boolean"]) }] };
+    });
+  },
+  records: (a) => [
+    record(TABLES.dataTypes, identity(a.icd), [
+      ["icd.class_name", a.icd.className],
+      ["icd.fields", a.icd.fields, "contained"],
+    ]),
+  ],
+  table: { name: TABLES.dataTypes, identity: (r) => `${r.name}:${r.version}` },
+  id: (a) => identity(a.icd),
+  released: true,
+};

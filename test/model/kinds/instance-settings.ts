@@ -1,0 +1,35 @@
+/** The instance settings: one declaration per program (a second add returns it), whose schedules are managed. */
+import { instance } from "../../../src/api/instance";
+import { TABLES } from "../../../src/emulator/store/tables";
+import type { Args } from "../program";
+import type { Rng } from "../rng";
+import type { KindModel } from "./kind-model";
+import { snake, snakeKeys } from "./platform-form";
+
+function acpSettings(r: Rng): Args {
+  const out: Args = {};
+  for (const k of ["autoUpdate", "metrics", "status"]) if (r.chance(0.5)) out[k] = { enabled: r.chance(0.5), interval: r.int(1, 7200) };
+  if (Object.keys(out).length === 0) out.metrics = { enabled: true, interval: r.int(1, 7200) };
+  return out;
+}
+
+export const instanceSettings: KindModel = {
+  add(w, r) {
+    const existing = w.of("InstanceSettings")[0];
+    if (existing) return existing;
+    return w.push("InstanceSettings", { acp: acpSettings(r) }, "settings");
+  },
+  adopts: false,
+  renames: false,
+  updates(_w, _d, c) {
+    c.set("acp", acpSettings);
+  },
+  // Only the declared schedules are managed; the others keep what the platform has.
+  records: (a) => [{ table: TABLES.instanceSettings, id: "settings", fields: [["acp", snakeKeys(a.acp), "contained"]] }],
+  id: () => "instance-settings",
+  drift(a, _id, d) {
+    const key = Object.keys(a.acp)[0];
+    const current = a.acp[key] as { enabled: boolean; interval: number };
+    d.edit("acp", `acp.${key}.interval`, (c) => c.call(instance.settingsUpdate, { body: { acp: { [snake(key)]: { ...current, interval: current.interval === 9 ? 10 : 9 } } } }));
+  },
+};

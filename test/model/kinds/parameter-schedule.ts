@@ -1,0 +1,58 @@
+/** Parameter schedules: parameters set on assets at a time; the platform names them (their id is the state's). */
+import { schedules } from "../../../src/api/schedules";
+import { TABLES } from "../../../src/emulator/store/tables";
+import { ref, type Args } from "../program";
+import type { Rng } from "../rng";
+import { record, type Field, type KindModel, type Rec } from "./kind-model";
+import { krn } from "./platform-form";
+
+function scheduleTiming(r: Rng, n: number): Args {
+  // A day of its own for each schedule: the platform refuses two that set a parameter at one time.
+  const at = Date.UTC(2031, 0, 1) + n * 86_400_000 + r.int(0, 20) * 3600_000;
+  const which = r.chance(0.5) ? "mode" : "threshold";
+  const parameters: Args = which === "mode" ? { mode: r.pick(["eco", "boost"]) } : { threshold: r.int(1, 200) };
+  return { scheduledFor: new Date(at).toISOString().replace(".000Z", "Z"), parameters };
+}
+
+export const parameterSchedule: KindModel = {
+  add(w, r, n) {
+    const v = w.anyOf("AppVersion", r, 0.2);
+    const first = w.anyOf("Asset", r, 0.2);
+    const others = w.of("Asset").filter((a) => a.name !== first.name);
+    const assets = others.length > 0 && r.chance(0.4) ? [first, r.pick(others)] : [first];
+    const args: Args = { appName: ref(v.name, "appName"), appVersion: ref(v.name, "version"), resources: assets.map((a) => ref(a.name, "name")), ...scheduleTiming(r, n) };
+    if (r.chance(0.4)) args.comment = `schedule ${n}`;
+    return w.push("ParameterSchedule", args, `schedule-${n}`);
+  },
+  adopts: false,
+  replaces(w, d, c) {
+    c.apply("time and parameters", (r) => Object.assign(d.args, scheduleTiming(r, w.number())));
+    c.set("comment", () => `schedule comment ${w.number()}`);
+  },
+  records(a, stateId) {
+    const revert: Field[] = a.revert
+      ? [
+          ["revert.scheduled_for", a.revert.scheduledFor, "instant"],
+          ["revert.resource_parameters", a.revert.resourceParameters.map((rp: Rec) => ({ resource: krn(rp.resource), parameters: rp.parameters }))],
+        ]
+      : [];
+    return [
+      record(TABLES.schedules, stateId, [
+        ["app_name", a.appName],
+        ["app_version", a.appVersion],
+        ["scheduled_for", a.scheduledFor, "instant"],
+        ["resources", (a.resources as string[]).map(krn), "sorted"],
+        ["parameters", a.parameters],
+        ["comment", a.comment],
+        ["state", "scheduled"],
+        ...revert,
+      ]),
+    ];
+  },
+  // Only pending schedules: one that ran stays as history.
+  table: { name: TABLES.schedules, identity: (r) => r.id, counts: (r) => r.state === "scheduled" || r.state === "scheduled-revert" },
+  id: () => undefined,
+  drift(_a, id, d) {
+    if (id) d.del((c) => c.call(schedules.delete, { params: { schedule_id: id } }));
+  },
+};

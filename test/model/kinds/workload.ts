@@ -1,0 +1,73 @@
+/**
+ * Workloads: an app version on a cluster, with runtime settings over assets; started, stopped and
+ * disabled (a disabled workload is pending). The generator's move, running and enabled edits act on them (see `World`).
+ */
+import { workloads } from "../../../src/api/workloads";
+import { TABLES } from "../../../src/emulator/store/tables";
+import type { World } from "../generate";
+import { plainArgs, ref, type Args, type Ref } from "../program";
+import type { Rng } from "../rng";
+import { record, type Field, type KindModel, type Rec } from "./kind-model";
+
+function runtime(w: World, r: Rng): Args {
+  const assets = w.of("Asset");
+  const chosen = assets.length > 0 ? [...new Set([r.pick(assets), r.pick(assets)])] : [];
+  return { resources: chosen.map((a) => ({ resource: ref(a.name, "name", "krn:asset:") })), configuration: { sampleRateHz: r.int(1, 50), mode: r.pick(["fast", "slow"]) } };
+}
+
+export const workload: KindModel = {
+  add(w, r, n) {
+    const v = w.anyOf("AppVersion", r, 0.2);
+    const c = w.anyOf("Cluster", r, 0.2);
+    const args: Args = { name: `wl-${n}`, appName: ref(v.name, "appName"), appVersion: ref(v.name, "version"), clusterName: ref(c.name, "name") };
+    if (r.chance(0.5)) args.title = `Workload ${n}`;
+    if (r.chance(0.6)) args.runtime = runtime(w, r);
+    if (r.chance(0.3)) args.running = r.chance(0.5);
+    if (r.chance(0.2)) args.enabled = r.chance(0.6);
+    if (r.chance(0.15)) args.adopt = true;
+    return w.push("Workload", args, `wl-${n}`);
+  },
+  adopts: true,
+  updates(w, d, c) {
+    const a = d.args;
+    c.set("title", () => `Workload title ${w.number()}`);
+    c.set("runtime", (r) => ({ resources: [], configuration: { sampleRateHz: r.int(1, 50), mode: r.pick(["fast", "slow"]) } }));
+    const appName = plainArgs(w.spec, w.get((a.appName as Ref).$ref)).appName;
+    const siblings = w.of("AppVersion").filter((v) => plainArgs(w.spec, v).appName === appName && v.name !== (a.appVersion as Ref).$ref);
+    if (siblings.length > 0) c.set("appVersion", (r) => ref(r.pick(siblings).name, "version"));
+    if (a.enabled === false) c.set("enabled", () => true);
+  },
+  replaces(w, d, c) {
+    c.set("name", () => `wl-${w.number()}`);
+    if (d.args.enabled !== false) c.set("enabled", () => false);
+  },
+  records(a) {
+    const runtime: Field[] =
+      a.runtime === undefined
+        ? []
+        : [
+            ["runtime.resources", (a.runtime.resources ?? []).map((r: Rec) => ({ resource: r.resource })), "contained"],
+            ["runtime.configuration", a.runtime.configuration, "exact"],
+          ];
+    return [
+      record(TABLES.workloads, a.name, [
+        ["app_name", a.appName],
+        ["app_version", a.appVersion],
+        ["cluster_name", a.clusterName],
+        ["title", a.title],
+        ...runtime,
+        // The platform's own `enabled` follows the run state (false while stopped): a workload declared
+        // enabled: false is pending, any other runs or is stopped as declared.
+        ["status.state", a.enabled === false ? "pending_deploy" : a.running === false ? "stopped" : "running"],
+      ]),
+    ];
+  },
+  table: { name: TABLES.workloads, identity: (r) => r.name },
+  drift(a, _id, d) {
+    if (a.title !== undefined) d.edit("title", "title", (c) => c.call(workloads.patch, { params: { workload_name: a.name }, body: { title: "Edited elsewhere" } }));
+    if (a.running !== undefined && a.enabled !== false) {
+      d.edit("running", a.running ? "stop" : "start", (c) => c.call(a.running ? workloads.stop : workloads.start, { body: { workload_names: [a.name] } }));
+    }
+    d.del((c) => c.call(workloads.delete, { body: { workload_names: [a.name] } }));
+  },
+};
