@@ -16,6 +16,7 @@ import * as path from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
 import type { Emulator } from "../emulator";
 import { assertEmptyPlan, assertNoDrift } from "./assertions";
+import { compileCacheEnv } from "./compile-cache";
 import { pulumiFile } from "./host";
 import type { Program } from "./program";
 import { runResult, type OperationKind, type OperationReport, type RenderedRunResult, type RunKind } from "./report";
@@ -61,6 +62,8 @@ export async function pulumiWorkspace(o: {
     PULUMI_BACKEND_URL: `file://${o.backend}`,
     PULUMI_HOME: path.join(o.dir, "home"),
     PULUMI_SKIP_UPDATE_CHECK: "true",
+    // The engine starts a provider host per command: the cache saves it compiling @pulumi/pulumi each time.
+    ...compileCacheEnv(),
   };
   // PulumiCommand.get({ root }) runs <root>/bin/pulumi: a link gives the CLI that layout wherever it is.
   const root = path.join(o.dir, "cli");

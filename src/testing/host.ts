@@ -6,6 +6,7 @@
  * `require("...")` in a provider resolves from the host's working directory.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { compileCacheEnv } from "./compile-cache";
 
 export interface HostOptions {
   /** Working directory of the host process (where `require("pulumi-svc/...")` resolves from). */
@@ -94,6 +95,7 @@ export class ProviderHost {
       cwd: options.cwd,
       env: {
         ...process.env,
+        ...compileCacheEnv(),
         // The host's Config resolves keys without a namespace against the project, as in a real run.
         PULUMI_NODEJS_PROJECT: options.project,
         PULUMI_NODEJS_STACK: options.stack,

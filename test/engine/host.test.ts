@@ -1,6 +1,8 @@
 /** The provider host process: where it resolves packages from, and the configuration it is given. */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
 import * as testing from "../../src/testing";
 import { NamedRecord, PACKAGE } from "./fixtures/by-name";
 import { BACKEND, Record } from "./fixtures/record";
@@ -45,5 +47,38 @@ describe("the provider host", () => {
     await f.stack.destroy();
     await f.stack.close();
     await expect(fetch(`${baseUrl}/api/v4/orchestration/clusters/list`)).rejects.toThrow();
+  });
+});
+
+describe("the provider host's compile cache", () => {
+  /** A resource whose provider reports the compile cache its host was started with. */
+  const probe = () => {
+    const provider: pulumi.dynamic.ResourceProvider = {
+      async create() {
+        return { id: "probe", outs: { cache: process.env.NODE_COMPILE_CACHE ?? "" } };
+      },
+    };
+    return { cache: new pulumi.dynamic.Resource(provider, "probe", { cache: undefined }).urn.apply(() => "") };
+  };
+
+  test("starts in Node's default place (the one the package's own call uses), unless the caller names another or turns it off", async () => {
+    const cacheOf = async () => {
+      const f = await fixtureStack(probe, { cwd: projectDir() });
+      await f.stack.up();
+      return f.stack.resource("probe").outputs.cache;
+    };
+    const saved = { ...process.env };
+    try {
+      delete process.env.NODE_COMPILE_CACHE;
+      delete process.env.NODE_DISABLE_COMPILE_CACHE;
+      expect(await cacheOf()).toBe(path.join(os.tmpdir(), "node-compile-cache"));
+      process.env.NODE_COMPILE_CACHE = tempDir("cache-");
+      expect(await cacheOf()).toBe(process.env.NODE_COMPILE_CACHE);
+      delete process.env.NODE_COMPILE_CACHE;
+      process.env.NODE_DISABLE_COMPILE_CACHE = "1";
+      expect(await cacheOf()).toBe("");
+    } finally {
+      process.env = saved;
+    }
   });
 });
