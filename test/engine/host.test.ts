@@ -52,14 +52,17 @@ describe("the provider host", () => {
 
 describe("the provider host's compile cache", () => {
   /** A resource whose provider reports the compile cache its host was started with. */
-  const probe = () => {
-    const provider: pulumi.dynamic.ResourceProvider = {
-      async create() {
-        return { id: "probe", outs: { cache: process.env.NODE_COMPILE_CACHE ?? "" } };
-      },
-    };
-    return { cache: new pulumi.dynamic.Resource(provider, "probe", { cache: undefined }).urn.apply(() => "") };
-  };
+  class Probe extends pulumi.dynamic.Resource {
+    constructor(name: string) {
+      const provider: pulumi.dynamic.ResourceProvider = {
+        async create() {
+          return { id: "probe", outs: { cache: process.env.NODE_COMPILE_CACHE ?? "" } };
+        },
+      };
+      super(provider, name, { cache: undefined });
+    }
+  }
+  const probe = () => void new Probe("probe");
 
   test("starts in Node's default place (the one the package's own call uses), unless the caller names another or turns it off", async () => {
     const cacheOf = async () => {
