@@ -55,6 +55,13 @@ export interface ArgSpec {
 /** The property the dynamic-provider host reads the serialized provider from; never an arg. */
 export const PROVIDER_KEY = "__provider";
 
+/**
+ * How the provider starts a warning's line on its standard error, which the host hands the engine as
+ * the provider's output: `pulumi` lists such lines under Diagnostics, and the kit's engines read them
+ * into a run's `warnings`.
+ */
+export const WARNING_PREFIX = "warning: ";
+
 /** The wire name of an arg: its spec's `wire`, else the arg's name in snake_case. */
 export const wireNameOf = (name: string, spec: ArgSpec): string => spec.wire ?? snake(name);
 

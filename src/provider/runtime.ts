@@ -13,7 +13,7 @@
 import type { ResourceProvider } from "@pulumi/pulumi/dynamic";
 import { SvcApiError, SvcClient, SvcConfigError, SvcNetworkError } from "../client";
 import { credentialKeys, keysSet, ProviderConfigError, resolveConfig, SETTINGS, type ConfigSource, type ProviderConfig, type Setting } from "./config";
-import type { Kind, KindContext } from "./kind";
+import { WARNING_PREFIX, type Kind, type KindContext } from "./kind";
 import * as lifecycle from "./lifecycle";
 import { kinds } from "./kinds";
 
@@ -39,7 +39,7 @@ function withKeys(source: ConfigSource): ConfigSource {
 
 /** Called by the host once per resource kind with the whole stack config; does its work once per process. */
 export function configure(req: ConfigureRequest): Promise<void> {
-  configured ??= setUp(withKeys(req.config), req.warn ?? ((m) => console.error(`warning: ${m}`)));
+  configured ??= setUp(withKeys(req.config), req.warn ?? ((m) => console.error(`${WARNING_PREFIX}${m}`)));
   return configured;
 }
 

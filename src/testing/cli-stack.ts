@@ -15,6 +15,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
 import type { Emulator } from "../emulator";
+import { WARNING_PREFIX } from "../provider/kind";
 import { assertEmptyPlan, assertNoDrift } from "./assertions";
 import { compileCacheEnv } from "./compile-cache";
 import { pulumiFile } from "./host";
@@ -359,7 +360,7 @@ class Events {
 function warningOf(d: automation.DiagnosticEvent): string | undefined {
   const text = d.message.trim();
   if (d.severity === "warning") return /^using pulumi-resource-[\w-]+ from \$PATH/.test(text) ? undefined : text;
-  if (d.severity === "info#err" && text.startsWith("warning: ")) return text.slice("warning: ".length);
+  if (d.severity === "info#err" && text.startsWith(WARNING_PREFIX)) return text.slice(WARNING_PREFIX.length);
   return undefined;
 }
 

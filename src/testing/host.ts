@@ -6,6 +6,7 @@
  * `require("...")` in a provider resolves from the host's working directory.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { WARNING_PREFIX } from "../provider/kind";
 import { compileCacheEnv } from "./compile-cache";
 
 export interface HostOptions {
@@ -73,9 +74,6 @@ const START_TIMEOUT_MS = 20_000;
 export function pulumiFile(relative: string): string {
   return require.resolve(`@pulumi/pulumi/${relative}`);
 }
-
-/** How the provider writes a warning (`src/provider/runtime.ts`); the CLI lists such lines under Diagnostics. */
-const WARNING = "warning: ";
 
 export class ProviderHost {
   private readonly tail: string[] = [];
@@ -174,7 +172,7 @@ export class ProviderHost {
 
   private record(line: string): void {
     for (const l of line.split("\n")) {
-      if (l.startsWith(WARNING)) this.warningLines.add(l.slice(WARNING.length));
+      if (l.startsWith(WARNING_PREFIX)) this.warningLines.add(l.slice(WARNING_PREFIX.length));
       this.tail.push(l);
       if (this.tail.length > TAIL_LINES) this.tail.shift();
       this.log?.(l);
