@@ -16,7 +16,7 @@ import type { BodyOf, CamelCasedDeep, SnakeCase } from "./wire-types";
  */
 export const TYPE_TOKEN_PREFIX = "pulumi-nodejs:dynamic/svc:";
 
-export interface ArgSpec {
+export interface ArgSpec<T = unknown> {
   /**
    * A program must set it (checked before any call). Exactly the args the inputs type requires carry
    * it: a declaration whose specs disagree with its inputs type does not compile (see `ArgSpecs`).
@@ -36,7 +36,7 @@ export interface ArgSpec {
    * in another offset, a version without its build metadata): then refresh keeps the declared form.
    * Replaces `compare`.
    */
-  equal?(declared: unknown, stated: unknown): boolean;
+  equal?(declared: T, stated: unknown): boolean;
   /** Structured object or array: convert nested keys camelCase ↔ snake_case (except `freeForm` paths). */
   nested?: boolean;
   /** Wire paths inside the value (e.g. `deployment.*`, `app.configuration`) that pass through untouched. */
@@ -135,7 +135,7 @@ type Props = Record<string, unknown>;
  */
 // `{} extends Pick<I, K>` is how a key is found optional.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-type SpecOf<I, K extends keyof I> = string extends keyof I ? ArgSpec : {} extends Pick<I, K> ? ArgSpec & { required?: false } : ArgSpec & { required: true };
+type SpecOf<I, K extends keyof I> = string extends keyof I ? ArgSpec : {} extends Pick<I, K> ? ArgSpec<I[K]> & { required?: false } : ArgSpec<I[K]> & { required: true };
 
 /** Every arg of `I`, and only those, with how it maps to the wire; the required ones say so. */
 export type ArgSpecs<I> = { readonly [K in keyof I]-?: SpecOf<I, K> };

@@ -48,7 +48,7 @@ type MetaInputs = Resolved<AssetMetadataArgs>;
 /** The text the platform stores for a value (arrays as JSON). */
 export const valueText = (v: Value): string => (Array.isArray(v) ? JSON.stringify(v) : String(v));
 /** Whether the platform's text is the declared value's. */
-const sameValueText = (declared: unknown, stated: unknown): boolean => valueText(declared as Value) === stated;
+const sameValueText = (declared: Value, stated: unknown): boolean => valueText(declared) === stated;
 
 type ParamOf<E> = E extends { params?: infer P extends z.ZodType } ? keyof z.input<P> & string : never;
 /** The path parameter that names a record of an asset (a property, a metadata record) in the table. */

@@ -80,7 +80,7 @@ const dataTypeKind = registerKind(
     name: "DataType",
     platformTerm: "data type",
     args: {
-      icd: { required: true, nested: true, replaces: true, equal: (declared, stated) => sameIcd(declared as Icd, stated as Partial<Icd> | undefined) },
+      icd: { required: true, nested: true, replaces: true, equal: (declared, stated) => sameIcd(declared, stated as Partial<Icd> | undefined) },
       source: { replaces: true },
       adopt: { local: true },
     },

@@ -127,10 +127,9 @@ function sameRevert(declared: ReturnType<typeof revertBody>, s: { scheduled_for:
 }
 
 /** Asset references compare as KRNs: a program may name an asset where the platform answers its KRN. */
-const sameResources = (declared: unknown, stated: unknown) =>
-  Array.isArray(declared) &&
+const sameResources = (declared: string[], stated: unknown) =>
   deepEqual(
-    declared.map((r) => toAssetKrn(String(r))),
+    declared.map((r) => toAssetKrn(r)),
     stated,
   );
 
@@ -151,7 +150,7 @@ const parameterScheduleKind = registerKind(
         schema: ParametersScheduleCreate.shape.revert,
         equal: (declared, stated) => {
           const s = stated as Inputs["revert"];
-          return sameRevert(revertBody(declared as Inputs["revert"]), s && { scheduled_for: s.scheduledFor, resource_parameters: s.resourceParameters });
+          return sameRevert(revertBody(declared), s && { scheduled_for: s.scheduledFor, resource_parameters: s.resourceParameters });
         },
       },
       comment: {},
