@@ -258,16 +258,15 @@ describe("Cheap persistence as state grows", () => {
       expect(snapshotSize).toBeGreaterThan(100_000 * 50);
       const logBefore = statSync(`${file}.log`).size;
 
-      const started = performance.now();
+      // The snapshot is neither rewritten nor touched: the write is an append to the log (its cost
+      // against the state's size is a figure of the benchmarks, not of this test).
       expect((await createCluster(emu, "one-more")).status).toBe(201);
-      const elapsed = performance.now() - started;
 
       expect(statSync(file).size).toBe(snapshotSize);
       expect(statSync(file).mtimeMs).toBe(snapshotTime);
       const appended = statSync(`${file}.log`).size - logBefore;
       expect(appended).toBeGreaterThan(0);
       expect(appended).toBeLessThan(20_000);
-      expect(elapsed).toBeLessThan(500);
     } finally {
       await emu.close();
     }
