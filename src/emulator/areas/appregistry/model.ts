@@ -17,7 +17,8 @@
  */
 import { createHash } from "node:crypto";
 import semver from "semver";
-import type { RegistryAppType } from "../../../api/appregistry";
+import type { z } from "zod";
+import { APP_TYPE_TO_REGISTRY, type AppDefinition, type RegistryAppType } from "../../../api/appregistry";
 import { conflict, notFound } from "../../../api/errors";
 import type { UploadedFile, WriteContext } from "../../handler";
 import type { Store } from "../../store/store";
@@ -102,6 +103,23 @@ export function createVersion(ctx: WriteContext, appName: string, version: strin
     status: "pending",
     build_log: "waiting for the package upload\n",
   });
+}
+
+/**
+ * Registers a definition: a new version of its app, and the app itself when it is the first. An app
+ * keeps its type: a definition whose type maps to another answers 409.
+ */
+export function register(ctx: WriteContext, def: z.output<typeof AppDefinition>): StoredApp {
+  const existing = apps(ctx.store).get(def.name);
+  const type = def.type ? APP_TYPE_TO_REGISTRY[def.type] : (existing?.type ?? "svc");
+  if (existing && existing.type !== type) {
+    throw conflict(`registry app '${def.name}' is of type '${existing.type}'; body.payload.type '${def.type}' maps to '${type}'`);
+  }
+  createVersion(ctx, def.name, semver.valid(def.version) as string, type, def);
+  return saveApp(
+    ctx,
+    existing ?? { name: def.name, title: def.title ?? def.name, description: def.description ?? "", type, latest_version: null, created: ctx.now, updated: ctx.now },
+  );
 }
 
 /** Puts the app with latest_version recomputed from its versions. */

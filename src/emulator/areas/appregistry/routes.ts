@@ -1,7 +1,6 @@
 /** The app registry's routes and views (records and rules in model.ts). */
-import semver from "semver";
 import { APP_TYPE_TO_REGISTRY, appregistry as ep } from "../../../api/appregistry";
-import { badRequest, conflict, errors, invalidField } from "../../../api/errors";
+import { badRequest, errors, invalidField } from "../../../api/errors";
 import { route, type AreaModule, type Handler } from "../../handler";
 import { versionSortKey } from "../../version-order";
 import { inFilter, inventoryList, matchesSearch } from "../../list";
@@ -9,9 +8,9 @@ import type { Store } from "../../store/store";
 import { appVersionKey } from "../../store/tables";
 import {
   apps,
-  createVersion,
   deleteVersionRecords,
   packages,
+  register,
   requireApp,
   requireVersion,
   saveApp,
@@ -33,19 +32,7 @@ const statusView = (v: StoredVersion) => ({ id: v.id, name: v.name, version: v.v
 // Create
 
 function create(ctx: Ctx<typeof ep.create>) {
-  const def = ctx.body.payload;
-  const existing = apps(ctx.store).get(def.name);
-  const type = def.type ? APP_TYPE_TO_REGISTRY[def.type] : (existing?.type ?? "svc");
-  if (existing && existing.type !== type) {
-    throw conflict(`registry app '${def.name}' is of type '${existing.type}'; body.payload.type '${def.type}' maps to '${type}'`);
-  }
-  const version = semver.valid(def.version) as string;
-  createVersion(ctx, def.name, version, type, def);
-  const app = saveApp(
-    ctx,
-    existing ?? { name: def.name, title: def.title ?? def.name, description: def.description ?? "", type, latest_version: null, created: ctx.now, updated: ctx.now },
-  );
-  return appView(ctx.store, app);
+  return appView(ctx.store, register(ctx, ctx.body.payload));
 }
 
 // ---------------------------------------------------------------------------------------------

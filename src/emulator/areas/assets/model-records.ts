@@ -1,6 +1,7 @@
-/** The asset hierarchy (paths, parents, the tree) and the creation and removal of one asset. */
+/** The asset hierarchy (paths, parents, the tree), and the creation and removal of assets, one or a batch. */
 import { assets as ep, MAX_HIERARCHY_DEPTH, type AssetCreate, type AssetHierarchyInputNode, type AssetHierarchyNode } from "../../../api/assets";
-import { badRequest, conflict, invalidField } from "../../../api/errors";
+import { badRequest, conflict, invalidField, notFound } from "../../../api/errors";
+import { attempt, failure, type ItemOutcome } from "../../bulk";
 import { operationName } from "../../paths";
 import type { Store } from "../../store/store";
 import { deletePropertiesOf, planProperties, writeProperties } from "./model-properties";
@@ -123,3 +124,62 @@ export function removeAsset(store: Store, assetName: string): void {
 }
 
 export const parentConflict = (assetName: string, children: string[]) => conflict(`asset '${assetName}' is the parent of ${nameList(children)}; delete or re-parent them first`);
+
+// ---------------------------------------------------------------------------------------------
+// Bulk create and delete
+
+/**
+ * Creates a bulk request's assets (each answered `okStatus` when made), parents before the children
+ * that name them, so that a batch may hold a whole subtree in any order. Items whose parents wait on
+ * each other in a loop fail with 400.
+ */
+export function createAssets(store: Store, items: AssetCreate[], now: string, okStatus: number): ItemOutcome[] {
+  const results = new Map<number, ItemOutcome>();
+  let pending = items.map((body, i) => ({ body, i }));
+  for (;;) {
+    const waitingNames = new Set(pending.map((p) => p.body.name));
+    const ready = pending.filter((p) => !p.body.asset_parent_name || p.body.asset_parent_name === p.body.name || !waitingNames.has(p.body.asset_parent_name));
+    if (ready.length === 0) break;
+    // One item per round when names repeat, so that the first of two equal names is created first.
+    const batch = ready.filter((p, k) => ready.findIndex((q) => q.body.name === p.body.name) === k);
+    for (const { body, i } of batch) {
+      results.set(
+        i,
+        attempt(body.name, okStatus, () => createAsset(store, body, now, `body.assets[${i}]`)),
+      );
+    }
+    const done = new Set(batch.map((p) => p.i));
+    pending = pending.filter((p) => !done.has(p.i));
+  }
+  for (const { body, i } of pending) {
+    results.set(i, failure(body.name, invalidField(`body.assets[${i}].asset_parent_name`, `the parents named in this batch form a loop through '${body.asset_parent_name}'`)));
+  }
+  return [...results.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
+}
+
+/**
+ * Deletes the named assets that can go (each answered `okStatus`): an asset stays (409) while a
+ * child outside the deletion remains, so a parent and its children may be deleted together.
+ */
+export function deleteAssets(store: Store, names: string[], okStatus: number): ItemOutcome[] {
+  const unique = [...new Set(names)];
+  const children = groupBy(assetTable(store).values(), (a) => a.asset_parent_name ?? "");
+  const existing = new Set(unique.filter((n) => assetTable(store).has(n)));
+  const deletable = new Set(existing);
+  const blockers = (n: string) => (children.get(n) ?? []).map((c) => c.name).filter((c) => !deletable.has(c));
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const n of deletable) {
+      if (blockers(n).length > 0) {
+        deletable.delete(n);
+        changed = true;
+      }
+    }
+  }
+  return unique.map((n): ItemOutcome => {
+    if (!existing.has(n)) return failure(n, notFound("asset", n));
+    if (!deletable.has(n)) return failure(n, parentConflict(n, blockers(n)));
+    removeAsset(store, n);
+    return { name: n, http_status_code: okStatus };
+  });
+}

@@ -2,16 +2,28 @@
  * Assets themselves: create, read, list, update, delete (singly and in bulk), the hierarchy tree, the
  * status counts, and each asset's metadata records.
  */
-import { assets as ep, type Asset, type AssetCreate, type AssetState } from "../../../api/assets";
+import { assets as ep, type Asset, type AssetState } from "../../../api/assets";
 import type { InventoryListQuery } from "../../../api/common";
-import { errors, invalidField, notFound } from "../../../api/errors";
-import { attempt, failure, multiStatus, type ItemOutcome, type MultiStatusOptions } from "../../bulk";
+import { errors, invalidField } from "../../../api/errors";
+import { multiStatus, type MultiStatusOptions } from "../../bulk";
 import { RolledBack, route, type Route } from "../../handler";
 import { inFilter, indexedRows, inventoryList, matchesSearch } from "../../list";
 import type { Store } from "../../store/store";
-import { childrenOf, createAsset, hierarchyTree, isSelfOrDescendant, parentConflict, parentsFromTree, refreshPaths, removeAsset, requireTypeOf } from "./model-records";
+import {
+  childrenOf,
+  createAsset,
+  createAssets,
+  deleteAssets,
+  hierarchyTree,
+  isSelfOrDescendant,
+  parentConflict,
+  parentsFromTree,
+  refreshPaths,
+  removeAsset,
+  requireTypeOf,
+} from "./model-records";
 import { planProperties, writeProperties } from "./model-properties";
-import { ASSET_SORT, assetMetadata, assetTable, byName, groupBy, missingRef, nameList, propertiesOf, requireAsset, type StoredAsset } from "./model";
+import { ASSET_SORT, assetMetadata, assetTable, byName, missingRef, nameList, propertiesOf, requireAsset, type StoredAsset } from "./model";
 
 // ---------------------------------------------------------------------------------------------
 // Views
@@ -40,61 +52,6 @@ const viewAsset = (store: Store, a: StoredAsset): Asset => assetViewer(store)(a)
 /** Bulk create answers a result per asset even when all succeed; bulk delete only when some fail. */
 const BULK_CREATE: MultiStatusOptions = { okStatus: 201, allFailed: "report", resultsOnSuccess: true };
 const BULK_DELETE: MultiStatusOptions = { okStatus: 200, allFailed: "report" };
-
-/**
- * Creates the batch's assets, parents before the children that name them, so that a batch may hold
- * a whole subtree in any order. Items whose parents wait on each other in a loop fail with 400.
- */
-function createBatch(store: Store, items: AssetCreate[], now: string): ItemOutcome[] {
-  const results = new Map<number, ItemOutcome>();
-  let pending = items.map((body, i) => ({ body, i }));
-  for (;;) {
-    const waitingNames = new Set(pending.map((p) => p.body.name));
-    const ready = pending.filter((p) => !p.body.asset_parent_name || p.body.asset_parent_name === p.body.name || !waitingNames.has(p.body.asset_parent_name));
-    if (ready.length === 0) break;
-    // One item per round when names repeat, so that the first of two equal names is created first.
-    const batch = ready.filter((p, k) => ready.findIndex((q) => q.body.name === p.body.name) === k);
-    for (const { body, i } of batch) {
-      results.set(
-        i,
-        attempt(body.name, BULK_CREATE.okStatus, () => createAsset(store, body, now, `body.assets[${i}]`)),
-      );
-    }
-    const done = new Set(batch.map((p) => p.i));
-    pending = pending.filter((p) => !done.has(p.i));
-  }
-  for (const { body, i } of pending) {
-    results.set(i, failure(body.name, invalidField(`body.assets[${i}].asset_parent_name`, `the parents named in this batch form a loop through '${body.asset_parent_name}'`)));
-  }
-  return [...results.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
-}
-
-/**
- * Deletes the named assets that can go: an asset stays (409) while a child outside the deletion
- * remains, so a parent and its children may be deleted together.
- */
-function deleteBatch(store: Store, names: string[]): ItemOutcome[] {
-  const unique = [...new Set(names)];
-  const children = groupBy(assetTable(store).values(), (a) => a.asset_parent_name ?? "");
-  const existing = new Set(unique.filter((n) => assetTable(store).has(n)));
-  const deletable = new Set(existing);
-  const blockers = (n: string) => (children.get(n) ?? []).map((c) => c.name).filter((c) => !deletable.has(c));
-  for (let changed = true; changed;) {
-    changed = false;
-    for (const n of deletable) {
-      if (blockers(n).length > 0) {
-        deletable.delete(n);
-        changed = true;
-      }
-    }
-  }
-  return unique.map((n): ItemOutcome => {
-    if (!existing.has(n)) return failure(n, notFound("asset", n));
-    if (!deletable.has(n)) return failure(n, parentConflict(n, blockers(n)));
-    removeAsset(store, n);
-    return { name: n, http_status_code: BULK_DELETE.okStatus };
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Lists
@@ -170,14 +127,14 @@ export const assetRoutes: Route[] = [
   }),
 
   route(ep.bulkCreate, (ctx) => {
-    const reply = multiStatus(createBatch(ctx.store, ctx.body.assets, ctx.now), BULK_CREATE);
+    const reply = multiStatus(createAssets(ctx.store, ctx.body.assets, ctx.now, BULK_CREATE.okStatus), BULK_CREATE);
     // A dry run did the work inside the request's transaction, to validate it exactly as a real run
     // would; it answers what that run would answer and keeps none of it.
     if (ctx.query.dry_run) throw new RolledBack(reply);
     return reply;
   }),
 
-  route(ep.bulkDelete, (ctx) => multiStatus(deleteBatch(ctx.store, ctx.body.names), BULK_DELETE)),
+  route(ep.bulkDelete, (ctx) => multiStatus(deleteAssets(ctx.store, ctx.body.names, BULK_DELETE.okStatus), BULK_DELETE)),
 
   route(ep.hierarchyGet, (ctx) => ({ data: hierarchyTree(ctx.store) })),
 
