@@ -7,6 +7,7 @@
  * alone in the process, since parts of the runtime state are global.
  */
 import type { CustomResourceOptions, InvokeTransform, ResourceTransform } from "@pulumi/pulumi";
+import * as log from "@pulumi/pulumi/log";
 import * as runtime from "@pulumi/pulumi/runtime";
 import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
 import * as settings from "@pulumi/pulumi/runtime/settings";
@@ -363,9 +364,8 @@ function alone<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Runs the program against the deployment until it has finished and every registration has been
- * answered, or until the deployment fails (then the program is abandoned: what it still waits for
- * will never come, as when the engine stops a failed update). Rejects with the program's own error.
+ * Runs the program against the deployment (see `runWithin`), alone in this process, and fails as the
+ * engine fails a program: with the program's own error, or with what went uncaught while it ran.
  */
 export function runProgram(program: Program, deployment: Deployment, s: ProgramSettings): Promise<void> {
   return alone(() =>
@@ -379,35 +379,60 @@ export function runProgram(program: Program, deployment: Deployment, s: ProgramS
       Object.assign(store, features);
       runtime.setAllConfig(s.config, s.secretKeys);
 
-      // The program's own error is caught here rather than left to the stack resource, whose promises
-      // would each reject with it (unhandled); the stack then completes and the run reports the error.
-      let programError: { error: unknown } | undefined;
-      const finished = (async () => {
-        await runtime.runInPulumiStack(async () => {
-          try {
-            return await program();
-          } catch (error) {
-            programError = { error };
-            return undefined;
-          }
-        });
-        await internals.settings.waitForRPCs();
-        await callbackRegistrations();
-        if (programError) throw programError.error;
-      })();
-      const outcome = await Promise.race([
-        finished.then(
-          () => ({ ok: true as const }),
-          (error: unknown) => ({ ok: false as const, error }),
-        ),
-        deployment.failed.then(() => ({ ok: true as const })),
-      ]);
-      deployment.close();
-      await deployment.drain();
-      if (!outcome.ok && !deployment.failure && !(outcome.error instanceof CancelledError)) {
-        const error = outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
-        throw Object.assign(new Error(`the program failed: ${error.message}`), { cause: error });
+      // As the language host does (and the Automation API's server for an inline program): an
+      // exception no one caught or a promise rejected with no one waiting, while the program runs,
+      // fails the run, as does an error the program logged (pulumi.log.error).
+      const uncaught = new Set<unknown>();
+      const onUncaught = (error: unknown) => void uncaught.add(error);
+      process.on("uncaughtException", onUncaught);
+      process.on("unhandledRejection", onUncaught);
+      try {
+        await runWithin(program, deployment);
+      } finally {
+        process.off("uncaughtException", onUncaught);
+        process.off("unhandledRejection", onUncaught);
       }
+      if (deployment.failure || (uncaught.size === 0 && !log.hasErrors())) return;
+      // The engine's words: the messages of what went uncaught, else a pointer to the logged errors.
+      const messages = [...uncaught].map((e) => (e instanceof Error ? e.message : String(e)));
+      throw new Error(`the program failed: One or more errors occurred${messages.length > 0 ? `: ${messages.join(", ")}` : ". Check logs for more details"}`);
     }),
   );
+}
+
+/**
+ * Runs the program until it has finished and every registration has been answered, or until the
+ * deployment fails (then the program is abandoned: what it still waits for will never come, as when
+ * the engine stops a failed update). Rejects with the program's own error.
+ */
+async function runWithin(program: Program, deployment: Deployment): Promise<void> {
+  // The program's own error is caught here rather than left to the stack resource, whose promises
+  // would each reject with it (unhandled); the stack then completes and the run reports the error.
+  let programError: { error: unknown } | undefined;
+  const finished = (async () => {
+    await runtime.runInPulumiStack(async () => {
+      try {
+        return await program();
+      } catch (error) {
+        programError = { error };
+        return undefined;
+      }
+    });
+    await internals.settings.waitForRPCs();
+    await callbackRegistrations();
+    if (programError) throw programError.error;
+  })();
+  const outcome = await Promise.race([
+    finished.then(
+      () => ({ ok: true as const }),
+      (error: unknown) => ({ ok: false as const, error }),
+    ),
+    deployment.failed.then(() => ({ ok: true as const })),
+  ]);
+  deployment.close();
+  await deployment.drain();
+  if (!outcome.ok && !deployment.failure && !(outcome.error instanceof CancelledError)) {
+    const error = outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
+    throw Object.assign(new Error(`the program failed: ${error.message}`), { cause: error });
+  }
 }

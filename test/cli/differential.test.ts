@@ -10,6 +10,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { log } from "@pulumi/pulumi";
 import type * as pulumi from "@pulumi/pulumi";
 import * as testing from "../../src/testing";
 import { Record as RecordResource } from "../engine/fixtures/record";
@@ -17,6 +18,21 @@ import { bothEngines, comparable, failure, type RunTrace } from "./differential-
 import { describeCli, pulumiDir, tempDir } from "./harness";
 
 describeCli("the kit and `pulumi` agree", () => {
+  test("a program that logs an error fails its run, in the engine's words, and its preview creates nothing; a logged warning fails nothing", async () => {
+    const program = (say: "error" | "warn") => () => {
+      new RecordResource("a", { key: "a" });
+      log[say](`the site list is ${say === "error" ? "empty" : "short"}`);
+    };
+    const { kit, cli } = await bothEngines([
+      { run: "up", program: program("error") },
+      { run: "up", program: program("warn") },
+    ]);
+    expect(failure(cli, 0)).toContain("One or more errors occurred. Check logs for more details");
+    expect(failure(kit, 0)).toContain("One or more errors occurred. Check logs for more details");
+    expect(cli.runs[1]).toEqual({ ops: { a: "create" } });
+    expect(comparable(kit)).toEqual(comparable(cli));
+  });
+
   test("retainOnDelete with delete-before-replace: the old object stays, the replacement is created beside it", async () => {
     const program = (key: string) => () => void new RecordResource("kept", { key, deleteBeforeReplace: true }, { retainOnDelete: true });
     const { kit, cli } = await bothEngines([

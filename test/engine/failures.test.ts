@@ -2,8 +2,10 @@
  * A failing operation stops the run: the error names the resource, the operation and the provider's
  * message; the state (saved after every operation) holds exactly what succeeded.
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
 import * as testing from "../../src/testing";
 import { Record, type RecordArgs } from "./fixtures/record";
 import { closeStacks, fixtureStack, tempDir } from "./fixtures/harness";
@@ -69,6 +71,47 @@ describe("a failure during up", () => {
     };
     await expect(f.stack.up(broken)).rejects.toThrow("up failed: the program failed: the program is broken");
     expect(f.stack.resources().map((r) => r.name)).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("errors the program leaves uncaught or logs fail the run, as under the engine", () => {
+  // Under jest a program's stray rejection goes to jest, which fails the test: jest gives the test
+  // file its own copy of `process`, whose listeners the real process never calls (nor the Automation
+  // API's, for an inline program). A plain Node process, as a script or another test runner has it:
+  test("a promise rejected with no one waiting: the run fails with its message, and the preview before the up creates nothing", () => {
+    const script = `
+      const pulumi = require("@pulumi/pulumi");
+      const testing = require(${JSON.stringify(path.join(__dirname, "../../dist/testing"))});
+      const provider = { async create() { return { id: "a", outs: {} }; } };
+      (async () => {
+        const stack = await testing.stack(() => {
+          new pulumi.dynamic.Resource(provider, "a", {});
+          void Promise.reject(new Error("boom"));
+        });
+        const failure = await stack.up().then(() => "none", (e) => e.message);
+        console.log(JSON.stringify({ failure, resources: stack.resources().map((r) => r.name) }));
+        await stack.close();
+      })().catch((e) => { console.error(e); process.exit(1); });`;
+    const out = execFileSync(process.execPath, ["-e", script], { encoding: "utf8" });
+    expect(JSON.parse(out.trim().split("\n").pop()!)).toEqual({ failure: "up failed: the program failed: One or more errors occurred: boom", resources: [] });
+  });
+
+  test("an error the program logs (pulumi.log.error): the run fails pointing at the logs", async () => {
+    const f = await fixtureStack(() => {
+      new Record("a", { key: "a" });
+      void pulumi.log.error("the site list is empty");
+    });
+    await expect(f.stack.up()).rejects.toThrow("up failed: the program failed: One or more errors occurred. Check logs for more details");
+    expect(f.stack.resources()).toEqual([]);
+  });
+
+  test("a warning the program logs fails nothing", async () => {
+    const f = await fixtureStack(() => {
+      new Record("a", { key: "a" });
+      void pulumi.log.warn("the site list is short");
+    });
+    await f.stack.up();
+    expect(f.stack.resources().map((r) => r.name)).toEqual(["a"]);
   });
 });
 
