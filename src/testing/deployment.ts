@@ -98,6 +98,8 @@ export class Deployment {
   readonly operations: OperationReport[] = [];
   /** The resource hooks the program registered in this run. */
   readonly hooks = new HookRegistry();
+  /** The warnings the program logged (`pulumi.log.warn`), in order: `pulumi` lists them under Diagnostics. */
+  readonly programWarnings: string[] = [];
   /** The program's stack outputs, once it registered them. */
   stackOutputs: PropertyMap = {};
   private readonly registered = new Set<string>();

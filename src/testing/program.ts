@@ -42,6 +42,8 @@ interface CallbackServer {
 
 /** gRPC status CANCELLED: the runtime treats it as the engine shutting down and stays quiet. */
 const CANCELLED = 1;
+/** gRPC status UNIMPLEMENTED: the runtime passes over an engine call its engine does not implement. */
+const UNIMPLEMENTED = 12;
 
 type Callback = (err: unknown, res?: unknown) => void;
 
@@ -378,6 +380,8 @@ export function runProgram(program: Program, deployment: Deployment, s: ProgramS
       settings.setMockOptions(monitor, s.project, s.stack, s.preview);
       Object.assign(store, features);
       runtime.setAllConfig(s.config, s.secretKeys);
+      // The SDK sends the program's log to the engine when it has one, and prints it otherwise.
+      (store.settings as { engine?: unknown }).engine = programLog(deployment);
 
       // As the language host does (and the Automation API's server for an inline program): an
       // exception no one caught or a promise rejected with no one waiting, while the program runs,
@@ -398,6 +402,34 @@ export function runProgram(program: Program, deployment: Deployment, s: ProgramS
       throw new Error(`the program failed: One or more errors occurred${messages.length > 0 ? `: ${messages.join(", ")}` : ". Check logs for more details"}`);
     }),
   );
+}
+
+/** The engine's severities of a log entry (engine.proto's LogSeverity). */
+const LOG_SEVERITY = { DEBUG: 0, INFO: 1, WARNING: 2, ERROR: 3 } as const;
+
+/**
+ * The engine the SDK logs the program's messages to (`pulumi.log.*`, and the SDK's own warnings such
+ * as an undefined stack output): a warning joins the run's warnings, as `pulumi` lists it under
+ * Diagnostics; each is printed as the SDK prints it without an engine. Errors fail the run through
+ * the SDK's count of them (see runProgram). The root resource's URN is left to the SDK (it passes
+ * over an engine that does not keep it), and a required Pulumi version is granted, as it was with no
+ * engine: the kit has no CLI version to hold it against.
+ */
+function programLog(deployment: Deployment) {
+  return {
+    log(req: { getSeverity(): number; getMessage(): string }, callback: () => void): void {
+      const message = req.getMessage();
+      const severity = req.getSeverity();
+      if (severity === LOG_SEVERITY.INFO) console.log(`info: [runtime] ${message}`);
+      else if (severity === LOG_SEVERITY.WARNING) {
+        deployment.programWarnings.push(message);
+        console.warn(`warning: [runtime] ${message}`);
+      } else if (severity === LOG_SEVERITY.ERROR) console.error(`error: [runtime] ${message}`);
+      callback();
+    },
+    setRootResource: (_req: unknown, callback: (err: { code: number }) => void) => callback({ code: UNIMPLEMENTED }),
+    requirePulumiVersion: (_req: unknown, callback: (err: null) => void) => callback(null),
+  };
 }
 
 /**

@@ -367,18 +367,18 @@ export class TestStack {
     const failures = deployment.failure ? [deployment.failure, ...deployment.laterFailures] : programError ? [programError] : [];
     if (failures.length > 0) throw new RunError(kind, failures, deployment.operations);
     if (!preview) this.ctx.state.setOutputs(deployment.stackOutputs);
-    return await this.result(kind, deployment.operations, redactSecrets(deployment.stackOutputs) as Record<string, unknown>, deployment.hooks.warnings);
+    return await this.result(kind, deployment.operations, redactSecrets(deployment.stackOutputs) as Record<string, unknown>, [...deployment.programWarnings, ...deployment.hooks.warnings]);
   }
 
   /**
    * A run's result, with every warning the provider host has printed so far. The provider warns
    * about its configuration when it first loads; the CLI starts a fresh host for each command, so
    * every run shows those warnings again, and the kit's one host reports them with every run too.
-   * Then the engine's own warnings of this run (`engineWarnings`: its hooks').
+   * Then this run's own warnings (`runWarnings`: the program's logged ones, and the engine's of its hooks).
    */
-  private async result(kind: RunKind, operations: OperationReport[], outputs: Record<string, unknown>, engineWarnings: readonly string[] = []): Promise<RenderedRunResult> {
+  private async result(kind: RunKind, operations: OperationReport[], outputs: Record<string, unknown>, runWarnings: readonly string[] = []): Promise<RenderedRunResult> {
     await this.host.settled();
-    return runResult(kind, operations, outputs, [...this.host.warnings(), ...engineWarnings]);
+    return runResult(kind, operations, outputs, [...this.host.warnings(), ...runWarnings]);
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
