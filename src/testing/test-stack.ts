@@ -367,7 +367,10 @@ export class TestStack {
     const failures = deployment.failure ? [deployment.failure, ...deployment.laterFailures] : programError ? [programError] : [];
     if (failures.length > 0) throw new RunError(kind, failures, deployment.operations);
     if (!preview) this.ctx.state.setOutputs(deployment.stackOutputs);
-    return await this.result(kind, deployment.operations, redactSecrets(deployment.stackOutputs) as Record<string, unknown>, [...deployment.programWarnings, ...deployment.hooks.warnings]);
+    return await this.result(kind, deployment.operations, redactSecrets(deployment.stackOutputs) as Record<string, unknown>, [
+      ...deployment.programWarnings,
+      ...deployment.hooks.warnings,
+    ]);
   }
 
   /**
