@@ -25,6 +25,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { errors, type ErrorKind } from "../api/errors";
 import type { EdgeFaults } from "./edge";
+import { mulberry32 } from "./seeded-random";
 import type { FaultHooks } from "./server";
 
 export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
@@ -83,18 +84,6 @@ export interface FaultCounters {
   /** Failures injected (latency not counted). */
   total: number;
   by_kind: Partial<Record<FaultKind, number>>;
-}
-
-/** mulberry32: a tiny seeded PRNG, uniform on [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function globToRegExp(pattern: string): RegExp {

@@ -2,6 +2,8 @@
  * A generated plant: a fixture document with every area the snapshot reads, at a chosen size, the
  * same for the same options. Sizes other than `assets` grow slowly with it.
  */
+import { mulberry32 } from "../../src/emulator/seeded-random";
+
 export interface PlantOptions {
   /** Number of assets (at least 20). */
   assets: number;
@@ -10,20 +12,8 @@ export interface PlantOptions {
 
 type Doc = Record<string, unknown[]>;
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function generatePlant(options: PlantOptions): Doc {
-  const rnd = random(options.seed ?? 7);
+  const rnd = mulberry32(options.seed ?? 7);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
   const int = (min: number, max: number) => min + Math.floor(rnd() * (max - min + 1));
 

@@ -23,6 +23,7 @@ import { conflict, notFound } from "../../../api/errors";
 import type { WriteContext } from "../../handler";
 import type { Store } from "../../store/store";
 import { TABLES } from "../../store/tables";
+import { mulberry32 } from "../../seeded-random";
 import { parseOrThrow } from "../../validate";
 
 /** The edge-app version the platform ships. */
@@ -135,17 +136,7 @@ export function liveStatus(acp: StoredAcp, nowMs: number, now: string): AcpStatu
 // Metrics
 
 /** A small deterministic generator seeded from the node's name. */
-function seededRandom(seed: string): () => number {
-  const h = createHash("sha256").update(seed).digest();
-  let state = h.readUInt32LE(0);
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seededRandom = (seed: string): (() => number) => mulberry32(createHash("sha256").update(seed).digest().readUInt32LE(0));
 
 const GIB = 1024 ** 3;
 const SAMPLES = 12;
