@@ -61,76 +61,94 @@ export interface AdminHooks {
 /** Largest fixture POST /emulator/seed takes. */
 export const SEED_LIMIT = 64 * 1024 * 1024;
 
-export function adminRoutes(store: Store, hooks: AdminHooks): Record<string, ExtraRoute> {
-  const { seed, snapshot } = hooks;
-  const routes: Record<string, ExtraRoute> = {
-    "/emulator/state": (req: IncomingMessage, res: ServerResponse, url: URL) => {
-      if (req.method !== "GET") return methodNotAllowed(res, "GET");
-      const wantsYaml = url.searchParams.get("format") === "yaml" || /yaml/.test(String(req.headers.accept ?? ""));
-      const state = exportState(store);
-      if (wantsYaml) return reply(res, 200, toYaml(state), "application/yaml");
-      return reply(res, 200, state);
-    },
-    "/emulator/reset": async (req: IncomingMessage, res: ServerResponse) => {
-      if (req.method !== "POST") return methodNotAllowed(res, "POST");
-      await hooks.reset();
-      store.notifyReset();
-      res.writeHead(204);
-      res.end();
-    },
-    "/emulator/faults": (req: IncomingMessage, res: ServerResponse, _url: URL, body: Buffer) => {
-      if (req.method === "GET") return reply(res, 200, hooks.faults.status());
-      if (req.method !== "POST") return methodNotAllowed(res, "GET or POST");
-      const parsed = parseJsonBody(body);
-      if (!parsed.ok) return reply(res, 400, errors.MALFORMED_BODY(parsed.message).toBody());
-      try {
-        hooks.faults.configure(parsed.value === null ? {} : parsed.value);
-      } catch (err) {
-        if (!(err instanceof FaultConfigError)) throw err;
-        const messages = err.zodError ? issuesToMessages("body", err.zodError) : [`body.${err.field}: ${err.problem}`];
-        return reply(res, 400, errors.VALIDATION_FAILED(...messages).toBody());
-      }
-      return reply(res, 200, hooks.faults.status());
-    },
+/** GET /emulator/state: every record, as JSON or (asked for) YAML. */
+const stateRoute =
+  (store: Store): ExtraRoute =>
+  (req, res, url) => {
+    if (req.method !== "GET") return methodNotAllowed(res, "GET");
+    const wantsYaml = url.searchParams.get("format") === "yaml" || /yaml/.test(String(req.headers.accept ?? ""));
+    const state = exportState(store);
+    if (wantsYaml) return reply(res, 200, toYaml(state), "application/yaml");
+    return reply(res, 200, state);
   };
-  if (seed) {
-    routes["/emulator/seed"] = Object.assign(
-      async (req: IncomingMessage, res: ServerResponse, _url: URL, body: Buffer) => {
-        if (req.method !== "POST") return methodNotAllowed(res, "POST");
-        let doc: unknown;
-        try {
-          doc = parseYaml(body.toString("utf8")) ?? {};
-        } catch (err) {
-          if (!(err instanceof YAMLParseError)) throw err;
-          const at = err.linePos?.[0];
-          return reply(
-            res,
-            400,
-            errors.MALFORMED_BODY(`body: not a YAML or JSON fixture${at ? ` (line ${at.line}, column ${at.col})` : ""}: ${err.message.split("\n")[0]}`).toBody(),
-          );
-        }
-        const wasEmpty = storeIsEmpty(store);
-        try {
-          return reply(res, 200, await seed(doc, "POST /emulator/seed"));
-        } catch (err) {
-          if (!(err instanceof FixtureError)) throw err;
-          return reply(res, wasEmpty ? 400 : 409, (wasEmpty ? errors.VALIDATION_FAILED : errors.CONFLICT)(err.message).toBody());
-        }
-      },
-      { bodyLimit: SEED_LIMIT },
-    );
-  }
-  if (snapshot) {
-    routes["/emulator/snapshot"] = async (req: IncomingMessage, res: ServerResponse) => {
-      if (req.method !== "GET") return methodNotAllowed(res, "GET");
-      const text = await snapshot();
-      res.writeHead(200, {
-        "content-type": "application/yaml",
-        "content-length": Buffer.byteLength(text),
-        "content-disposition": 'attachment; filename="emulator-snapshot.yaml"',
-      });
-      res.end(text);
-    };
-  }
-  return routes;
+
+/** POST /emulator/reset: back to an empty emulator (tokens stay valid). */
+const resetRoute =
+  (store: Store, hooks: AdminHooks): ExtraRoute =>
+  async (req, res) => {
+    if (req.method !== "POST") return methodNotAllowed(res, "POST");
+    await hooks.reset();
+    store.notifyReset();
+    res.writeHead(204);
+    res.end();
+  };
+
+/** GET and POST /emulator/faults: the fault injector's configuration and counters. */
+const faultsRoute =
+  (hooks: AdminHooks): ExtraRoute =>
+  (req, res, _url, body) => {
+    if (req.method === "GET") return reply(res, 200, hooks.faults.status());
+    if (req.method !== "POST") return methodNotAllowed(res, "GET or POST");
+    const parsed = parseJsonBody(body);
+    if (!parsed.ok) return reply(res, 400, errors.MALFORMED_BODY(parsed.message).toBody());
+    try {
+      hooks.faults.configure(parsed.value === null ? {} : parsed.value);
+    } catch (err) {
+      if (!(err instanceof FaultConfigError)) throw err;
+      const messages = err.zodError ? issuesToMessages("body", err.zodError) : [`body.${err.field}: ${err.problem}`];
+      return reply(res, 400, errors.VALIDATION_FAILED(...messages).toBody());
+    }
+    return reply(res, 200, hooks.faults.status());
+  };
+
+/** POST /emulator/seed: a YAML or JSON fixture loaded into an empty emulator. */
+const seedRoute = (store: Store, seed: NonNullable<AdminHooks["seed"]>): ExtraRoute =>
+  Object.assign(
+    async (req: IncomingMessage, res: ServerResponse, _url: URL, body: Buffer) => {
+      if (req.method !== "POST") return methodNotAllowed(res, "POST");
+      let doc: unknown;
+      try {
+        doc = parseYaml(body.toString("utf8")) ?? {};
+      } catch (err) {
+        if (!(err instanceof YAMLParseError)) throw err;
+        const at = err.linePos?.[0];
+        return reply(
+          res,
+          400,
+          errors.MALFORMED_BODY(`body: not a YAML or JSON fixture${at ? ` (line ${at.line}, column ${at.col})` : ""}: ${err.message.split("\n")[0]}`).toBody(),
+        );
+      }
+      const wasEmpty = storeIsEmpty(store);
+      try {
+        return reply(res, 200, await seed(doc, "POST /emulator/seed"));
+      } catch (err) {
+        if (!(err instanceof FixtureError)) throw err;
+        return reply(res, wasEmpty ? 400 : 409, (wasEmpty ? errors.VALIDATION_FAILED : errors.CONFLICT)(err.message).toBody());
+      }
+    },
+    { bodyLimit: SEED_LIMIT },
+  );
+
+/** GET /emulator/snapshot: the inventory as a fixture document, as a download. */
+const snapshotRoute =
+  (snapshot: NonNullable<AdminHooks["snapshot"]>): ExtraRoute =>
+  async (req, res) => {
+    if (req.method !== "GET") return methodNotAllowed(res, "GET");
+    const text = await snapshot();
+    res.writeHead(200, {
+      "content-type": "application/yaml",
+      "content-length": Buffer.byteLength(text),
+      "content-disposition": 'attachment; filename="emulator-snapshot.yaml"',
+    });
+    res.end(text);
+  };
+
+export function adminRoutes(store: Store, hooks: AdminHooks): Record<string, ExtraRoute> {
+  return {
+    "/emulator/state": stateRoute(store),
+    "/emulator/reset": resetRoute(store, hooks),
+    "/emulator/faults": faultsRoute(hooks),
+    ...(hooks.seed ? { "/emulator/seed": seedRoute(store, hooks.seed) } : {}),
+    ...(hooks.snapshot ? { "/emulator/snapshot": snapshotRoute(hooks.snapshot) } : {}),
+  };
 }

@@ -345,6 +345,43 @@ export function storeIsEmpty(store: Store): boolean {
 
 const short = (sha256: string) => sha256.slice(0, 12);
 
+/** What loading one fixture document carries from step to step. */
+interface Load {
+  source: string;
+  env: SeedEnvironment;
+  routes: Map<string, Route>;
+  nowMs: number;
+  now: string;
+}
+
+/** Refuses a document that is not a mapping of the known sections. */
+function checkSections(doc: FixtureDocument, source: string): void {
+  const allowed = SECTIONS.map((s) => s.name).join(", ");
+  if (!isObject(doc)) throw new FixtureError(source, undefined, [`the document must be a mapping of sections (${allowed})`]);
+  const unknown = Object.keys(doc).filter((k) => !SECTIONS.some((s) => s.name === k));
+  if (unknown.length > 0) throw new FixtureError(source, undefined, [`unknown section(s) ${unknown.map((k) => `'${k}'`).join(", ")}; allowed: ${allowed}`]);
+}
+
+/**
+ * The earlier seeding by this same fixture (then nothing is loaded again); refuses a store that holds
+ * records of anything else, saying how to start again.
+ */
+function earlierSeeding(env: SeedEnvironment, source: string, sha256: string): SeedRecord | undefined {
+  const previous = seedRecord(env.store);
+  if (previous?.sha256 === sha256) {
+    env.log?.(`svc-emulator: the state already holds fixture ${source} (sha256 ${short(sha256)}, loaded from ${previous.source} at ${previous.seeded_at}); not loading it again`);
+    return previous;
+  }
+  if (storeIsEmpty(env.store)) return undefined;
+  const what = previous
+    ? `the state was seeded from ${previous.source} (sha256 ${short(previous.sha256)}, at ${previous.seeded_at}) and ${source} (sha256 ${short(sha256)}) is a different fixture; fixtures load only into an empty emulator`
+    : `the emulator already holds records that no fixture loaded; fixtures load only into an empty emulator`;
+  throw new FixtureError(source, undefined, [
+    `${what}. To load ${source}, start with a new state file (or move the state file and its .log away), ` +
+      `or POST /emulator/reset and start again; to keep the current state, start without the fixture (no --seed)`,
+  ]);
+}
+
 /**
  * Loads a fixture document into an empty store, as one transaction. Returns the changes (for
  * persistence) and how many records of each section were created. When the same fixture (by content
@@ -352,107 +389,90 @@ const short = (sha256: string) => sha256.slice(0, 12);
  */
 export function seedStore(doc: FixtureDocument, env: SeedEnvironment): { changes: Change[]; counts: Record<string, number>; skipped?: SeedRecord } {
   const source = env.source ?? "seed";
-  if (!isObject(doc)) throw new FixtureError(source, undefined, ["the document must be a mapping of sections (" + SECTIONS.map((s) => s.name).join(", ") + ")"]);
-  const unknown = Object.keys(doc).filter((k) => !SECTIONS.some((s) => s.name === k));
-  if (unknown.length > 0) {
-    throw new FixtureError(source, undefined, [`unknown section(s) ${unknown.map((k) => `'${k}'`).join(", ")}; allowed: ${SECTIONS.map((s) => s.name).join(", ")}`]);
-  }
+  checkSections(doc, source);
   const sha256 = fixtureHash(doc);
-  const previous = seedRecord(env.store);
-  if (previous?.sha256 === sha256) {
-    env.log?.(`svc-emulator: the state already holds fixture ${source} (sha256 ${short(sha256)}, loaded from ${previous.source} at ${previous.seeded_at}); not loading it again`);
-    return { changes: [], counts: {}, skipped: previous };
-  }
-  if (!storeIsEmpty(env.store)) {
-    const what = previous
-      ? `the state was seeded from ${previous.source} (sha256 ${short(previous.sha256)}, at ${previous.seeded_at}) and ${source} (sha256 ${short(sha256)}) is a different fixture; fixtures load only into an empty emulator`
-      : `the emulator already holds records that no fixture loaded; fixtures load only into an empty emulator`;
-    throw new FixtureError(source, undefined, [
-      `${what}. To load ${source}, start with a new state file (or move the state file and its .log away), ` +
-        `or POST /emulator/reset and start again; to keep the current state, start without the fixture (no --seed)`,
-    ]);
-  }
-  const routes = new Map<string, Route>(allRoutes().map((r) => [r.endpoint.id, r]));
+  const skipped = earlierSeeding(env, source, sha256);
+  if (skipped) return { changes: [], counts: {}, skipped };
+  const load: Load = { source, env, routes: new Map(allRoutes().map((r) => [r.endpoint.id, r])), nowMs: env.nowMs, now: formatTimestamp(env.nowMs) };
   const counts: Record<string, number> = {};
-  const nowMs = env.nowMs;
-  const now = formatTimestamp(nowMs);
-
   const { changes } = env.store.transaction(() => {
-    for (const section of SECTIONS) {
-      const raw = doc[section.name];
-      if (raw === undefined || raw === null) continue;
-      if (!Array.isArray(raw)) throw new FixtureError(source, section.name, ["must be a list of entries"]);
-      raw.forEach((e, i) => {
-        if (!isObject(e)) throw new FixtureError(source, `${section.name}[${i}]`, ["must be a mapping of fields"]);
-      });
-      let items: Item[];
-      try {
-        items = (section.expand ?? eachEntry)(raw as Entry[], section.name);
-      } catch (err) {
-        if (err instanceof FixtureError) throw new FixtureError(source, err.where, err.problems);
-        throw err;
-      }
-      for (const item of items) {
-        const api = loadApi(section);
-        try {
-          if (item.run) item.run(api);
-          else if (section.run) section.run(item, api);
-          else api.create(item.where, item.entry);
-        } catch (err) {
-          if (err instanceof ApiError) throw new FixtureError(source, item.where, err.messages.map(asEntryField));
-          if (err instanceof FixtureError) throw new FixtureError(source, err.where ?? item.where, err.problems);
-          throw err;
-        }
-        if (!item.uncounted) counts[section.name] = (counts[section.name] ?? 0) + 1;
-      }
-    }
-    env.store.table<SeedRecord>(SEED_TABLE).put(SEED_KEY, { sha256, source, seeded_at: now, counts: { ...counts } });
+    for (const section of SECTIONS) loadSection(load, section, doc[section.name], counts);
+    env.store.table<SeedRecord>(SEED_TABLE).put(SEED_KEY, { sha256, source, seeded_at: load.now, counts: { ...counts } });
   });
   return { changes, counts };
+}
 
-  function loadApi(section: Section): LoadApi {
-    // An error of an operation other than the entry's own create names the step (`where`) it came from.
-    const named = <T>(where: string, fn: () => T): T => {
-      try {
-        return fn();
-      } catch (err) {
-        if (err instanceof ApiError) throw new FixtureError(source, where, err.messages.map(asEntryField));
-        throw err;
-      }
-    };
-    return {
-      create: (where, entry) => runOperation(section, createEndpoint(section), toOperation(section, where, entry)),
-      call: (method, path, where, input) =>
-        named(where, () => runOperation(section, endpointAt(section, method, path), { where, params: input.params ?? {}, query: input.query ?? {}, body: input.body })),
-      registerAcp: (where, entry) => named(where, () => registerAcp(env.store, entry as never, now)),
-    };
+/** Loads one section's entries, counting them in `counts`; an entry's failure names the entry. */
+function loadSection(load: Load, section: Section, raw: unknown, counts: Record<string, number>): void {
+  const { source } = load;
+  if (raw === undefined || raw === null) return;
+  if (!Array.isArray(raw)) throw new FixtureError(source, section.name, ["must be a list of entries"]);
+  raw.forEach((e, i) => {
+    if (!isObject(e)) throw new FixtureError(source, `${section.name}[${i}]`, ["must be a mapping of fields"]);
+  });
+  let items: Item[];
+  try {
+    items = (section.expand ?? eachEntry)(raw as Entry[], section.name);
+  } catch (err) {
+    if (err instanceof FixtureError) throw new FixtureError(source, err.where, err.problems);
+    throw err;
   }
-
-  function runOperation(section: Section, ep: AnyEndpoint, op: Operation): unknown {
-    const route = routes.get(ep.id);
-    if (!route) throw new FixtureError(source, section.name, [`this emulator does not implement ${ep.method} ${ep.path} yet, so '${section.name}' cannot be loaded`]);
-    const params = ep.params ? parseOrThrow(ep.params, op.params, "path") : {};
-    const query = ep.query ? parseOrThrow(ep.query, op.query, "query") : {};
-    if (!ep.query && Object.keys(op.query).length > 0) throw new FixtureError(source, op.where, ["this section takes no query flags"]);
-    const body = ep.body ? parseOrThrow(ep.body, op.body, "body") : undefined;
-    const ctx = systemContext({ params, query, body }, env, nowMs);
-    const result = route.handler(ctx);
-    if (isReply(result) && result.status >= 300) {
-      const detail = JSON.stringify(result.body ?? "").slice(0, 500);
-      throw new FixtureError(source, op.where, [`${ep.method} ${ep.path} answered ${result.status}: ${detail}`]);
+  for (const item of items) {
+    const api = loadApi(load, section);
+    try {
+      if (item.run) item.run(api);
+      else if (section.run) section.run(item, api);
+      else api.create(item.where, item.entry);
+    } catch (err) {
+      if (err instanceof ApiError) throw new FixtureError(source, item.where, err.messages.map(asEntryField));
+      if (err instanceof FixtureError) throw new FixtureError(source, err.where ?? item.where, err.problems);
+      throw err;
     }
-    return isReply(result) ? result.body : result;
+    if (!item.uncounted) counts[section.name] = (counts[section.name] ?? 0) + 1;
   }
+}
 
-  function createEndpoint(section: Section): AnyEndpoint {
-    return endpointAt(section, "POST", section.path ?? "");
-  }
+/** The operations a section's entries load through. */
+function loadApi(load: Load, section: Section): LoadApi {
+  // An error of an operation other than the entry's own create names the step (`where`) it came from.
+  const named = <T>(where: string, fn: () => T): T => {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof ApiError) throw new FixtureError(load.source, where, err.messages.map(asEntryField));
+      throw err;
+    }
+  };
+  return {
+    create: (where, entry) => runOperation(load, section, endpointAt(load, section, "POST", section.path ?? ""), toOperation(section, where, entry)),
+    call: (method, path, where, input) =>
+      named(where, () => runOperation(load, section, endpointAt(load, section, method, path), { where, params: input.params ?? {}, query: input.query ?? {}, body: input.body })),
+    registerAcp: (where, entry) => named(where, () => registerAcp(load.env.store, entry as never, load.now)),
+  };
+}
 
-  function endpointAt(section: Section, method: "GET" | "POST", path: string): AnyEndpoint {
-    const ep = endpoints.find((e) => e.method === method && e.path === path);
-    if (!ep) throw new FixtureError(source, section.name, [`this emulator has no operation ${method} ${path}, so '${section.name}' cannot be loaded`]);
-    return ep;
+/** Runs one operation through its handler as the system identity, validated as a request would be. */
+function runOperation(load: Load, section: Section, ep: AnyEndpoint, op: Operation): unknown {
+  const { source } = load;
+  const route = load.routes.get(ep.id);
+  if (!route) throw new FixtureError(source, section.name, [`this emulator does not implement ${ep.method} ${ep.path} yet, so '${section.name}' cannot be loaded`]);
+  const params = ep.params ? parseOrThrow(ep.params, op.params, "path") : {};
+  const query = ep.query ? parseOrThrow(ep.query, op.query, "query") : {};
+  if (!ep.query && Object.keys(op.query).length > 0) throw new FixtureError(source, op.where, ["this section takes no query flags"]);
+  const body = ep.body ? parseOrThrow(ep.body, op.body, "body") : undefined;
+  const result = route.handler(systemContext({ params, query, body }, load.env, load.nowMs));
+  if (isReply(result) && result.status >= 300) {
+    const detail = JSON.stringify(result.body ?? "").slice(0, 500);
+    throw new FixtureError(source, op.where, [`${ep.method} ${ep.path} answered ${result.status}: ${detail}`]);
   }
+  return isReply(result) ? result.body : result;
+}
+
+/** The endpoint at `method path`, which a section names. */
+function endpointAt(load: Load, section: Section, method: "GET" | "POST", path: string): AnyEndpoint {
+  const ep = endpoints.find((e) => e.method === method && e.path === path);
+  if (!ep) throw new FixtureError(load.source, section.name, [`this emulator has no operation ${method} ${path}, so '${section.name}' cannot be loaded`]);
+  return ep;
 }
 
 /** Splits an entry into the path parameters, query flags and body of its operation. */

@@ -78,6 +78,13 @@ export function systemContext(
   };
 }
 
+/**
+ * What a handler of `E` may answer: a body of its success schema's type (sent with its success
+ * status), or a Reply of its own (another status, headers, raw bytes). An endpoint answering no JSON
+ * body answers nothing or a Reply.
+ */
+export type Answer<E extends AnyEndpoint> = Reply | (NonNullable<E["success"]["body"]> extends infer S extends z.ZodType ? z.input<S> : void);
+
 /** A handler answers with a Reply, or with a body sent with the endpoint's success status. */
 export type Handler<E extends AnyEndpoint = AnyEndpoint> = (
   ctx: HandlerContext<
@@ -85,7 +92,7 @@ export type Handler<E extends AnyEndpoint = AnyEndpoint> = (
     E extends Endpoint<z.ZodType, infer Q> ? z.output<Q> : never,
     E extends Endpoint<z.ZodType, z.ZodType, infer B> ? z.output<B> : never
   >,
-) => Reply | unknown;
+) => Answer<E>;
 
 export interface Route {
   endpoint: AnyEndpoint;

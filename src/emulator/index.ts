@@ -8,7 +8,7 @@
 import { adminRoutes } from "./admin";
 import { consoleRoutes } from "./console";
 import { SYSTEM_IDENTITY, type TokenLifetimes } from "./areas/auth/model";
-import { edgeOf } from "./edge";
+import { edgeOf, type Edge } from "./edge";
 import { FaultInjector, type FaultConfigInput } from "./faults";
 import { resolveSeed, seedStore, type FixtureDocument } from "./fixtures";
 import { startServer, type RunningServer } from "./server";
@@ -70,6 +70,53 @@ export interface Emulator {
 
 const isLoopback = (host: string) => host === "127.0.0.1" || host === "::1" || host === "localhost" || host.startsWith("127.");
 
+/** Empties every table but the signing key's, as POST /emulator/reset does. */
+async function resetStore(store: Store): Promise<void> {
+  const changes = store.transaction(() => {
+    for (const name of store.tableNames()) {
+      if (name === "_meta") continue;
+      const t = store.table(name);
+      for (const [k] of [...t.entries()]) t.delete(k);
+    }
+  }).changes;
+  await store.publish(changes);
+}
+
+/** The emulated edge's package time, checked: an integer of milliseconds up to an hour. */
+function packageMsOf(ms: number | undefined): number | undefined {
+  if (ms !== undefined && !(Number.isInteger(ms) && ms >= 0 && ms <= 3_600_000)) throw new RangeError(`packageMs must be an integer from 0 to 3600000 (milliseconds), got ${ms}`);
+  return ms;
+}
+
+/** What the emulator needs to load a fixture or read a snapshot once its server runs. */
+interface Running {
+  store: Store;
+  server: () => RunningServer;
+  clock: () => number;
+  edge: Edge;
+  log: (line: string) => void;
+}
+
+/** Loads a fixture document into the running emulator's store (POST /emulator/seed, `--seed`). */
+async function seedRunning(r: Running, doc: unknown, source: string) {
+  const { auth, baseUrl } = r.server();
+  const { changes, counts, skipped } = seedStore(doc as FixtureDocument, { store: r.store, auth, baseUrl, nowMs: r.clock(), source, log: r.log, edge: r.edge });
+  await r.store.publish(changes);
+  return { counts, ...(skipped ? { skipped } : {}) };
+}
+
+/**
+ * The running emulator's inventory as a fixture document (GET /emulator/snapshot). Loaded on first
+ * use: serving needs neither the snapshot reader nor the client's paging, and start-up stays short without them.
+ */
+async function snapshotRunning(r: Running): Promise<string> {
+  const [{ localSource }, { readPlant }, { memorySink }] = await Promise.all([import("./snapshot/local"), import("./snapshot/reader"), import("./snapshot/writer")]);
+  const sink = memorySink();
+  const { auth, baseUrl } = r.server();
+  await readPlant(localSource({ store: r.store, auth, baseUrl, clock: r.clock }), { out: sink });
+  return sink.text();
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
@@ -77,54 +124,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const admin = options.admin ?? isLoopback(host);
   // Validated before anything is opened, so a bad configuration fails without side effects.
   const faults = new FaultInjector(options.faults);
-  const ms = options.packageMs;
-  if (ms !== undefined && !(Number.isInteger(ms) && ms >= 0 && ms <= 3_600_000)) throw new RangeError(`packageMs must be an integer from 0 to 3600000 (milliseconds), got ${ms}`);
-  const edge = edgeOf(ms, faults.edge());
+  const edge = edgeOf(packageMsOf(options.packageMs), faults.edge());
   const seed = options.seed === undefined ? undefined : resolveSeed(options.seed);
-
   const persistence = options.statePath ? await StatePersistence.open(store, options.statePath, { ...options.persistence, lockTimeoutMs: options.lockTimeoutMs, log }) : undefined;
 
-  const reset = async () => {
-    const changes = store.transaction(() => {
-      for (const name of store.tableNames()) {
-        if (name === "_meta") continue;
-        const t = store.table(name);
-        for (const [k] of [...t.entries()]) t.delete(k);
-      }
-    }).changes;
-    await store.publish(changes);
-  };
-
   let running: RunningServer | undefined;
-  const clock = options.clock ?? Date.now;
-  // POST /emulator/seed and GET /emulator/snapshot, once the server runs.
-  const seedFixture = async (doc: unknown, source: string) => {
-    const { changes, counts, skipped } = seedStore(doc as FixtureDocument, { store, auth: running!.auth, baseUrl: running!.baseUrl, nowMs: clock(), source, log, edge });
-    await store.publish(changes);
-    return { counts, ...(skipped ? { skipped } : {}) };
-  };
-  // Loaded on first use: serving needs neither the snapshot reader nor the client's paging, and
-  // start-up stays short without them.
-  const takeSnapshot = async () => {
-    const [{ localSource }, { readPlant }, { memorySink }] = await Promise.all([import("./snapshot/local"), import("./snapshot/reader"), import("./snapshot/writer")]);
-    const sink = memorySink();
-    await readPlant(localSource({ store, auth: running!.auth, baseUrl: running!.baseUrl, clock }), { out: sink });
-    return sink.text();
-  };
+  const r: Running = { store, server: () => running!, clock: options.clock ?? Date.now, edge, log };
+  const hooks = { reset: () => resetStore(store), faults, seed: (doc: unknown, source: string) => seedRunning(r, doc, source), snapshot: () => snapshotRunning(r) };
   try {
-    running = await startServer(
-      {
-        store,
-        clock: options.clock,
-        tokenLifetimes: options.tokenLifetimes,
-        extraRoutes: admin ? { ...adminRoutes(store, { reset, faults, seed: seedFixture, snapshot: takeSnapshot }), ...consoleRoutes() } : undefined,
-        faults: faults.hooks(),
-        edge,
-        log,
-      },
-      host,
-      options.port ?? 0,
-    );
+    const extraRoutes = admin ? { ...adminRoutes(store, hooks), ...consoleRoutes() } : undefined;
+    running = await startServer({ store, clock: options.clock, tokenLifetimes: options.tokenLifetimes, extraRoutes, faults: faults.hooks(), edge, log }, host, options.port ?? 0);
     if (options.unref) {
       running.server.unref();
       running.server.on("connection", (socket) => socket.unref());
@@ -132,18 +141,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     // Creates the token signing key now, so it is on disk before the first token is handed out.
     running.auth.issue(SYSTEM_IDENTITY);
     await persistence?.persistUnjournaled();
-    if (seed) {
-      const { changes } = seedStore(seed.doc, {
-        store,
-        auth: running.auth,
-        baseUrl: running.baseUrl,
-        nowMs: (options.clock ?? Date.now)(),
-        source: seed.source,
-        log,
-        edge,
-      });
-      await store.publish(changes);
-    }
+    if (seed) await seedRunning(r, seed.doc, seed.source);
   } catch (err) {
     await running?.close().catch(() => undefined);
     await persistence?.close().catch(() => undefined);
@@ -152,17 +150,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const server = running;
   let closing: Promise<void> | undefined;
-  return {
-    baseUrl: server.baseUrl,
-    store,
-    faults,
-    persistence,
-    close: () =>
-      (closing ??= (async () => {
-        await server.close();
-        await persistence?.close();
-      })()),
-  };
+  const close = () =>
+    (closing ??= (async () => {
+      await server.close();
+      await persistence?.close();
+    })());
+  return { baseUrl: server.baseUrl, store, faults, persistence, close };
 }
 
 export { Store } from "./store/store";

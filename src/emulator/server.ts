@@ -1,35 +1,43 @@
 /**
- * The emulator's HTTP layer: routes, authenticates, validates and serializes, all from the endpoint
- * table. Business rules live in the handlers; bodies are read in body.ts, audit entries written in
- * audit.ts; persistence and faults wrap the store and the server.
+ * The emulator's HTTP server: the API's request pipeline (its stages are in stages.ts), the extra
+ * routes and fault hooks wrapped around it, and the areas' background work. Business rules live in the
+ * handlers; bodies are read in body.ts, audit entries written in audit.ts; persistence and faults wrap
+ * the store and the server.
  */
-import { randomUUID } from "node:crypto";
 import * as http from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import findMyWay from "find-my-way";
 import { endpoints } from "../api/endpoints";
 import { AUTH_PATH, REALM } from "../api/auth";
 import { ApiError, errors } from "../api/errors";
 import { formatTimestamp } from "../api/common";
 import { openApiDocument } from "../api/openapi";
-import { appendAudit } from "./audit";
-import { Auth, holds, krnOf, SYSTEM_IDENTITY, type Identity, type TokenLifetimes } from "./areas/auth/model";
-import { BodyTooLarge, JSON_LIMIT, MAX_BODY_DEPTH, bodyLimit, decodeBody, nestedDeeperThan, readBody } from "./body";
+import { Auth, krnOf, type TokenLifetimes } from "./areas/auth/model";
+import { BodyTooLarge, JSON_LIMIT, readBody } from "./body";
 import { edgeOf, type Edge } from "./edge";
 import { allRoutes, allTickers } from "./areas";
-import { RolledBack, isReply, type HandlerContext, type Reply, type Route } from "./handler";
-import { API_PREFIX, servedPath } from "./paths";
+import type { HandlerContext, Route, Ticker } from "./handler";
+import { API_PREFIX } from "./paths";
+import {
+  Refusal,
+  apiRouter,
+  authenticate,
+  clientErrorOf,
+  errorReply,
+  parseRequest,
+  readRequestBody,
+  replyOf,
+  requestIdOf,
+  send,
+  transact,
+  validateRequest,
+  type ApiRouter,
+  type ParsedRequest,
+} from "./stages";
 import type { Store, Change } from "./store/store";
-import { parseOrThrow, queryObject, withoutNulls } from "./validate";
-
-/** A `.` or `..` segment of a request target's path (percent-encoded dots included), as sent; undefined when there is none. */
-export function dotSegment(target: string): string | undefined {
-  const path = target.split(/[?#]/, 1)[0];
-  return path.split("/").find((seg) => /^(\.|%2e){1,2}$/i.test(seg));
-}
 
 export { API_PREFIX };
+export { dotSegment } from "./stages";
 
 /** Hooks the fault injector sets on the server (see faults.ts). */
 export interface FaultHooks {
@@ -64,39 +72,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function send(res: ServerResponse, reply: Reply): void {
-  if (res.headersSent || res.destroyed) return;
-  const headers: Record<string, string> = { ...(reply.headers ?? {}) };
-  let payload: string | Buffer | undefined;
-  if (reply.raw !== undefined) {
-    payload = reply.raw;
-    headers["content-type"] ??= "application/octet-stream";
-  } else if (reply.body !== undefined) {
-    payload = JSON.stringify(reply.body);
-    headers["content-type"] ??= "application/json";
-  }
-  if (payload !== undefined) headers["content-length"] = String(Buffer.byteLength(payload));
-  else if (reply.status !== 204 && reply.status !== 304) headers["content-length"] = "0";
-  res.writeHead(reply.status, headers);
-  res.end(payload);
-}
-
-function sendError(res: ServerResponse, err: ApiError, extraHeaders?: Record<string, string>): void {
-  send(res, { status: err.status, headers: extraHeaders, body: err.body ?? err.toBody() });
-}
-
-/** The answer to a request Node's HTTP parser refused before any handler ran. */
-function clientErrorOf(err: NodeJS.ErrnoException): ApiError {
-  if (err.code === "HPE_HEADER_OVERFLOW") return errors.HEADERS_TOO_LARGE(http.maxHeaderSize);
-  if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") return errors.REQUEST_TIMEOUT();
-  return errors.BAD_REQUEST(`malformed HTTP request (${err.code ?? "parse error"})`);
-}
-
-const NO_BODY = Buffer.alloc(0);
-
-/** Whether the request announces a body (a request without either header has none). */
-const hasBody = (req: IncomingMessage): boolean => req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
-
 /** formatTimestamp, remembering the last answer: requests in the same millisecond share it. */
 let lastStamp = { ms: NaN, text: "" };
 function timestamp(ms: number): string {
@@ -104,190 +79,83 @@ function timestamp(ms: number): string {
   return lastStamp.text;
 }
 
-export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0): Promise<RunningServer> {
-  const { store } = options;
-  const clock = options.clock ?? Date.now;
-  const edge = options.edge ?? edgeOf(undefined);
-  let baseUrl = "";
-  const auth = new Auth(store, () => `${baseUrl}/${AUTH_PATH}/realms/${REALM}`, options.tokenLifetimes, clock);
-  const routes = allRoutes();
-  const router = findMyWay({ ignoreTrailingSlash: true, maxParamLength: 1024 });
-  const routeByEndpoint = new Map<string, Route>();
-  for (const r of routes) routeByEndpoint.set(r.endpoint.id, r);
-  // An endpoint declared without a handler answers 501; the coverage test keeps this list empty.
-  for (const e of endpoints) {
-    if (!routeByEndpoint.has(e.id)) {
-      routeByEndpoint.set(e.id, {
-        endpoint: e,
-        handler: () => {
-          throw errors.NOT_IMPLEMENTED(`${e.method} ${e.path} is not implemented by the emulator`);
-        },
-      });
-    }
-  }
+/** What the pipeline needs of the server around it. */
+interface Pipeline {
+  options: ServerOptions;
+  router: ApiRouter;
+  auth: Auth;
+  edge: Edge;
+  clock: () => number;
+  baseUrl(): string;
+}
 
-  // Built on the first request for it: rendering every schema is a third of the start-up otherwise.
-  let openapi: string | undefined;
-
-  for (const ep of endpoints) {
-    router.on(ep.method, servedPath(ep).replace(/\{([a-z_]+)\}/g, ":$1"), () => undefined, { id: ep.id });
-  }
-  router.on("GET", `${API_PREFIX}/openapi.json`, () => undefined, { id: "openapi" });
-
-  const allowedMethods = (path: string): string[] => (["GET", "POST"] as const).filter((m) => router.find(m, path) !== null);
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const requestId = typeof req.headers["x-request-id"] === "string" && /^[\w.-]{1,128}$/.test(req.headers["x-request-id"]) ? req.headers["x-request-id"] : randomUUID();
-    res.setHeader("x-request-id", requestId);
-    let url: URL;
-    try {
-      url = new URL(req.url ?? "/", "http://emulator");
-    } catch {
-      sendError(res, errors.BAD_REQUEST("malformed request URL"));
-      return;
-    }
-    const path = url.pathname;
-    // The URL parser folds '.' and '..' segments away, which would route the request to another
-    // operation (GET .../metadata/../get reads the ACP itself): such a segment is refused instead.
-    const dot = dotSegment(req.url ?? "/");
-    if (dot !== undefined) {
-      req.resume();
-      sendError(
-        res,
-        errors.BAD_REQUEST(
-          `path: the segment '${dot}' cannot name anything (URLs fold '.' and '..' away, so the request would reach another operation); percent-encoding does not change that`,
-        ),
-      );
-      return;
-    }
-
-    const extra = options.extraRoutes?.[path];
-    if (extra) {
-      const limit = extra.bodyLimit ?? JSON_LIMIT;
-      const body = await readBody(req, limit).catch((e: unknown) => {
-        if (!(e instanceof BodyTooLarge)) throw e;
-        res.setHeader("connection", "close");
-        throw errors.PAYLOAD_TOO_LARGE(limit);
-      });
-      await extra(req, res, url, body);
-      return;
-    }
-    if (options.faults && (await options.faults.before(req, res, path))) return;
-
-    const method = (req.method ?? "GET").toUpperCase();
-    const found = method === "GET" || method === "POST" ? router.find(method, path) : null;
-    if (!found) {
-      req.resume();
-      const allowed = allowedMethods(path);
-      if (allowed.length > 0) {
-        sendError(res, errors.METHOD_NOT_ALLOWED(`${method} is not allowed on ${path}; use ${allowed.join(" or ")}`), { allow: allowed.join(", ") });
-      } else {
-        sendError(res, errors.ROUTE_NOT_FOUND(method, path, API_PREFIX));
-      }
-      return;
-    }
-    const id = (found.store as { id: string }).id;
-    if (id === "openapi") {
-      req.resume();
-      send(res, { status: 200, headers: { "content-type": "application/json" }, raw: (openapi ??= JSON.stringify(openApiDocument())) });
-      return;
-    }
-    const { endpoint: ep, handler } = routeByEndpoint.get(id)!;
-
-    // Authenticate before reading the body: an unauthenticated caller learns nothing about validation.
-    let identity: Identity = SYSTEM_IDENTITY;
-    if (ep.permission !== null) {
-      identity = ep.signedLinks && url.searchParams.has("signature") ? auth.linkIdentity(path, url.searchParams, ep.permission) : auth.authenticate(req.headers.authorization);
-      if (!holds(identity, ep.permission)) {
-        req.resume();
-        throw errors.FORBIDDEN(`${identity.username} lacks the permission svc.permission.${ep.permission} that ${ep.method} ${ep.path} requires`);
-      }
-    }
-
-    let raw: Buffer;
-    try {
-      // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3): nothing to wait for.
-      raw = hasBody(req) ? await readBody(req, bodyLimit(ep)) : NO_BODY;
-    } catch (e) {
-      if (e instanceof BodyTooLarge) {
-        res.setHeader("connection", "close");
-        throw errors.PAYLOAD_TOO_LARGE(bodyLimit(ep));
-      }
-      throw e;
-    }
-
-    const params = parseOrThrow(ep.params ?? emptyObject, { ...found.params }, "path");
-    const query = parseOrThrow(ep.query ?? emptyObject, queryObject(url.searchParams, ep.query), "query");
-    const decoded = raw.length === 0 && ep.bodyKind !== "multipart" ? { body: undefined, files: [] } : await decodeBody(req, ep, raw);
-    let body: unknown = undefined;
-    if (ep.body) {
-      if (decoded.body === undefined && ep.bodyOptional) body = undefined;
-      else body = parseOrThrow(ep.body, decoded.body === undefined ? undefined : withoutNulls(ep.body, decoded.body), "body");
-      if (nestedDeeperThan(body, MAX_BODY_DEPTH)) {
-        throw errors.VALIDATION_FAILED(`body: arrays and objects nested deeper than ${MAX_BODY_DEPTH} levels`);
-      }
-    }
-
-    const nowMs = clock();
-    const ctx: HandlerContext = {
-      params,
-      query,
-      body,
-      identity,
-      actor: krnOf(identity),
-      now: timestamp(nowMs),
-      nowMs,
-      requestId,
-      store,
-      files: decoded.files,
-      baseUrl,
-      auth,
-      edge,
-    };
-
-    let done: { result: unknown; changes: Change[] };
-    try {
-      done = store.transaction(() => {
-        const out = handler(ctx);
-        if (ep.mutates) appendAudit(ep, ctx);
-        return out;
-      });
-    } catch (e) {
-      if (!(e instanceof RolledBack)) throw e;
-      send(res, e.reply);
-      return;
-    }
-    const { result, changes } = done;
-    // A read changed nothing: it has nothing to make durable and answers at once.
-    if (changes.length > 0) await store.publish(changes);
-    if (options.faults?.afterApply(req, res, path)) return;
-
-    const reply: Reply = isReply(result)
-      ? result
-      : ep.success.kind === "empty" || result === undefined
-        ? { status: ep.success.status }
-        : { status: ep.success.status, body: result };
-    send(res, reply);
-  }
-
-  const emptyObject = parseEmpty();
-  function parseEmpty() {
-    // An operation without params or query accepts none.
-    return { safeParse: (v: unknown) => ({ success: true as const, data: v }) } as never;
-  }
-
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      if (err instanceof ApiError) {
-        sendError(res, err);
-        return;
-      }
-      options.log?.(`internal error on ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
-      sendError(res, errors.INTERNAL("internal error in the emulator; the request had no effect"));
-    });
+/** The guard stage: an extra route (admin, console) answers the request outside the API, without its auth. */
+async function serveExtra(extra: ExtraRoute, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const limit = extra.bodyLimit ?? JSON_LIMIT;
+  const body = await readBody(req, limit).catch((e: unknown) => {
+    if (e instanceof BodyTooLarge) throw new Refusal(errors.PAYLOAD_TOO_LARGE(limit), { connection: "close" });
+    throw e;
   });
-  // Requests Node's HTTP parser refuses before any handler runs (request line or headers past the
-  // 16 KiB limit, malformed HTTP) still get the spec's error body instead of Node's bare answer.
+  await extra(req, res, url, body);
+}
+
+/** The OpenAPI document, rendered on the first request for it (rendering every schema is a third of the start-up otherwise). */
+let openapi: string | undefined;
+const openapiText = (): string => (openapi ??= JSON.stringify(openApiDocument()));
+
+/** One request through the stages: parse, guard, route, authenticate, read the body, validate, transact, publish, reply. */
+async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse, parsed: ParsedRequest): Promise<void> {
+  const extra = p.options.extraRoutes?.[parsed.path];
+  if (extra) return serveExtra(extra, req, res, parsed.url);
+  if (p.options.faults && (await p.options.faults.before(req, res, parsed.path))) return;
+  const routed = p.router.find(parsed.method, parsed.path);
+  if (routed.kind === "openapi") {
+    req.resume();
+    return send(res, { status: 200, headers: { "content-type": "application/json" }, raw: openapiText() });
+  }
+  const { route, pathValues } = routed;
+  const identity = authenticate(p.auth, route.endpoint, req, parsed.url);
+  const raw = await readRequestBody(req, route.endpoint);
+  const parts = await validateRequest(route.endpoint, pathValues, parsed.url, req, raw);
+  const nowMs = p.clock();
+  const ctx: HandlerContext = {
+    ...parts,
+    identity,
+    actor: krnOf(identity),
+    now: timestamp(nowMs),
+    nowMs,
+    requestId: parsed.requestId,
+    store: p.options.store,
+    baseUrl: p.baseUrl(),
+    auth: p.auth,
+    edge: p.edge,
+  };
+  const done = transact(p.options.store, route, ctx);
+  if ("rolledBack" in done) return send(res, done.rolledBack);
+  // A read changed nothing: it has nothing to make durable and answers at once.
+  if (done.changes.length > 0) await p.options.store.publish(done.changes);
+  if (p.options.faults?.afterApply(req, res, parsed.path)) return;
+  send(res, replyOf(route.endpoint, done.result));
+}
+
+/** Answers what a stage threw: a refusal as the spec's error body, anything else as a 500 that had no effect (and logged). */
+function answerFailure(p: Pipeline, req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  // A refused request's body is never read: drain it so that the connection can carry the next one.
+  req.resume();
+  if (err instanceof ApiError || err instanceof Refusal) return send(res, errorReply(err));
+  p.options.log?.(`internal error on ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
+  send(res, errorReply(errors.INTERNAL("internal error in the emulator; the request had no effect")));
+}
+
+/** The server for the pipeline; requests Node's HTTP parser refuses still get the spec's error body. */
+function createHttpServer(p: Pipeline): http.Server {
+  const server = http.createServer((req, res) => {
+    const requestId = requestIdOf(req);
+    res.setHeader("x-request-id", requestId);
+    Promise.resolve()
+      .then(() => handle(p, req, res, parseRequest(req, requestId)))
+      .catch((err: unknown) => answerFailure(p, req, res, err));
+  });
   server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || err.code === "ECONNRESET") {
       socket.destroy();
@@ -302,9 +170,11 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
   });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  return server;
+}
 
-  // Background work (schedules falling due, packages finishing) runs in transactions of its own.
-  const tickers = allTickers();
+/** Background work (schedules falling due, packages finishing), each tick in a transaction of its own; never two at once. */
+function startTickers(store: Store, tickers: Ticker[], clock: () => number, intervalMs: number, log?: (line: string) => void): NodeJS.Timeout {
   let ticking = false;
   const timer = setInterval(() => {
     if (ticking) return;
@@ -316,16 +186,28 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
         for (const t of tickers) t({ store, now: formatTimestamp(nowMs), nowMs });
       }).changes;
     } catch (err) {
-      options.log?.(`background task failed: ${(err as Error).message}`);
+      log?.(`background task failed: ${(err as Error).message}`);
     }
     store
       .publish(changes)
-      .catch((err) => options.log?.(`persisting background changes failed: ${(err as Error).message}`))
+      .catch((err) => log?.(`persisting background changes failed: ${(err as Error).message}`))
       .finally(() => {
         ticking = false;
       });
-  }, options.tickIntervalMs ?? 250);
+  }, intervalMs);
   timer.unref();
+  return timer;
+}
+
+export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0): Promise<RunningServer> {
+  const { store } = options;
+  const clock = options.clock ?? Date.now;
+  let baseUrl = "";
+  const auth = new Auth(store, () => `${baseUrl}/${AUTH_PATH}/realms/${REALM}`, options.tokenLifetimes, clock);
+  const routes: Route[] = allRoutes();
+  const pipeline: Pipeline = { options, router: apiRouter(endpoints, routes), auth, edge: options.edge ?? edgeOf(undefined), clock, baseUrl: () => baseUrl };
+  const server = createHttpServer(pipeline);
+  const timer = startTickers(store, allTickers(), clock, options.tickIntervalMs ?? 250, options.log);
 
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -334,18 +216,13 @@ export function startServer(options: ServerOptions, host = "127.0.0.1", port = 0
       const addr = server.address() as AddressInfo;
       const h = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
       baseUrl = `http://${h}:${addr.port}`;
-      resolve({
-        server,
-        baseUrl,
-        store,
-        auth,
-        close: () =>
-          new Promise<void>((done) => {
-            clearInterval(timer);
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
-      });
+      const close = (): Promise<void> =>
+        new Promise<void>((done) => {
+          clearInterval(timer);
+          server.close(() => done());
+          server.closeAllConnections();
+        });
+      resolve({ server, baseUrl, store, auth, close });
     });
   });
 }

@@ -18,7 +18,8 @@
  * - A registered node runs the platform's edge-app version unless it says otherwise.
  */
 import { createHash } from "node:crypto";
-import { ACP_SETTING_DEFAULTS, AcpRegistration, REACHABLE_STATES, type Acp } from "../../../api/acps";
+import type { z } from "zod";
+import { ACP_SETTING_DEFAULTS, AcpRegistration, REACHABLE_STATES, type Acp, type AcpStatusDetail as AcpStatusDetailSchema } from "../../../api/acps";
 import { conflict, notFound } from "../../../api/errors";
 import type { WriteContext } from "../../handler";
 import type { Store } from "../../store/store";
@@ -29,12 +30,8 @@ import { parseOrThrow } from "../../validate";
 /** The edge-app version the platform ships. */
 export const PLATFORM_EDGE_APP_VERSION = "4.0.0";
 
-export interface AcpStatusDetail {
-  state: string;
-  message: string;
-  warnings: string[];
-  last_seen: string | null;
-}
+/** A node's status as stored: the API's status detail (its state one of the spec's states). */
+export type AcpStatusDetail = z.output<typeof AcpStatusDetailSchema>;
 
 export interface StoredAcp extends Omit<Acp, "metadata"> {
   status: AcpStatusDetail;

@@ -46,14 +46,11 @@ export interface StoredType {
   updated: string;
 }
 
-export interface StoredMetadata {
-  asset_name?: string;
-  asset_type_name?: string;
-  name: string;
-  payload: Record<string, unknown>;
-  created: string;
-  updated: string;
-}
+/** The field that names a metadata record's owner: its asset, or its asset type. */
+type OwnerField = "asset_name" | "asset_type_name";
+
+/** A metadata record as stored, naming its owner under `F`. */
+export type StoredMetadata<F extends OwnerField> = Record<F, string> & { name: string; payload: Record<string, unknown>; created: string; updated: string };
 
 /** Key of a record that belongs to an owner (an asset's property or metadata, a type's metadata). */
 /**
@@ -132,31 +129,31 @@ export const byName = <T extends { name: string }>(a: T, b: T): number => (a.nam
 // ---------------------------------------------------------------------------------------------
 // Metadata records: the same rules for assets and asset types, stored in one table per owner kind.
 
-export class MetadataRecords {
+export class MetadataRecords<F extends OwnerField> {
   constructor(
     private readonly tableName: string,
-    private readonly ownerField: "asset_name" | "asset_type_name",
+    private readonly ownerField: F,
     private readonly ownerKind: string,
   ) {}
 
   private table(store: Store) {
-    return store.table<StoredMetadata>(this.tableName);
+    return store.table<StoredMetadata<F>>(this.tableName);
   }
 
-  ownerOf(r: StoredMetadata): string {
-    return r[this.ownerField] ?? "";
+  ownerOf(r: StoredMetadata<F>): string {
+    return r[this.ownerField];
   }
 
   /** The owner's records (looked up in an index of the table, not by a scan of it). */
-  of(store: Store, owner: string): StoredMetadata[] {
+  of(store: Store, owner: string): StoredMetadata<F>[] {
     return this.table(store).lookup(this.ownerField, (r) => [this.ownerOf(r)], [owner]);
   }
 
-  all(store: Store): IterableIterator<StoredMetadata> {
+  all(store: Store): IterableIterator<StoredMetadata<F>> {
     return this.table(store).values();
   }
 
-  get(store: Store, owner: string, name: string): StoredMetadata {
+  get(store: Store, owner: string, name: string): StoredMetadata<F> {
     const r = this.table(store).get(ownedKey(owner, name));
     if (!r) throw notFoundOf("metadata", name, this.ownerKind, owner);
     return r;
@@ -169,12 +166,13 @@ export class MetadataRecords {
     }
   }
 
-  create(store: Store, owner: string, name: string, payload: Record<string, unknown>, now: string): StoredMetadata {
+  create(store: Store, owner: string, name: string, payload: Record<string, unknown>, now: string): StoredMetadata<F> {
     this.checkFree(store, owner, name);
-    return this.table(store).put(ownedKey(owner, name), { [this.ownerField]: owner, name, payload, created: now, updated: now });
+    const owned = { [this.ownerField]: owner } as Record<F, string>;
+    return this.table(store).put(ownedKey(owner, name), { ...owned, name, payload, created: now, updated: now });
   }
 
-  update(store: Store, owner: string, name: string, payload: Record<string, unknown>, now: string): StoredMetadata {
+  update(store: Store, owner: string, name: string, payload: Record<string, unknown>, now: string): StoredMetadata<F> {
     const current = this.get(store, owner, name);
     return this.table(store).put(ownedKey(owner, name), { ...current, payload, updated: now });
   }
@@ -189,7 +187,7 @@ export class MetadataRecords {
   }
 
   /** `{name: payload}` of the owner's records, limited to `names` when given. */
-  object(records: StoredMetadata[] | undefined, names?: string[]): Record<string, unknown> {
+  object(records: StoredMetadata<F>[] | undefined, names?: string[]): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const r of [...(records ?? [])].sort(byName)) {
       if (!names || names.includes(r.name)) out[r.name] = r.payload;

@@ -11,7 +11,7 @@ import { assetTable, classTable, groupBy, nameList, requireClass, requireType, t
 
 /** A type's record; its `metadata` holds only the records `metadata[]` asks for. */
 function typeViewer(store: Store, metadataNames: string[] | undefined): (t: StoredType) => AssetType {
-  let metadata: Map<string, StoredMetadata[]> | undefined;
+  let metadata: Map<string, StoredMetadata<"asset_type_name">[]> | undefined;
   return (t) => {
     metadata ??= groupBy(typeMetadata.all(store), (r) => typeMetadata.ownerOf(r));
     return {
