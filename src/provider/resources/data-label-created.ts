@@ -8,9 +8,11 @@
 import { datalabels } from "../../api/datalabels";
 import type { KindContext, RecordOf } from "../kind";
 import { deepEqual, sameInstant } from "../values";
-import type { DataLabelInputs as Inputs } from "./label";
+import type { BodyOf, CamelCasedDeep } from "../wire-types";
 
 type DataLabelRecord = RecordOf<typeof datalabels.get>;
+/** A data label's inputs: its create body in camelCase (label.ts proves its args are exactly that). */
+type Inputs = CamelCasedDeep<BodyOf<typeof datalabels.create>, "source.info">;
 
 /** A minute of clock skew between this machine and the platform. */
 const CLOCK_SKEW_MS = 60_000;

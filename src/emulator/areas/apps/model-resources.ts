@@ -25,7 +25,7 @@ import type { WriteContext } from "../../handler";
 import type { Store } from "../../store/store";
 import { TABLES, type WorkloadRef } from "../../store/tables";
 import { removeValues } from "../parameters/model";
-import { requireApp } from "./model";
+import { requireApp } from "./model-records";
 
 /** A row written by enable/disable. */
 export interface StoredAppResource {

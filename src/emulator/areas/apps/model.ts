@@ -21,30 +21,16 @@
  *   when they come due.
  * - A parameter defined twice in one manifest, or whose default does not match its data_type, is 400.
  */
-import semver from "semver";
-import type { AppListItem, AppVersion, AppVersionCreate, AppVersionPatch } from "../../../api/apps";
-import { badRequest, conflict, notFound } from "../../../api/errors";
+import type { AppVersion, AppVersionCreate, AppVersionPatch } from "../../../api/apps";
+import { badRequest, conflict } from "../../../api/errors";
 import type { WriteContext } from "../../handler";
 import type { Store } from "../../store/store";
-import { appVersionKey, TABLES } from "../../store/tables";
+import { appVersionKey } from "../../store/tables";
 import { dataTypeOf, dropParameterData, requireAppVersion, syncDefinitions } from "../parameters/model";
+import { appsTable, requireApp, versionsOf, versionsTable } from "./model-records";
 import { dropAppResources, workloadsOf } from "./model-resources";
 
-/** The app as stored: its status is read from its workloads when it is shown. */
-export type StoredApp = Omit<AppListItem, "status">;
-
-export const appsTable = (store: Store) => store.table<StoredApp>(TABLES.apps);
-export const versionsTable = (store: Store) => store.table<AppVersion>(TABLES.appVersions);
-export const versionsOf = (store: Store, app: string): AppVersion[] =>
-  versionsTable(store)
-    .filter((v) => v.name === app)
-    .sort((a, b) => semver.compare(a.version, b.version));
-
-export function requireApp(store: Store, app: string): StoredApp {
-  const a = appsTable(store).get(app);
-  if (!a) throw notFound("app", app);
-  return a;
-}
+export { appsTable, requireApp, versionsOf, versionsTable, type StoredApp } from "./model-records";
 
 /** Drops keys whose value is undefined, so stored records hold only what is set. */
 export function compact<T extends object>(o: T): T {

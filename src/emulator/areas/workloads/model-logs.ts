@@ -3,7 +3,6 @@
  * and the logs operations serve it as the log of one pod, `<name>-0`.
  */
 import { failedDependency, type ApiError } from "../../../api/errors";
-import type { StoredWorkload } from "./model";
 
 export interface LogLine {
   at: string;
@@ -24,7 +23,14 @@ export interface LogsRequest {
  * The workload's logs per pod. A workload that was never deployed has no pod: `notDeployed` makes the
  * error (424 on /apps/workloads; the legacy view, which lists no 424, answers 409).
  */
-export function workloadLogs(w: StoredWorkload, q: LogsRequest, notDeployed: (msg: string) => ApiError = failedDependency): { logs: Record<string, string[]> } {
+/** What reading a workload's logs needs of its record (model.ts StoredWorkload has it). */
+export interface LoggedWorkload {
+  name: string;
+  status: { state: string };
+  log: LogLine[];
+}
+
+export function workloadLogs(w: LoggedWorkload, q: LogsRequest, notDeployed: (msg: string) => ApiError = failedDependency): { logs: Record<string, string[]> } {
   if (w.status.state === "pending_deploy") {
     throw notDeployed(`workload '${w.name}' is pending (not deployed), so it has no pod to read logs from; enable it first`);
   }
