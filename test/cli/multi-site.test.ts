@@ -8,7 +8,9 @@
  *
  * The programs run inline (the Automation API): the CLI built here has no Node.js language host.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
+import { parse } from "yaml";
 import { apps } from "../../src/api/apps";
 import { assets } from "../../src/api/assets";
 import { clusters } from "../../src/api/clusters";
@@ -45,6 +47,13 @@ async function strayLookupErrorsHandled<T>(expected: () => Promise<T>): Promise<
     await new Promise((resolve) => setImmediate(resolve));
     real.off("unhandledRejection", handle);
   }
+}
+
+/** The config of the example's site stack `stack` (its Pulumi.<stack>.yaml), as the stack's config. */
+function siteConfig(stack: string): Record<string, string> {
+  const file = path.join(__dirname, "..", "..", "examples", "multi-site", "site", `Pulumi.${stack}.yaml`);
+  const { config } = parse(fs.readFileSync(file, "utf8")) as { config: Record<string, string | number> };
+  return Object.fromEntries(Object.entries(config).map(([k, v]) => [k, String(v)]));
 }
 
 /** The example's lookups run in this process, through the built package the example imports. */
@@ -98,8 +107,8 @@ describeCli("examples/multi-site under `pulumi`", () => {
     const sharedStack = await stackOf(shared, backend, "svc-shared", "shared");
     expect((await sharedStack.up()).totals).toEqual({ create: 7 });
 
-    const plantA = await stackOf(site, backend, "svc-site", "plant-a", { "svc-site:site": "plant-a" });
-    const plantB = await stackOf(site, backend, "svc-site", "plant-b", { "svc-site:site": "plant-b", "svc-site:threshold": "85" });
+    const plantA = await stackOf(site, backend, "svc-site", "plant-a", siteConfig("plant-a"));
+    const plantB = await stackOf(site, backend, "svc-site", "plant-b", siteConfig("plant-b"));
     for (const [s, name] of [
       [plantA, "plant-a"],
       [plantB, "plant-b"],
@@ -155,7 +164,7 @@ describeCli("examples/multi-site under `pulumi`", () => {
     // Deleted outside the stacks (the console, another tool).
     await client.call(datalabels.labelDelete, { params: { label_name: "commissioning" } });
 
-    const plantA = await stackOf(site, backend, "svc-site", "plant-a", { "svc-site:site": "plant-a" });
+    const plantA = await stackOf(site, backend, "svc-site", "plant-a", siteConfig("plant-a"));
     const failed = await strayLookupErrorsHandled(() => plantA.preview().catch((e: Error) => e));
     expect(failed).toBeInstanceOf(Error);
     expect((failed as Error).message).toMatch(
