@@ -59,10 +59,33 @@ async function client(): Promise<SvcClient> {
 }
 
 /**
- * A lookup of an object the platform does not have. Its message names the lookup, the object and what
- * to do; `cause` is the platform's answer (the client's 404).
+ * The error of a lookup whose object the platform does not have (tell it with {@link isLookupNotFound}).
+ * Its message names the lookup, the object and what to do; `cause` is the platform's answer (the
+ * client's 404).
  */
-export class LookupNotFoundError extends Error {
+export interface LookupNotFoundError {
+  /** `"LookupNotFoundError"`. */
+  name: "LookupNotFoundError";
+  /** What went wrong and what to do: the lookup, the missing object, where to declare it, and the platform's answer. */
+  message: string;
+  /** The message with the stack of the lookup's call. */
+  stack?: string;
+  /** The platform's answer: the client's error for the 404. */
+  cause?: unknown;
+  /** The lookup and its arguments, as the program called it: `getAssetType("centrifugal-pump")`. */
+  readonly lookup: string;
+  /** The object it looked for, in the platform's words: `asset type "centrifugal-pump"`. */
+  readonly object: string;
+}
+
+/** Whether `error` is a lookup's {@link LookupNotFoundError}: the platform has no such object (any other failure is the client's own error). */
+export function isLookupNotFound(error: unknown): error is LookupNotFoundError {
+  return error instanceof NotFound;
+}
+
+// Not a public class: the main entry's classes are the resource kinds.
+class NotFound extends Error implements LookupNotFoundError {
+  declare name: "LookupNotFoundError";
   constructor(
     /** The lookup and its arguments, as the program called it: `getAssetType("centrifugal-pump")`. */
     readonly lookup: string,
@@ -92,7 +115,7 @@ async function lookup<T>(lookupName: string, args: string[], object: string, rea
     return await read(c);
   } catch (e) {
     if (!isNotFound(e)) throw e;
-    throw new LookupNotFoundError(`${lookupName}(${quoted(...args)})`, object, e, found && (await found(c).catch(() => undefined)));
+    throw new NotFound(`${lookupName}(${quoted(...args)})`, object, e, found && (await found(c).catch(() => undefined)));
   }
 }
 

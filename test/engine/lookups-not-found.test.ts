@@ -1,5 +1,5 @@
 /**
- * A lookup of an object the platform does not have fails with a LookupNotFoundError that names the
+ * A lookup of an object the platform does not have fails with a LookupNotFoundError (isLookupNotFound) that names the
  * lookup, the object and what to do (declare it in the stack that owns the shared objects and bring
  * that stack up first), with the platform's 404 as its cause; every other failure passes through.
  */
@@ -61,7 +61,10 @@ test("each lookup names the missing object; an app version's names the versions 
   };
   for (const [name, [call, object]] of Object.entries(objects)) {
     const e = failures[name] as svc.LookupNotFoundError;
-    expect(e).toBeInstanceOf(svc.LookupNotFoundError);
+    expect(svc.isLookupNotFound(e)).toBe(true);
+    expect(e).toBeInstanceOf(Error);
+    expect(e.name).toBe("LookupNotFoundError");
+    expect([e.lookup, e.object]).toEqual([call, object.replace(/ \(.*\)$/, "")]);
     expect(e.message).toContain(`${call}: the platform has no ${object}. `);
     expect(e.message).toMatch(
       /in the stack that owns the objects your stacks share and run that stack's `pulumi up` first, or correct the name\. The platform answered: GET \/.* → 404/,
@@ -87,6 +90,6 @@ test("a failure other than a 404 is the client's own error", async () => {
   } finally {
     await stack.close();
   }
-  expect(failure).not.toBeInstanceOf(svc.LookupNotFoundError);
+  expect(svc.isLookupNotFound(failure)).toBe(false);
   expect(failure).toBeInstanceOf(Error);
 });
