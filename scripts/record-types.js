@@ -19,6 +19,10 @@ const RECORDS = {
   WorkloadRecord: ["A workload as the platform answers `getWorkload`.", "CallOutput<typeof workloads.get>"],
   AssetRecord: ["An asset as the platform answers `getAsset` and lists it (`listAssets`).", "CallOutput<typeof assets.get>"],
   ClusterRecord: ["A cluster as the platform answers `getCluster`.", "CallOutput<typeof clusters.get>"],
+  AssetClassRecord: ["An asset class as the platform answers `getAssetClass`.", "CallOutput<typeof assets.classGet>"],
+  AssetTypeRecord: ["An asset type as the platform answers `getAssetType`.", "CallOutput<typeof assets.typeGet>"],
+  LabelRecord: ["A label as the platform answers `getLabel`.", "CallOutput<typeof datalabels.labelGet>"],
+  DataTypeRecord: ["One version of a data type as the platform answers `getDataType`.", "CallOutput<typeof datatypes.get>"],
 };
 
 const probe = path.join(repo, "src", "provider", `.records-probe-${process.pid}.ts`);
@@ -29,6 +33,8 @@ fs.writeFileSync(
     'import type { apps } from "../api/apps";',
     'import type { assets } from "../api/assets";',
     'import type { clusters } from "../api/clusters";',
+    'import type { datalabels } from "../api/datalabels";',
+    'import type { datatypes } from "../api/datatypes";',
     'import type { workloads } from "../api/workloads";',
     ...Object.entries(RECORDS).map(([name, [, type]]) => `export type ${name} = ${type};`),
   ].join("\n"),

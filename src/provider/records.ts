@@ -206,3 +206,25 @@ export type ClusterRecord = {
   provision_script: string;
   service_account_token: string;
 };
+
+/** An asset class as the platform answers `getAssetClass`. */
+export type AssetClassRecord = { created: string; updated: string; name: string; title: string };
+
+/** An asset type as the platform answers `getAssetType`. */
+export type AssetTypeRecord = { created: string; updated: string; name: string; title: string; asset_class_name: string | null; metadata: Record<string, unknown> };
+
+/** A label as the platform answers `getLabel`. */
+export type LabelRecord = { created: string; updated: string; name: string; title: string; metadata: Record<string, unknown> };
+
+/** One version of a data type as the platform answers `getDataType`. */
+export type DataTypeRecord = {
+  created: string;
+  updated: string;
+  name: string;
+  type: string;
+  version: string;
+  source: string;
+  connect: boolean;
+  schema: Record<string, unknown>;
+  icd: { name: string; version: string; class_name: string; description: string; fields: { name: string; type: string; description: string; array: boolean }[] };
+};

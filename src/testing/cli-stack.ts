@@ -134,7 +134,8 @@ export class CliStack {
         program,
         stack,
         { expectEmptyPlanAfterUp: options.expectEmptyPlanAfterUp ?? true, skipPreview: options.skipPreview ?? false, env, pulumi, workDir },
-        options.statePath ? undefined : temp,
+        // With statePath the backend is outside it: the folder holds only the CLI's home, link and work folder.
+        temp,
         emulator,
       );
     } catch (e) {
@@ -201,7 +202,7 @@ export class CliStack {
     return (deployment.resources ?? []).filter((r) => !r.delete && !isEngineResource(r.type)).map(viewOf);
   }
 
-  /** Ends the stack's runs and removes its temporary folder (the backend too, unless `statePath` named it). */
+  /** Ends the stack's runs and removes its temporary folder (with the backend in it, unless `statePath` named the backend's folder elsewhere). */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -1,0 +1,3 @@
+import { shared } from "./program";
+
+export = shared();

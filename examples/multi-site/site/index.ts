@@ -1,0 +1,3 @@
+import { site } from "./program";
+
+export = site();
