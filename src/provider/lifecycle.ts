@@ -1,9 +1,11 @@
 /**
  * Turns a kind declaration into the dynamic provider's operations. check and diff are pure (no API
- * calls), so a preview costs nothing; create, read, update and delete go through the client.
+ * calls); a kind that declares `conflicts` also reads the platform after check (`checkConflicts`), so
+ * that a preview tells a create the platform would refuse (409). create, read, update and delete go
+ * through the client.
  */
 import { SvcApiError } from "../client";
-import { destroyEffectOf, wireArgs, wireNameOf, type Answer, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
+import { destroyEffectOf, RESOURCE_NAME_KEY, WARNING_PREFIX, wireArgs, wireNameOf, type Answer, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
 import { refuseUnknownArgs } from "./known-fields";
 import { camel, containedIn, containsUnknown, convertKeys, deepEqual, describeIssue, reconcile, scrub } from "./values";
 import { renderPath } from "../api/common";
@@ -116,6 +118,42 @@ export function check(kind: Kind, olds: Props | undefined, news: Props, nowMs: n
   return { inputs: news, failures };
 }
 
+/** The resource's name in the program, where its class passes it (`RESOURCE_NAME_KEY`). */
+const resourceNameOf = (props: Props | undefined): string | undefined => {
+  const name = props?.[RESOURCE_NAME_KEY];
+  return typeof name === "string" && name ? name : undefined;
+};
+
+/** A warning of the provider's, as both engines read it into the run's warnings (one line). */
+export const warn = (message: string): void => console.error(`${WARNING_PREFIX}${message.replace(/\s*\n\s*/g, " ")}`);
+
+/**
+ * Check, then, when it passed and the kind declares `conflicts`, what the platform holds that would
+ * refuse the object (409), read from the platform (in preview too): failures where the create cannot
+ * succeed, warnings where an order the program can give makes it succeed. A read that fails adds
+ * nothing: the create will tell.
+ */
+export async function checkWithPlatform(
+  kind: Kind,
+  olds: Props | undefined,
+  news: Props,
+  nowMs: number,
+  context: () => Promise<KindContext>,
+): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+  const checked = check(kind, olds, news, nowMs);
+  if (!kind.conflicts || checked.failures.length > 0) return checked;
+  const args = argsOf(kind, news);
+  if (Object.values(args).some(containsUnknown)) return checked;
+  let found;
+  try {
+    found = await kind.conflicts(await context(), news, olds && Object.keys(olds).length ? olds : undefined, resourceNameOf(news));
+  } catch {
+    return checked;
+  }
+  for (const w of found.warnings) warn(w);
+  return { inputs: checked.inputs, failures: found.failures };
+}
+
 /** A reason for `top` about the value at `path` inside it: `[0].assetName: ...` for `metrics[0].assetName`. */
 function withinArg(top: string, path: string, reason: string): string {
   const inner = path.slice(top.length).replace(/^\./, "");
@@ -129,12 +167,16 @@ export function diff(kind: Kind, id: string, olds: Props, news: Props) {
   for (const [name, spec] of Object.entries(kind.args)) {
     if (!spec.local && (containsUnknown(news[name]) || !deepEqual(olds[name], news[name]))) platformChanged.push(name);
   }
-  if (platformChanged.length === 0) return { changes: false };
+  if (platformChanged.length === 0) {
+    for (const w of kind.noteDiff?.(id, news, resourceNameOf(news), false) ?? []) warn(w);
+    return { changes: false };
+  }
   const replaceAll = kind.replaceWhen?.(argsOf(kind, olds), argsOf(kind, news)) ?? false;
   const replaces = replaceAll ? platformChanged : platformChanged.filter((n) => kind.args[n].replaces);
   // A replacement that keeps the platform identity must delete first, or the create would collide.
   const newId = safeId(kind, news);
   const deleteBeforeReplace = replaces.length > 0 && (kind.deleteBeforeReplace === true || (newId !== undefined && newId === (safeId(kind, olds) ?? id)));
+  for (const w of kind.noteDiff?.(id, news, resourceNameOf(news), replaces.length > 0) ?? []) warn(w);
   return { changes: true, replaces, deleteBeforeReplace };
 }
 

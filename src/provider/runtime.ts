@@ -175,7 +175,7 @@ export function shim(kindName: string): Operations {
     configure: (req) => configure(req),
     check: async (olds, news) => {
       await ready();
-      return lifecycle.check(kind, olds, news, Date.now());
+      return lifecycle.checkWithPlatform(kind, olds, news, Date.now(), ctx);
     },
     diff: async (id, olds, news) => {
       await ready();
@@ -195,7 +195,7 @@ export async function dispatch(kindName: string, method: Method, ...args: unknow
   switch (method) {
     case "check":
       await ready();
-      return lifecycle.check(kind, args[0] as P, args[1] as P, Date.now());
+      return lifecycle.checkWithPlatform(kind, args[0] as P, args[1] as P, Date.now(), ctx);
     case "diff":
       await ready();
       return lifecycle.diff(kind, args[0] as string, args[1] as P, args[2] as P);
