@@ -128,10 +128,10 @@ const resourceNameOf = (props: Props | undefined): string | undefined => {
 export const warn = (message: string): void => console.error(`${WARNING_PREFIX}${message.replace(/\s*\n\s*/g, " ")}`);
 
 /**
- * Check, then, when it passed and the kind declares `conflicts`, what the platform holds that would
- * refuse the object (409), read from the platform (in preview too): failures where the create cannot
- * succeed, warnings where an order the program can give makes it succeed. A read that fails adds
- * nothing: the create will tell.
+ * Check, then, when it passed, what the platform holds that would refuse the object (409), read from
+ * the platform (in preview too): before a create, an object of the same identity outside the stack
+ * (`warnIfTaken`); and the kind's own `conflicts` (failures where the create cannot succeed, warnings
+ * where an order the program can give makes it succeed). A read that fails adds nothing: the create will tell.
  */
 export async function checkWithPlatform(
   kind: Kind,
@@ -141,17 +141,49 @@ export async function checkWithPlatform(
   context: () => Promise<KindContext>,
 ): Promise<{ inputs: Props; failures: CheckFailure[] }> {
   const checked = check(kind, olds, news, nowMs);
-  if (!kind.conflicts || checked.failures.length > 0) return checked;
-  const args = argsOf(kind, news);
-  if (Object.values(args).some(containsUnknown)) return checked;
-  let found;
+  const previous = olds && Object.keys(olds).length ? olds : undefined;
+  const ownRules = kind.conflicts && !Object.values(argsOf(kind, news)).some(containsUnknown);
+  const taken = !previous && mayBeTaken(kind, news);
+  if (checked.failures.length > 0 || (!taken && !ownRules)) return checked;
   try {
-    found = await kind.conflicts(await context(), news, olds && Object.keys(olds).length ? olds : undefined, resourceNameOf(news));
+    const ctx = await context();
+    if (taken) await warnIfTaken(kind, ctx, news);
+    if (!ownRules) return checked;
+    const found = await kind.conflicts!(ctx, news, previous, resourceNameOf(news));
+    for (const w of found.warnings) warn(w);
+    return { inputs: checked.inputs, failures: found.failures };
   } catch {
     return checked;
   }
-  for (const w of found.warnings) warn(w);
-  return { inputs: checked.inputs, failures: found.failures };
+}
+
+/**
+ * The objects this provider process has diffed, by kind and id: objects of the stack. A check without
+ * old inputs of one of them is its replacement's (which deletes it first), not a second object.
+ */
+const diffed = new Set<string>();
+const diffKey = (kind: Kind, id: string) => `${kind.name}\u0000${id}`;
+
+/** Whether a create of these inputs may find its identity taken: a kind named by its args, whose destroy deletes, not adopting, not an object of the stack. */
+function mayBeTaken(kind: Kind, news: Props): boolean {
+  const naturalId = safeId(kind, platformArgs(kind, news));
+  if (naturalId === undefined || !("adopt" in kind.args) || argsOf(kind, news).adopt === true || destroyEffectOf(kind) !== "delete") return false;
+  return !diffed.has(diffKey(kind, naturalId));
+}
+
+/**
+ * Before a create (a check without old inputs) of a kind whose identity is its name and whose destroy
+ * deletes: when an object of that identity already exists outside the stack, the create would be
+ * refused (409). Warns, naming it and the fix (`adopt: true`, or another identity).
+ */
+async function warnIfTaken(kind: Kind, ctx: KindContext, news: Props): Promise<void> {
+  const args = platformArgs(kind, news);
+  const naturalId = safeId(kind, args)!;
+  if (!(await existing(kind, ctx, naturalId, args))) return;
+  warn(
+    `${label(kind, naturalId)}: a ${kind.platformTerm} '${naturalId}' already exists on the platform and is not this stack's, so the create will be refused (409): ` +
+      `set \`adopt: true\` on the resource to take it over, or give the resource another identity.`,
+  );
 }
 
 /** A reason for `top` about the value at `path` inside it: `[0].assetName: ...` for `metrics[0].assetName`. */
@@ -161,6 +193,7 @@ function withinArg(top: string, path: string, reason: string): string {
 }
 
 export function diff(kind: Kind, id: string, olds: Props, news: Props) {
+  diffed.add(diffKey(kind, id));
   // Provider-side (local) args (`adopt`) only steer a create: once the object exists, setting or
   // removing one changes nothing, so it is no change (the state keeps the value the object was created with).
   const platformChanged: string[] = [];
