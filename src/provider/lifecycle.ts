@@ -181,7 +181,7 @@ async function warnIfTaken(kind: Kind, ctx: KindContext, news: Props): Promise<v
   const naturalId = safeId(kind, args)!;
   if (!(await existing(kind, ctx, naturalId, args))) return;
   warn(
-    `${label(kind, naturalId)}: a ${kind.platformTerm} '${naturalId}' already exists on the platform and is not this stack's, so the create will be refused (409): ` +
+    `${label(kind, naturalId)}: ${/^[aeiou]/.test(kind.platformTerm) ? "an" : "a"} ${kind.platformTerm} '${naturalId}' already exists on the platform and is not this stack's, so the create will be refused (409): ` +
       `set \`adopt: true\` on the resource to take it over, or give the resource another identity.`,
   );
 }

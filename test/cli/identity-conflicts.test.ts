@@ -11,7 +11,7 @@ import { pulumiDir } from "./harness";
 
 testing.registerMatchers();
 
-const TAKEN = /^AssetType 'pump': a asset type 'pump' already exists on the platform and is not this stack's, so the create will be refused \(409\): set `adopt: true`/;
+const TAKEN = /^AssetType 'pump': an asset type 'pump' already exists on the platform and is not this stack's, so the create will be refused \(409\): set `adopt: true`/;
 
 const engines = [["kit", {}] as const, ...(pulumiDir ? [["pulumi", { engine: "pulumi", pulumiPath: pulumiDir }] as const] : [])];
 
