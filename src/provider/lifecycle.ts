@@ -132,13 +132,14 @@ export const warn = (message: string): void => console.error(`${WARNING_PREFIX}$
  * the platform (in preview too): before a create, an object of the same identity outside the stack
  * (`warnIfTaken`); and the kind's own `conflicts` (failures where the create cannot succeed, warnings
  * where an order the program can give makes it succeed). A read that fails adds nothing: the create will tell.
+ * Without a context (`svc:skipCredentialsCheck`, a preview kept off the platform) check reads nothing.
  */
 export async function checkWithPlatform(
   kind: Kind,
   olds: Props | undefined,
   news: Props,
   nowMs: number,
-  context: () => Promise<KindContext>,
+  context: () => Promise<KindContext | undefined>,
 ): Promise<{ inputs: Props; failures: CheckFailure[] }> {
   const checked = check(kind, olds, news, nowMs);
   const previous = olds && Object.keys(olds).length ? olds : undefined;
@@ -147,6 +148,7 @@ export async function checkWithPlatform(
   if (checked.failures.length > 0 || (!taken && !ownRules)) return checked;
   try {
     const ctx = await context();
+    if (!ctx) return checked;
     if (taken) await warnIfTaken(kind, ctx, news);
     if (!ownRules) return checked;
     const found = await kind.conflicts!(ctx, news, previous, resourceNameOf(news));
