@@ -318,7 +318,9 @@ const parameterScheduleKind = registerKind(
  * Parameter values applied to assets at a time (`scheduledFor`), optionally reverted later. The
  * platform assigns the schedule's id. The API has no update, so every argument change replaces the
  * schedule, deleting the old one first. A schedule whose time has passed (applied or completed) is
- * left as it is by later runs until its arguments change. Destroying it deletes the schedule.
+ * left as it is by later runs until its arguments change. Destroying it deletes the schedule. The
+ * preview warns when another waiting schedule already sets one of its parameters on one of its assets
+ * at the same time (the platform would refuse it), naming that schedule and what to do.
  */
 export class ParameterSchedule extends SvcResource {
   /** Where the schedule is: `scheduled` (waiting), `scheduled-revert` (applied, the revert waits), `completed` or `error`. */
