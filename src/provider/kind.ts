@@ -56,6 +56,18 @@ export interface ArgSpec<T = unknown> {
 export const PROVIDER_KEY = "__provider";
 
 /**
+ * The property that carries the resource's name in the program, for kinds whose preview names other
+ * resources (`ParameterSchedule`): the engine hands a provider no names. Never an arg, never sent.
+ */
+export const RESOURCE_NAME_KEY = "__svcName";
+
+/** What the platform would refuse (409) of a create, seen before it: check failures, and warnings where it may still succeed. */
+export interface Conflicts {
+  failures: CheckFailure[];
+  warnings: string[];
+}
+
+/**
  * How the provider starts a warning's line on its standard error, which the host hands the engine as
  * the provider's output: `pulumi` lists such lines under Diagnostics, and the kit's engines read them
  * into a run's `warnings`.
@@ -175,6 +187,16 @@ interface DeclarationBase<I extends object, R extends WireRecord = WireRecord> {
   deleteBeforeReplace?: boolean;
   /** Replaces the object when this returns true for a pair of inputs (beyond `replaces` args); runs before check, in preview too. */
   replaceWhen?(olds: Unchecked<I>, news: Unchecked<I>): boolean;
+  /**
+   * After check passed, in preview too: what the platform holds that would refuse this object (409),
+   * read from the platform. `name` is the resource's name in the program (`RESOURCE_NAME_KEY`).
+   */
+  conflicts?(ctx: KindContext, inputs: I, olds: I | undefined, name: string | undefined): Promise<Conflicts>;
+  /**
+   * Sees each diff of the run (the object's id, the new inputs, whether it is replaced), so that a
+   * conflict whose two sides are seen in either order is told once both are; returns warnings.
+   */
+  noteDiff?(id: string, news: Unchecked<I>, name: string | undefined, replaced: boolean): string[];
   create(ctx: KindContext, inputs: I): Promise<R>;
   /**
    * For kinds whose id the platform assigns: the object a create with these inputs made at or after
@@ -234,6 +256,8 @@ interface KindBase {
   check?(inputs: Props, nowMs: number, olds: Props | undefined): CheckFailure[];
   deleteBeforeReplace?: boolean;
   replaceWhen?(olds: Props, news: Props): boolean;
+  conflicts?(ctx: KindContext, inputs: Props, olds: Props | undefined, name: string | undefined): Promise<Conflicts>;
+  noteDiff?(id: string, news: Props, name: string | undefined, replaced: boolean): string[];
   /** The record and the computed outputs (camelCase, read by the declared output map) of each call. */
   create(ctx: KindContext, inputs: Props): Promise<Answer>;
   /** The record a lost create made, as the client takes it for the create's answer. */
@@ -322,7 +346,7 @@ export function defineKind<I extends object, R extends WireRecord = WireRecord>(
   /** A call's record with the outputs read from it, while it still has the kind's record type. */
   const answer = (record: R): Answer => ({ record, outputs: () => readOutputs(map, record) });
   const answered = (record: R | undefined): Answer | undefined => record && answer(record);
-  const { id, check, replaceWhen, findCreated, update, argsFromRecord } = d;
+  const { id, check, replaceWhen, findCreated, update, argsFromRecord, conflicts, noteDiff } = d;
   const base: KindBase = {
     name: d.name,
     platformTerm: d.platformTerm,
@@ -333,6 +357,8 @@ export function defineKind<I extends object, R extends WireRecord = WireRecord>(
     check: check && ((props, nowMs, before) => check(inputs(props, "check"), nowMs, previousInputs(before))),
     deleteBeforeReplace: d.deleteBeforeReplace,
     replaceWhen: replaceWhen && ((before, after) => replaceWhen(pick(before), pick(after))),
+    conflicts: conflicts && ((ctx, props, before, name) => conflicts(ctx, inputs(props, "check"), previousInputs(before), name)),
+    noteDiff: noteDiff && ((objectId, news, name, replaced) => noteDiff(objectId, pick(news), name, replaced)),
     create: async (ctx, props) => answer(await d.create(ctx, inputs(props, "create"))),
     findCreated: findCreated && (async (ctx, props, sinceMs) => findCreated(ctx, inputs(props, "create"), sinceMs)),
     read: async (ctx, id, props) => answered(await d.read(ctx, id, knownArgs(props))),

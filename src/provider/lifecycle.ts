@@ -1,9 +1,11 @@
 /**
  * Turns a kind declaration into the dynamic provider's operations. check and diff are pure (no API
- * calls), so a preview costs nothing; create, read, update and delete go through the client.
+ * calls); a kind that declares `conflicts` also reads the platform after check (`checkConflicts`), so
+ * that a preview tells a create the platform would refuse (409). create, read, update and delete go
+ * through the client.
  */
 import { SvcApiError } from "../client";
-import { destroyEffectOf, wireArgs, wireNameOf, type Answer, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
+import { destroyEffectOf, RESOURCE_NAME_KEY, WARNING_PREFIX, wireArgs, wireNameOf, type Answer, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
 import { refuseUnknownArgs } from "./known-fields";
 import { camel, containedIn, containsUnknown, convertKeys, deepEqual, describeIssue, reconcile, scrub } from "./values";
 import { renderPath } from "../api/common";
@@ -116,6 +118,76 @@ export function check(kind: Kind, olds: Props | undefined, news: Props, nowMs: n
   return { inputs: news, failures };
 }
 
+/** The resource's name in the program, where its class passes it (`RESOURCE_NAME_KEY`). */
+const resourceNameOf = (props: Props | undefined): string | undefined => {
+  const name = props?.[RESOURCE_NAME_KEY];
+  return typeof name === "string" && name ? name : undefined;
+};
+
+/** A warning of the provider's, as both engines read it into the run's warnings (one line). */
+export const warn = (message: string): void => console.error(`${WARNING_PREFIX}${message.replace(/\s*\n\s*/g, " ")}`);
+
+/**
+ * Check, then, when it passed, what the platform holds that would refuse the object (409), read from
+ * the platform (in preview too): before a create, an object of the same identity outside the stack
+ * (`warnIfTaken`); and the kind's own `conflicts` (failures where the create cannot succeed, warnings
+ * where an order the program can give makes it succeed). A read that fails adds nothing: the create will tell.
+ * Without a context (`svc:skipCredentialsCheck`, a preview kept off the platform) check reads nothing.
+ */
+export async function checkWithPlatform(
+  kind: Kind,
+  olds: Props | undefined,
+  news: Props,
+  nowMs: number,
+  context: () => Promise<KindContext | undefined>,
+): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+  const checked = check(kind, olds, news, nowMs);
+  const previous = olds && Object.keys(olds).length ? olds : undefined;
+  const ownRules = kind.conflicts && !Object.values(argsOf(kind, news)).some(containsUnknown);
+  const taken = !previous && mayBeTaken(kind, news);
+  if (checked.failures.length > 0 || (!taken && !ownRules)) return checked;
+  try {
+    const ctx = await context();
+    if (!ctx) return checked;
+    if (taken) await warnIfTaken(kind, ctx, news);
+    if (!ownRules) return checked;
+    const found = await kind.conflicts!(ctx, news, previous, resourceNameOf(news));
+    for (const w of found.warnings) warn(w);
+    return { inputs: checked.inputs, failures: found.failures };
+  } catch {
+    return checked;
+  }
+}
+
+/**
+ * The objects this provider process has diffed, by kind and id: objects of the stack. A check without
+ * old inputs of one of them is its replacement's (which deletes it first), not a second object.
+ */
+const diffed = new Set<string>();
+const diffKey = (kind: Kind, id: string) => `${kind.name}\u0000${id}`;
+
+/** Whether a create of these inputs may find its identity taken: a kind named by its args, whose destroy deletes, not adopting, not an object of the stack. */
+function mayBeTaken(kind: Kind, news: Props): boolean {
+  const naturalId = safeId(kind, platformArgs(kind, news));
+  if (naturalId === undefined || !("adopt" in kind.args) || argsOf(kind, news).adopt === true || destroyEffectOf(kind) !== "delete") return false;
+  return !diffed.has(diffKey(kind, naturalId));
+}
+
+/**
+ * Before a create (a check without old inputs) of a kind whose identity is its name and whose destroy
+ * deletes: when an object of that identity already exists outside the stack, the create would be
+ * refused (409). Warns, naming it and the fix (`adopt: true`, or another identity).
+ */
+async function warnIfTaken(kind: Kind, ctx: KindContext, news: Props): Promise<void> {
+  const args = platformArgs(kind, news);
+  const naturalId = safeId(kind, args)!;
+  if (!(await existing(kind, ctx, naturalId, args))) return;
+  warn(
+    `${label(kind, naturalId)}: ${/^[aeiou]/.test(kind.platformTerm) ? "an" : "a"} ${kind.platformTerm} '${naturalId}' already exists on the platform and is not this stack's, so the create will be refused (409): ` +
+      `set \`adopt: true\` on the resource to take it over, or give the resource another identity.`,
+  );
+}
+
 /** A reason for `top` about the value at `path` inside it: `[0].assetName: ...` for `metrics[0].assetName`. */
 function withinArg(top: string, path: string, reason: string): string {
   const inner = path.slice(top.length).replace(/^\./, "");
@@ -123,18 +195,23 @@ function withinArg(top: string, path: string, reason: string): string {
 }
 
 export function diff(kind: Kind, id: string, olds: Props, news: Props) {
+  diffed.add(diffKey(kind, id));
   // Provider-side (local) args (`adopt`) only steer a create: once the object exists, setting or
   // removing one changes nothing, so it is no change (the state keeps the value the object was created with).
   const platformChanged: string[] = [];
   for (const [name, spec] of Object.entries(kind.args)) {
     if (!spec.local && (containsUnknown(news[name]) || !deepEqual(olds[name], news[name]))) platformChanged.push(name);
   }
-  if (platformChanged.length === 0) return { changes: false };
+  if (platformChanged.length === 0) {
+    for (const w of kind.noteDiff?.(id, news, resourceNameOf(news), false) ?? []) warn(w);
+    return { changes: false };
+  }
   const replaceAll = kind.replaceWhen?.(argsOf(kind, olds), argsOf(kind, news)) ?? false;
   const replaces = replaceAll ? platformChanged : platformChanged.filter((n) => kind.args[n].replaces);
   // A replacement that keeps the platform identity must delete first, or the create would collide.
   const newId = safeId(kind, news);
   const deleteBeforeReplace = replaces.length > 0 && (kind.deleteBeforeReplace === true || (newId !== undefined && newId === (safeId(kind, olds) ?? id)));
+  for (const w of kind.noteDiff?.(id, news, resourceNameOf(news), replaces.length > 0) ?? []) warn(w);
   return { changes: true, replaces, deleteBeforeReplace };
 }
 

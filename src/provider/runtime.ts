@@ -154,6 +154,15 @@ async function ctx(): Promise<KindContext> {
   return context;
 }
 
+/**
+ * The context check reads the platform through (for conflicts, in preview too); none with
+ * `svc:skipCredentialsCheck`, which keeps a preview off the platform.
+ */
+async function checkCtx(): Promise<KindContext | undefined> {
+  await ready();
+  return config?.skipCredentialsCheck ? undefined : ctx();
+}
+
 function kindOf(name: string): Kind {
   const k = kinds[name];
   if (!k) throw new Error(`pulumi-svc has no resource kind '${name}'; the installed package may be older than the program's state`);
@@ -175,7 +184,7 @@ export function shim(kindName: string): Operations {
     configure: (req) => configure(req),
     check: async (olds, news) => {
       await ready();
-      return lifecycle.check(kind, olds, news, Date.now());
+      return lifecycle.checkWithPlatform(kind, olds, news, Date.now(), checkCtx);
     },
     diff: async (id, olds, news) => {
       await ready();
@@ -195,7 +204,7 @@ export async function dispatch(kindName: string, method: Method, ...args: unknow
   switch (method) {
     case "check":
       await ready();
-      return lifecycle.check(kind, args[0] as P, args[1] as P, Date.now());
+      return lifecycle.checkWithPlatform(kind, args[0] as P, args[1] as P, Date.now(), checkCtx);
     case "diff":
       await ready();
       return lifecycle.diff(kind, args[0] as string, args[1] as P, args[2] as P);

@@ -102,11 +102,11 @@ describe("the credentials are checked once per run", () => {
     expect(counts).toEqual({ token: 1, api: 0 });
   });
 
-  test("a preview with good credentials costs one token request and no other call; the up reuses the token", async () => {
+  test("a preview with good credentials costs one token request and, per planned create, one read of its name (is it taken?); the up reuses the token", async () => {
     const s = await open(twoKinds, { emulator: true });
     resetCounts();
     expect(await s.preview()).toHaveActions({ label: "create", class: "create" });
-    expect(counts).toEqual({ token: 1, api: 0 });
+    expect(counts).toEqual({ token: 1, api: 2 });
     resetCounts();
     await s.up();
     expect(counts.token).toBe(0);
@@ -124,7 +124,8 @@ describe("the credentials are checked once per run", () => {
     const good = await open(twoKinds, { config: { "svc:baseUrl": baseUrl, "svc:token": token }, secretConfig: ["svc:token"] });
     resetCounts();
     await good.preview();
-    expect(counts).toEqual({ token: 0, api: 1 });
+    // The credentials check, then a read of each planned create's name.
+    expect(counts).toEqual({ token: 0, api: 3 });
     const bad = await open(twoKinds, { config: { "svc:baseUrl": baseUrl, "svc:token": "not-a-token" }, secretConfig: ["svc:token"] });
     expect((await failure(bad.preview())).providerMessage).toMatch(
       /^the credentials were refused \(svc:token, platform .* from svc:baseUrl\): GET \/instance\/settings\/get → 401/,

@@ -1,10 +1,20 @@
 /** ParameterSchedule: parameter values applied to assets at a time, optionally reverted later. */
 import type * as pulumi from "@pulumi/pulumi";
-import { ParametersScheduleCreate, schedules } from "../../api/schedules";
-import { declareKind, defineOutputs, type CheckFailure, type OutputValues, type DeclaredOutputs } from "../kind";
+import { ParametersScheduleCreate, schedules, type ParameterSchedule as ScheduleRecord } from "../../api/schedules";
+import {
+  declareKind,
+  defineOutputs,
+  RESOURCE_NAME_KEY,
+  type CheckFailure,
+  type Conflicts,
+  type KindContext,
+  type Unchecked,
+  type OutputValues,
+  type DeclaredOutputs,
+} from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
-import { deepEqual, sameInstant } from "../values";
+import { containsUnknown, deepEqual, sameInstant } from "../values";
 import { isAssetRef, toAssetKrn } from "./refs";
 import type { Resolved } from "../input-types";
 import { type BodyOf, type CamelCasedDeep, type Same, proves } from "../wire-types";
@@ -133,6 +143,112 @@ const sameResources = (declared: string[], stated: unknown) =>
     stated,
   );
 
+// ---------------------------------------------------------------------------------------------
+// Conflicts: the platform refuses (409) a schedule while another one still waiting to be applied sets
+// one of the same parameters on one of the same assets of the app, whatever its version, at the same
+// instant. Check reads the platform for such a schedule; the diffs of the run say which resource of
+// the program holds it and whether the run replaces it (which deletes it first).
+
+/** What a schedule sets where: the fields the platform's clash rule compares. */
+interface Slot {
+  appName: string;
+  scheduledFor: string;
+  resources: string[];
+  parameters: string[];
+}
+
+const slotOf = (i: Inputs): Slot => ({ appName: i.appName, scheduledFor: i.scheduledFor, resources: i.resources.map(toAssetKrn), parameters: Object.keys(i.parameters) });
+const recordSlot = (r: ScheduleRecord): Slot => ({ appName: r.app_name, scheduledFor: r.scheduled_for, resources: r.resources, parameters: Object.keys(r.parameters) });
+
+/** The assets and parameters two schedules both set at the same instant of the same app; undefined when they do not clash. */
+function clash(a: Slot, b: Slot): { resources: string[]; parameters: string[] } | undefined {
+  if (a.appName !== b.appName || !sameInstant(a.scheduledFor, b.scheduledFor)) return undefined;
+  const resources = a.resources.filter((r) => b.resources.includes(r));
+  const parameters = a.parameters.filter((p) => b.parameters.includes(p));
+  return resources.length && parameters.length ? { resources, parameters } : undefined;
+}
+
+/** Whether the platform's record is the object these inputs made (two equal pending schedules cannot coexist). */
+function isObjectOf(i: Inputs, r: ScheduleRecord): boolean {
+  const wanted = body(i);
+  return (
+    r.app_name === wanted.app_name &&
+    r.app_version === wanted.app_version &&
+    sameInstant(r.scheduled_for, wanted.scheduled_for) &&
+    deepEqual([...r.resources].sort(), [...wanted.resources].sort()) &&
+    deepEqual(r.parameters, wanted.parameters) &&
+    (r.comment ?? undefined) === wanted.comment &&
+    sameRevert(wanted.revert, r.revert)
+  );
+}
+
+/**
+ * Schedule id → the name of the resource of the program that holds it, from the diffs seen. A name
+ * stays true while the schedule exists; whether that resource is replaced is known only in its own
+ * diff (the kit's host serves several runs, so a diff seen earlier may be an earlier run's).
+ */
+const holders = new Map<string, string | undefined>();
+/** Schedule id → the schedules of the program, checked before the resource holding that schedule was seen, that clash with it. */
+const waiting = new Map<string, Array<{ name: string | undefined; inputs: Inputs }>>();
+
+const listed = (xs: string[]) => xs.join(", ");
+const named = (name: string | undefined) => (name ? `'${name}'` : "this schedule");
+const overlapText = (o: { resources: string[]; parameters: string[] }, at: string) => `sets ${listed(o.parameters)} on ${listed(o.resources)} at ${at}`;
+
+/** The advice when the holder's replacement frees the slot: the only order the engine keeps is a dependency. */
+const dependOn = (creator: string | undefined, holder: string) =>
+  `make ${named(creator)} depend on ${holder} (the resource option dependsOn) so that its replacement, which deletes the old schedule first, runs before this create`;
+const separate = "change scheduledFor of one of them, or leave the shared assets or parameters out of one of them";
+
+async function scheduleConflicts({ client }: KindContext, i: Inputs, olds: Inputs | undefined, name: string | undefined): Promise<Conflicts> {
+  const mine = slotOf(i);
+  const found: Conflicts = { failures: [], warnings: [] };
+  const pending = client.paginate(schedules.list, {
+    query: { page_size: 100 },
+    body: { apps: [{ name: i.appName }], states: ["scheduled", "scheduled-revert"], resources: mine.resources, parameter_names: mine.parameters },
+  });
+  for await (const r of pending) {
+    const overlap = clash(mine, recordSlot(r));
+    if (!overlap) continue;
+    const holder = holders.get(r.id);
+    // The object these inputs made (an unchanged resource, or the one its own replacement deletes first).
+    if ((olds && isObjectOf(olds, r)) || (name !== undefined && holder === name)) continue;
+    const what = `ParameterSchedule ${named(name)}: schedule ${r.id} (app ${r.app_name} ${r.app_version}${holder ? `, resource '${holder}'` : ""}) already ${overlapText(overlap, r.scheduled_for)}, and the platform refuses a second schedule that does (409) while it waits`;
+    if (holder) {
+      found.warnings.push(
+        `${what}. If this run replaces '${holder}' so that it no longer does, ${dependOn(name, `'${holder}'`)}; if '${holder}' keeps it, the up will fail: ${separate}.`,
+      );
+      continue;
+    }
+    const list = waiting.get(r.id) ?? [];
+    waiting.set(r.id, [...list.filter((w) => w.name !== name), { name, inputs: i }]);
+    found.warnings.push(
+      `${what}. If a resource of this program holds that schedule and this run replaces it, ${dependOn(name, "that resource")}; ` +
+        `if it belongs to a resource removed from the program, run up once without ${named(name)} first (removed resources are deleted last); otherwise delete that schedule or change scheduledFor.`,
+    );
+  }
+  return found;
+}
+
+/** Whether a diff's new inputs are known whole (in preview, some may wait for other resources). */
+const known = (news: Unchecked<Inputs>): news is Inputs =>
+  !containsUnknown(news) && typeof news.appName === "string" && typeof news.scheduledFor === "string" && Array.isArray(news.resources) && typeof news.parameters === "object";
+
+function noteScheduleDiff(id: string, news: Unchecked<Inputs>, name: string | undefined, replaced: boolean): string[] {
+  const inputs = known(news) ? news : undefined;
+  holders.set(id, name);
+  const clashing = waiting.get(id) ?? [];
+  waiting.delete(id);
+  return clashing
+    .filter((w) => w.name === undefined || w.name !== name)
+    .map((w) => {
+      const head = `ParameterSchedule ${named(w.name)}: schedule ${id} of '${name}' already sets a parameter it sets on the same asset at the same time, and the platform refuses it (409) while that schedule waits`;
+      const stillClashes = inputs && clash(slotOf(w.inputs), slotOf(inputs));
+      if (replaced && !stillClashes) return `${head}; this run replaces '${name}', so ${dependOn(w.name, `'${name}'`)}.`;
+      return `${head}; ${replaced ? `the replacement of '${name}' sets it too` : `'${name}' keeps it in this run`}, so the up will fail: ${separate}.`;
+    });
+}
+
 const parameterScheduleKind = registerKind(
   declareKind<Inputs>()({
     name: "ParameterSchedule",
@@ -191,6 +307,8 @@ const parameterScheduleKind = registerKind(
       }
       return undefined;
     },
+    conflicts: scheduleConflicts,
+    noteDiff: noteScheduleDiff,
     endpoints: { read: schedules.get, delete: schedules.delete },
     outputs: parameterScheduleOutputs,
   }),
@@ -200,7 +318,9 @@ const parameterScheduleKind = registerKind(
  * Parameter values applied to assets at a time (`scheduledFor`), optionally reverted later. The
  * platform assigns the schedule's id. The API has no update, so every argument change replaces the
  * schedule, deleting the old one first. A schedule whose time has passed (applied or completed) is
- * left as it is by later runs until its arguments change. Destroying it deletes the schedule.
+ * left as it is by later runs until its arguments change. Destroying it deletes the schedule. The
+ * preview warns when another waiting schedule already sets one of its parameters on one of its assets
+ * at the same time (the platform would refuse it), naming that schedule and what to do.
  */
 export class ParameterSchedule extends SvcResource {
   /** Where the schedule is: `scheduled` (waiting), `scheduled-revert` (applied, the revert waits), `completed` or `error`. */
@@ -223,7 +343,8 @@ export class ParameterSchedule extends SvcResource {
   declare readonly createdBy: pulumi.Output<string>;
 
   constructor(name: string, args: ParameterScheduleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(parameterScheduleKind, name, args, opts);
+    // The name goes with the inputs so that a preview can name the resource that holds a clashing schedule.
+    super(parameterScheduleKind, name, { ...args, [RESOURCE_NAME_KEY]: name }, opts);
   }
 }
 
