@@ -15,16 +15,60 @@ export function providerModule(kind: string): string {
   return `exports.handler = () => require("pulumi-svc/provider").shim(${JSON.stringify(kind)});\n`;
 }
 
+/** What a resource class knows of its kind (never the kind itself: see registry.ts). */
+interface KindFace {
+  readonly name: string;
+  /** The computed outputs, which the class registers. */
+  readonly outputNames: readonly string[];
+  /** The outputs that state args' values, each with those args (the output map's `echoes`). */
+  readonly outputEchoes: Readonly<Record<string, readonly string[]>>;
+}
+
 /**
  * Base of every resource class: registers the kind's computed outputs (the names of its output map)
  * so the program can read them, under the type token `pulumi-nodejs:dynamic/svc:<Kind>`, the token
  * `pulumi.dynamic.Resource` gives, so the engine hands it to the dynamic-provider host.
+ *
+ * An output that states an arg's value is kept secret in the state whenever that arg is secret in the
+ * program. The engine keeps secret only an output whose same-named input is secret (the provider never
+ * sees the marking: the dynamic-provider host does not accept secrets) or that the resource names in
+ * `additionalSecretOutputs`; so the class names there the echoing outputs of this resource's secret
+ * args. Whether an arg is secret is known only once its value resolves, while the options are taken
+ * at construction: the list is filled as the args resolve, and the resource's `dependsOn` waits for
+ * it, which the SDK resolves before it sends the registration (and with it the list).
  */
 export abstract class SvcResource extends pulumi.CustomResource {
   // The kind is described by its name and output names only, so that the public declarations of the
   // resource classes never describe a kind (see registry.ts).
-  protected constructor(kind: { readonly name: string; readonly outputNames: readonly string[] }, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
+  protected constructor(kind: KindFace, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
     const props = { ...Object.fromEntries(kind.outputNames.map((o) => [o, undefined])), ...args, [PROVIDER_KEY]: providerModule(kind.name) };
-    super(TYPE_TOKEN_PREFIX + kind.name, name, props, opts);
+    super(TYPE_TOKEN_PREFIX + kind.name, name, props, withSecretEchoes(kind, args as Record<string, unknown>, opts));
   }
+}
+
+/** Whether a value, once resolved, is or holds a secret at any depth. A value that fails to resolve fails the registration by itself. */
+async function holdsSecret(value: unknown): Promise<boolean> {
+  if (value === undefined || value === null) return false;
+  try {
+    return await pulumi.isSecret(pulumi.output(value));
+  } catch {
+    return false;
+  }
+}
+
+/** The options with the echoing outputs of the secret args added to `additionalSecretOutputs` (see {@link SvcResource}). */
+function withSecretEchoes(kind: KindFace, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions | undefined {
+  const echoing = Object.entries(kind.outputEchoes);
+  if (echoing.length === 0) return opts;
+  const secretOutputs = [...(opts?.additionalSecretOutputs ?? [])];
+  const decided = (async () => {
+    const secretArgs = new Set<string>();
+    for (const name of new Set(echoing.flatMap(([, from]) => from))) if (await holdsSecret(args[name])) secretArgs.add(name);
+    for (const [output, from] of echoing) if (!secretOutputs.includes(output) && from.some((a) => secretArgs.has(a))) secretOutputs.push(output);
+  })();
+  // The SDK gathers the dependencies of `dependsOn` at any depth (arrays, promises, outputs), so the
+  // program's own value keeps its meaning inside the list the promise gives.
+  const theirs = opts?.dependsOn;
+  const dependsOn = decided.then(() => (theirs === undefined ? [] : [theirs]) as pulumi.Input<pulumi.Resource>[]);
+  return { ...opts, additionalSecretOutputs: secretOutputs, dependsOn };
 }

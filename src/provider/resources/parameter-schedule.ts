@@ -1,7 +1,7 @@
 /** ParameterSchedule: parameter values applied to assets at a time, optionally reverted later. */
 import type * as pulumi from "@pulumi/pulumi";
 import { ParametersScheduleCreate, schedules } from "../../api/schedules";
-import { declareKind, defineOutputs, type CheckFailure, type OutputValues, type DeclaredOutputs } from "../kind";
+import { declareKind, defineOutputs, echoes, type CheckFailure, type OutputValues, type DeclaredOutputs } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import { deepEqual, sameInstant } from "../values";
@@ -64,12 +64,14 @@ const CLOCK_SKEW_MS = 60_000;
 /** A parameter schedule's computed outputs, read from the platform's record. */
 const parameterScheduleOutputs = defineOutputs(schedules.get, {
   state: (r) => r.state,
-  originalResourceParameters: (r) => r.original_resource_parameters,
+  // The values the scheduled parameters had before: as secret as the values that replace them.
+  originalResourceParameters: echoes(["parameters"], (r) => r.original_resource_parameters),
   appliedAt: (r) => r.applied_at ?? undefined,
   appliedBy: (r) => r.applied_by ?? undefined,
   revertedAt: (r) => r.reverted_at ?? undefined,
   revertedBy: (r) => r.reverted_by ?? undefined,
-  errorMsg: (r) => r.error_msg ?? undefined,
+  // The platform's reason may quote the values it could not apply.
+  errorMsg: echoes(["parameters", "revert"], (r) => r.error_msg ?? undefined),
   createdAt: (r) => r.created_at,
   createdBy: (r) => r.created_by,
 });
