@@ -10,9 +10,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_KEY, TYPE_TOKEN_PREFIX } from "./kind";
 
-/** The `__provider` module text of a kind. */
-export function providerModule(kind: string): string {
-  return `exports.handler = () => require("pulumi-svc/provider").shim(${JSON.stringify(kind)});\n`;
+/**
+ * The `__provider` module text of a kind; `secretArgs` names the args that are secret in the program,
+ * whose values the provider then masks in every message (it never sees the marking itself).
+ */
+export function providerModule(kind: string, secretArgs: readonly string[] = []): string {
+  const options = secretArgs.length ? `, ${JSON.stringify({ secretArgs })}` : "";
+  return `exports.handler = () => require("pulumi-svc/provider").shim(${JSON.stringify(kind)}${options});\n`;
 }
 
 /** What a resource class knows of its kind (never the kind itself: see registry.ts). */
@@ -34,15 +38,23 @@ interface KindFace {
  * sees the marking: the dynamic-provider host does not accept secrets) or that the resource names in
  * `additionalSecretOutputs`; so the class names there the echoing outputs of this resource's secret
  * args. Whether an arg is secret is known only once its value resolves, while the options are taken
- * at construction: the list is filled as the args resolve, and the resource's `dependsOn` waits for
- * it, which the SDK resolves before it sends the registration (and with it the list).
+ * at construction: the list is filled as the args resolve, before the `__provider` module text (which
+ * also tells the provider the secret args' names, for its messages) resolves; the SDK resolves every
+ * property before it sends the registration, and with it the list.
  */
 export abstract class SvcResource extends pulumi.CustomResource {
   // The kind is described by its name and output names only, so that the public declarations of the
   // resource classes never describe a kind (see registry.ts).
   protected constructor(kind: KindFace, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...Object.fromEntries(kind.outputNames.map((o) => [o, undefined])), ...args, [PROVIDER_KEY]: providerModule(kind.name) };
-    super(TYPE_TOKEN_PREFIX + kind.name, name, props, withSecretEchoes(kind, args as Record<string, unknown>, opts));
+    const secretOutputs = [...(opts?.additionalSecretOutputs ?? [])];
+    const provider = secretArgsOf(args as Record<string, unknown>).then((secretArgs) => {
+      for (const [output, from] of Object.entries(kind.outputEchoes)) {
+        if (!secretOutputs.includes(output) && from.some((a) => secretArgs.includes(a))) secretOutputs.push(output);
+      }
+      return providerModule(kind.name, secretArgs);
+    });
+    const props = { ...Object.fromEntries(kind.outputNames.map((o) => [o, undefined])), ...args, [PROVIDER_KEY]: provider };
+    super(TYPE_TOKEN_PREFIX + kind.name, name, props, { ...opts, additionalSecretOutputs: secretOutputs });
   }
 }
 
@@ -56,19 +68,9 @@ async function holdsSecret(value: unknown): Promise<boolean> {
   }
 }
 
-/** The options with the echoing outputs of the secret args added to `additionalSecretOutputs` (see {@link SvcResource}). */
-function withSecretEchoes(kind: KindFace, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions | undefined {
-  const echoing = Object.entries(kind.outputEchoes);
-  if (echoing.length === 0) return opts;
-  const secretOutputs = [...(opts?.additionalSecretOutputs ?? [])];
-  const decided = (async () => {
-    const secretArgs = new Set<string>();
-    for (const name of new Set(echoing.flatMap(([, from]) => from))) if (await holdsSecret(args[name])) secretArgs.add(name);
-    for (const [output, from] of echoing) if (!secretOutputs.includes(output) && from.some((a) => secretArgs.has(a))) secretOutputs.push(output);
-  })();
-  // The SDK gathers the dependencies of `dependsOn` at any depth (arrays, promises, outputs), so the
-  // program's own value keeps its meaning inside the list the promise gives.
-  const theirs = opts?.dependsOn;
-  const dependsOn = decided.then(() => (theirs === undefined ? [] : [theirs]) as pulumi.Input<pulumi.Resource>[]);
-  return { ...opts, additionalSecretOutputs: secretOutputs, dependsOn };
+/** The names of the args that are secret in the program (or hold a secret). */
+async function secretArgsOf(args: Record<string, unknown>): Promise<string[]> {
+  const names = Object.keys(args);
+  const secret = await Promise.all(names.map((n) => holdsSecret(args[n])));
+  return names.filter((_, i) => secret[i]);
 }

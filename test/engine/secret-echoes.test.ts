@@ -23,4 +23,5 @@ describeSecretEchoes(
   () => root,
   (log) => testing.stack(() => undefined, { emulator: true, statePath: path.join(root, "state", "stack.json"), log }),
   kinds,
+  [/^state\/stack\.json$/],
 );

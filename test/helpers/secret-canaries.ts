@@ -180,6 +180,8 @@ export function describeSecretEchoes(
   root: () => string,
   start: (log: (line: string) => void) => Promise<Stack>,
   kinds: Readonly<Record<string, { readonly outputEchoes: Readonly<Record<string, readonly string[]>> }>>,
+  /** Files the engine must have written under the root (so that the search covers them). */
+  written: readonly RegExp[],
   describeIt: jest.Describe = describe,
 ) {
   describeIt(title, () => {
@@ -200,6 +202,18 @@ export function describeSecretEchoes(
     });
     afterAll(async () => {
       await stack?.close();
+    });
+
+    test("the search covers the files the engine wrote", () => {
+      const files: string[] = [];
+      const visit = (d: string) => {
+        for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+          if (e.isDirectory()) visit(path.join(d, e.name));
+          else files.push(path.relative(root(), path.join(d, e.name)));
+        }
+      };
+      visit(root());
+      for (const w of written) expect(files).toContainEqual(expect.stringMatching(w));
     });
 
     test("every registered kind has its case", () => {
