@@ -24,9 +24,9 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 describeSecretEchoes(
   "secret args under `pulumi`",
   () => root,
-  (log) => testing.stack(() => undefined, { engine: "pulumi", pulumiPath: pulumiDir, emulator: true, statePath: path.join(root, "backend"), log }),
+  (log, folder) => testing.stack(() => undefined, { engine: "pulumi", pulumiPath: pulumiDir, emulator: true, statePath: path.join(root, folder), log }),
   kinds,
-  [/^backend\/\.pulumi\/stacks\/.*\.json$/, /^backend\/\.pulumi\/stacks\/.*\.bak$/, /^backend\/\.pulumi\/history\//, /^backend\/\.pulumi\/backups\//],
+  [/^main\/\.pulumi\/stacks\/.*\.json$/, /^main\/\.pulumi\/stacks\/.*\.bak$/, /^main\/\.pulumi\/history\//, /^main\/\.pulumi\/backups\//],
   describeCli,
 );
 

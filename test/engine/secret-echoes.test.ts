@@ -21,7 +21,7 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 describeSecretEchoes(
   "secret args under the kit's engine",
   () => root,
-  (log) => testing.stack(() => undefined, { emulator: true, statePath: path.join(root, "state", "stack.json"), log }),
+  (log, folder) => testing.stack(() => undefined, { emulator: true, statePath: path.join(root, folder, "stack.json"), log }),
   kinds,
-  [/^state\/stack\.json$/],
+  [/^main\/stack\.json$/],
 );

@@ -165,20 +165,22 @@ export function filesHolding(dir: string, needles: readonly string[]): Map<strin
 /** What a suite needs of its engine's stack. */
 interface Stack {
   up(program?: () => void): Promise<unknown>;
+  refresh(): Promise<unknown>;
   resource(name: string): { inputs: Record<string, unknown>; outputs: Record<string, unknown>; secretOutputs: string[] };
   close(): Promise<void>;
 }
 
 /**
  * The suite for one engine: round 1 then round 2 of the canary program (an update that changes the
- * canaries, so that the state's history holds round 1's), then a search of every file under `root`
+ * canaries, so that the state's history holds round 1's) and a refresh, then a search of every file under `root`
  * (the engine's state and whatever it writes beside it, its temporary folders and logs) and of the
  * provider's log lines for every canary of both rounds. `kinds` are the registered ones.
  */
 export function describeSecretEchoes(
   title: string,
   root: () => string,
-  start: (log: (line: string) => void) => Promise<Stack>,
+  /** A stack of the engine whose state lives in the folder `folder` under the root. */
+  start: (log: (line: string) => void, folder: string) => Promise<Stack>,
   kinds: Readonly<Record<string, { readonly outputEchoes: Readonly<Record<string, readonly string[]>> }>>,
   /** Files the engine must have written under the root (so that the search covers them). */
   written: readonly RegExp[],
@@ -191,9 +193,10 @@ export function describeSecretEchoes(
     let revealed: string;
 
     beforeAll(async () => {
-      stack = await start((line) => lines.push(line));
+      stack = await start((line) => lines.push(line), "main");
       await stack.up(() => canaryProgram(1));
       await stack.up(() => canaryProgram(2));
+      await stack.refresh();
       revealed = JSON.stringify(Object.values(KIND_CASES).map((k) => stack.resource(k.resource)));
       const all = Object.keys(KIND_CASES).flatMap((k) => canariesOf(k, [1, 2]));
       found = filesHolding(root(), all);
@@ -202,6 +205,23 @@ export function describeSecretEchoes(
     });
     afterAll(async () => {
       await stack?.close();
+    });
+
+    test("an output in plain text in the state becomes secret once its arg does, without an update", async () => {
+      const property = (value: pulumi.Input<string>) => () => {
+        const type = new svc.AssetType("plain-type", { name: "plain-type", title: "Plain" });
+        const asset = new svc.Asset("plain-asset", { name: "plain-asset", title: "Plain", assetTypeName: type.name });
+        new svc.AssetProperty("plain-property", { assetName: asset.name, name: "plain", value });
+      };
+      const other = await start(() => undefined, "plain");
+      try {
+        await other.up(property("canary_plain_value"));
+        expect(other.resource("plain-property").secretOutputs).toEqual([]);
+        await other.up(property(pulumi.secret("canary_plain_value")));
+        expect(other.resource("plain-property").secretOutputs.sort()).toEqual(["storedValue", "value"]);
+      } finally {
+        await other.close();
+      }
     });
 
     test("the search covers the files the engine wrote", () => {
