@@ -25,3 +25,22 @@ describeSecretEchoes(
   kinds,
   [/^main\/stack\.json$/],
 );
+
+test("the README's Secrets section lists every output that follows an arg's secrecy, with its args", () => {
+  const readme = fs.readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("### Secrets"), readme.indexOf("\n## ", readme.indexOf("### Secrets")));
+  const rows = new Map(
+    section
+      .split("\n")
+      .filter((l) => l.startsWith("| `"))
+      .map((l) => [/^\| `(\w+)`/.exec(l)![1], l]),
+  );
+  const expected = Object.entries(kinds).filter(([, k]) => Object.keys(k.outputEchoes).length > 0);
+  expect([...rows.keys()].sort()).toEqual(expected.map(([n]) => n).sort());
+  for (const [name, k] of expected) {
+    for (const [output, args] of Object.entries(k.outputEchoes)) {
+      expect(rows.get(name)).toContain(`\`${output}\``);
+      for (const a of args) expect(rows.get(name)).toContain(`\`${a}\``);
+    }
+  }
+});
