@@ -43,7 +43,7 @@ interface KindFace {
  * property before it sends the registration, and with it the list.
  */
 export abstract class SvcResource extends pulumi.CustomResource {
-  // The kind is described by its name and output names only, so that the public declarations of the
+  // The kind is described by its name and outputs only, so that the public declarations of the
   // resource classes never describe a kind (see registry.ts).
   protected constructor(kind: KindFace, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
     const secretOutputs = [...(opts?.additionalSecretOutputs ?? [])];
