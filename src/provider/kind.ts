@@ -102,8 +102,12 @@ export type WireRecord = Record<string, unknown>;
 /** The record an endpoint answers, as its success schema types it (after the client validated it). */
 export type RecordOf<E extends AnyEndpoint> = NonNullable<E["success"]["body"]> extends infer S extends z.ZodType ? z.output<S> : never;
 
-/** How one computed output is read from the kind's record `R` (its read endpoint's answer). */
-export type OutputReader<R> = (record: R) => unknown;
+/**
+ * How one computed output is read from the kind's record `R` (its read endpoint's answer). A reader
+ * made by {@link echoes} also names the args `A` whose value the output states (whole, in part, in
+ * another form, or inside a record that holds it).
+ */
+export type OutputReader<R, A extends string = string> = ((record: R) => unknown) & { readonly echoes?: readonly A[] };
 
 /**
  * A kind's computed outputs, declared once: output name (camelCase) → how it is read from the
@@ -111,7 +115,16 @@ export type OutputReader<R> = (record: R) => unknown;
  * readable properties all come from it; the doc comment on an entry is the property's doc on hover.
  * (`OutputMap` alone, over `never`, is any kind's map.)
  */
-export type OutputMap<R = never> = Record<string, OutputReader<R>>;
+export type OutputMap<R = never, A extends string = string> = Record<string, OutputReader<R, A>>;
+
+/**
+ * An output that states the value of the args `args` (the platform's copy of one, a field of one, its
+ * text, a record holding it): the output is kept secret in the state whenever one of those args is
+ * secret in the program, as the engine keeps an output secret whose same-named input is. The resource
+ * class decides it per resource (see `SvcResource`), so it holds on either engine and at every step.
+ */
+export const echoes = <const A extends string, R, T>(args: readonly A[], read: (record: R) => T): ((record: R) => T) & { readonly echoes: readonly A[] } =>
+  Object.assign((record: R) => read(record), { echoes: args });
 
 /** The values of a kind's computed outputs, as its output map reads them. */
 export type OutputValues<O extends OutputMap> = { [K in keyof O]: ReturnType<O[K]> };
@@ -219,9 +232,10 @@ interface DeclarationBase<I extends object, R extends WireRecord = WireRecord> {
   skipAdoptUpdate?: boolean;
   /**
    * Computed outputs (camelCase): output name → how it is read from the kind's record `R` (what
-   * create, read and update answer); never secrets, never arg names.
+   * create, read and update answer); never arg names. An output that states an arg's value says so
+   * ({@link echoes}), and is secret whenever that arg is.
    */
-  outputs: OutputMap<R>;
+  outputs: OutputMap<R, keyof I & string>;
 }
 
 /** A kind whose destroy deletes the object, or restores the defaults of a singleton. */
@@ -266,6 +280,8 @@ interface KindBase {
   update?(ctx: KindContext, id: string, news: Props, olds: Props | undefined, changed: string[]): Promise<Answer>;
   /** The names of the computed outputs (the keys of the declared output map), which the resource class registers. */
   outputNames: readonly string[];
+  /** The outputs that state args' values, each with those args: secret whenever one of them is. */
+  outputEchoes: Readonly<Record<string, readonly string[]>>;
   argsFromRecord?(record: WireRecord, olds: Props): Props;
   skipAdoptUpdate?: boolean;
   /** The endpoints the kind's declaration names for its calls (kinds declared with `declareKind`); the others are written by hand. */
@@ -301,6 +317,18 @@ export const defineOutputs = <E extends AnyEndpoint, O extends OutputMap<RecordO
   void read;
   return outputs;
 };
+
+/** The outputs of a map that echo args, each with those args; an arg the kind does not declare is an error of the declaration. */
+function echoesOf(kind: string, map: OutputMap<never>, declared: readonly string[]): Record<string, readonly string[]> {
+  const out: Record<string, readonly string[]> = {};
+  for (const [name, reader] of Object.entries(map)) {
+    if (!reader.echoes?.length) continue;
+    const unknown = reader.echoes.filter((a) => !declared.includes(a));
+    if (unknown.length) throw new Error(`${kind}: the output ${name} echoes ${unknown.join(", ")}, which the kind does not declare as args`);
+    out[name] = reader.echoes;
+  }
+  return out;
+}
 
 /** Why props are not a kind's inputs: the required args they lack. */
 function missingArgs(required: readonly string[], props: Props): string[] {
@@ -364,6 +392,7 @@ export function defineKind<I extends object, R extends WireRecord = WireRecord>(
     read: async (ctx, id, props) => answered(await d.read(ctx, id, knownArgs(props))),
     update: update && (async (ctx, id, news, before, changed) => answer(await update(ctx, id, inputs(news, "update"), previousInputs(before), changed.filter(isArg)))),
     outputNames: Object.keys(map),
+    outputEchoes: echoesOf(d.name, map, declared),
     argsFromRecord: argsFromRecord && ((record, before) => Object.fromEntries(Object.entries(argsFromRecord(record, knownArgs(before))))),
     skipAdoptUpdate: d.skipAdoptUpdate,
   };

@@ -13,7 +13,7 @@
 import type { ResourceProvider } from "@pulumi/pulumi/dynamic";
 import { SvcApiError, SvcClient, SvcConfigError, SvcNetworkError } from "../client";
 import { credentialKeys, keysSet, ProviderConfigError, resolveConfig, SETTINGS, type ConfigSource, type ProviderConfig, type Setting } from "./config";
-import { WARNING_PREFIX, type Kind, type KindContext } from "./kind";
+import { WARNING_PREFIX, type CheckFailure, type Kind, type KindContext } from "./kind";
 import * as lifecycle from "./lifecycle";
 import { kinds } from "./kinds";
 
@@ -174,26 +174,85 @@ type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
 type Props = Record<string, unknown>;
 type Operations = Required<Pick<ResourceProvider<Props, Props>, "configure" | "check" | "diff" | "create" | "read" | "update" | "delete">>;
 
+/** What the `__provider` module of a resource tells the provider beyond the kind (see shim.ts). */
+export interface ShimOptions {
+  /** The args that are secret in the program: their values are masked in every message of the provider. */
+  secretArgs?: readonly string[];
+}
+
+/** The text a message shows instead of a secret value, as the engines show one. */
+const MASK = "[secret]";
+
+/** The texts of the values of `names` in each of `maps` (every string inside them), longest first. */
+function secretTexts(names: readonly string[], maps: ReadonlyArray<Props | undefined>): string[] {
+  const out = new Set<string>();
+  const visit = (v: unknown) => {
+    if (typeof v === "string" && v !== "") out.add(v);
+    else if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === "object") Object.values(v).forEach(visit);
+  };
+  for (const m of maps) for (const n of names) visit(m?.[n]);
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+/** The shortest start of a secret that a message cut short (`…`) is taken to show. */
+const SHOWN_START = 6;
+
+/** `text` with every secret text in it masked, and every start of one that a message cut short. */
+function masked(text: string, secrets: readonly string[]): string {
+  let out = secrets.reduce((t, s) => t.split(s).join(MASK), text);
+  if (!out.includes("…")) return out;
+  for (const s of secrets) {
+    for (let n = s.length - 1; n >= SHOWN_START; n--) out = out.split(`${s.slice(0, n)}…`).join(MASK);
+  }
+  return out;
+}
+
+/** A check failure's reason about a secret arg: the values it quotes masked, whatever their form. */
+const maskedQuotes = (reason: string): string => reason.replace(/"(?:[^"\\]|\\.)*"/g, MASK);
+
 /**
  * The provider of one kind, as the `__provider` module stored with each resource asks for it
- * (`require("pulumi-svc/provider").shim(kind)`, see shim.ts).
+ * (`require("pulumi-svc/provider").shim(kind)`, see shim.ts). Where the program made args secret,
+ * their values are masked in the check failures and the errors the provider answers: the host hands
+ * the engine those texts as they are, and the engine prints and logs them.
  */
-export function shim(kindName: string): Operations {
+export function shim(kindName: string, options: ShimOptions = {}): Operations {
   const kind = kindOf(kindName);
+  const names = options.secretArgs ?? [];
+  /** Runs an operation; its error's text with the values of the secret args of `maps` masked. */
+  const guarded = async <T>(maps: ReadonlyArray<Props | undefined>, op: () => Promise<T>): Promise<T> => {
+    try {
+      return await op();
+    } catch (e) {
+      const secrets = secretTexts(names, maps);
+      if (secrets.length && e instanceof Error) {
+        e.message = masked(e.message, secrets);
+        if (e.stack) e.stack = masked(e.stack, secrets);
+      }
+      throw e;
+    }
+  };
   return {
     configure: (req) => configure(req),
-    check: async (olds, news) => {
-      await ready();
-      return lifecycle.checkWithPlatform(kind, olds, news, Date.now(), checkCtx);
-    },
-    diff: async (id, olds, news) => {
-      await ready();
-      return lifecycle.diff(kind, id, olds, news);
-    },
-    create: async (inputs) => lifecycle.create(kind, await ctx(), inputs),
-    read: async (id, props) => lifecycle.read(kind, await ctx(), id, props ?? {}),
-    update: async (id, olds, news) => lifecycle.update(kind, await ctx(), id, olds, news),
-    delete: async (id, props) => lifecycle.remove(kind, await ctx(), id, props),
+    check: (olds, news) =>
+      guarded([olds, news], async () => {
+        await ready();
+        const result = await lifecycle.checkWithPlatform(kind, olds, news, Date.now(), checkCtx);
+        const secrets = secretTexts(names, [olds, news]);
+        if (!secrets.length) return result;
+        const reason = (f: CheckFailure) => (names.includes(f.property) ? maskedQuotes(masked(f.reason, secrets)) : masked(f.reason, secrets));
+        return { ...result, failures: result.failures.map((f) => ({ ...f, reason: reason(f) })) };
+      }),
+    diff: (id, olds, news) =>
+      guarded([olds, news], async () => {
+        await ready();
+        return lifecycle.diff(kind, id, olds, news);
+      }),
+    create: (inputs) => guarded([inputs], async () => lifecycle.create(kind, await ctx(), inputs)),
+    read: (id, props) => guarded([props], async () => lifecycle.read(kind, await ctx(), id, props ?? {})),
+    update: (id, olds, news) => guarded([olds, news], async () => lifecycle.update(kind, await ctx(), id, olds, news)),
+    delete: (id, props) => guarded([props], async () => lifecycle.remove(kind, await ctx(), id, props)),
   };
 }
 

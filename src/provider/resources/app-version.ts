@@ -6,7 +6,7 @@ import type * as Yaml from "yaml";
 import { z } from "zod";
 import { AppVersionCreate, AppVersionPatch, apps } from "../../api/apps";
 import { renderPath } from "../../api/common";
-import { declareKind, defineOutputs, type CheckFailure, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, echoes, type CheckFailure, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import { camel, containsUnknown, convertKeys, deepEqual, describeIssue, reconcile, snake } from "../values";
@@ -133,8 +133,9 @@ const appVersionOutputs = defineOutputs(apps.versionGet, {
   createdBy: (r) => r.created_by,
   updatedAt: (r) => r.updated_at,
   updatedBy: (r) => r.updated_by,
-  parameterNames: (r) => (r.parameters ?? []).map((p) => p.name),
-  flags: (r): Json => r.flags,
+  // The manifest declares the parameters and the flags.
+  parameterNames: echoes(["manifest"], (r) => (r.parameters ?? []).map((p) => p.name)),
+  flags: echoes(["manifest"], (r): Json => r.flags),
 });
 
 const appVersionKind = registerKind(

@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { AssetPropertyCreate, MetadataCreate, assets } from "../../api/assets";
 import { name as nameSchema } from "../../api/common";
-import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs } from "../kind";
+import { declareKind, defineOutputs, echoes, type OutputValues, type DeclaredOutputs } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import type { Resolved } from "../input-types";
@@ -67,8 +67,8 @@ const childParams =
 
 /** An asset property's computed outputs, read from the platform's record. */
 const assetPropertyOutputs = defineOutputs(assets.propertyGet, {
-  storedValue: (r) => r.value,
-  storedTitle: (r) => r.title,
+  storedValue: echoes(["value"], (r) => r.value),
+  storedTitle: echoes(["title"], (r) => r.title),
   created: (r) => r.created,
   updated: (r) => r.updated,
 });

@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { assets } from "../../api/assets";
 import { readAsset } from "../../client/batch";
-import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs } from "../kind";
+import { declareKind, defineOutputs, echoes, type OutputValues, type DeclaredOutputs } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import type { Resolved } from "../input-types";
@@ -35,7 +35,9 @@ proves<Same<NonNullable<Inputs["location"]>, CamelCasedDeep<NonNullable<BodyOf<t
 
 /** An asset's computed outputs, read from the platform's record. */
 const assetOutputs = defineOutputs(assets.get, {
-  path: (r) => r.path,
+  // The names of the asset's ancestors and its own.
+  path: echoes(["name", "parentName"], (r) => r.path),
+  // Another resource's value (the asset type's title): its secrecy is not this resource's to know.
   assetTypeTitle: (r) => r.asset_type_title,
   state: (r) => r.status.state,
   lastSeen: (r) => r.status.last_seen,
@@ -79,7 +81,10 @@ export class Asset extends SvcResource {
 
   /** The asset's place in the hierarchy: the names from the top-level asset down to this one, joined by `/`. */
   declare readonly path: pulumi.Output<string>;
-  /** The title of the asset's type. */
+  /**
+   * The title of the asset's type. It is the type's value, not this resource's: when that title is
+   * secret, name `assetTypeTitle` in this resource's `additionalSecretOutputs`.
+   */
   declare readonly assetTypeTitle: pulumi.Output<string>;
   /** The asset's connection state: `online`, `offline`, `partially_online` or `unknown`. */
   declare readonly state: pulumi.Output<AssetRecord["status"]["state"]>;

@@ -1,7 +1,7 @@
 /** Bridge: a bridge app deployed with its workload, connecting a data source to assets. */
 import type * as pulumi from "@pulumi/pulumi";
 import { bridges } from "../../api/bridges";
-import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs } from "../kind";
+import { declareKind, defineOutputs, echoes, type OutputValues, type DeclaredOutputs } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import type { Resolved } from "../input-types";
@@ -37,8 +37,9 @@ export interface BridgeArgs {
 
 /** A bridge's computed outputs, read from the platform's record. */
 const bridgeOutputs = defineOutputs(bridges.get, {
-  workloadName: (r) => r.workload_name,
-  acpName: (r) => r.acp_name,
+  // The workload takes the bridge's name; the ACP is the cluster's.
+  workloadName: echoes(["name"], (r) => r.workload_name),
+  acpName: echoes(["clusterName"], (r) => r.acp_name),
   state: (r) => r.status.state,
   enabled: (r) => r.enabled,
   created: (r) => r.created,

@@ -1,7 +1,7 @@
 /** DataType: one version of a data type definition (its ICD); versions are immutable and cannot be deleted. */
 import type * as pulumi from "@pulumi/pulumi";
 import { DataTypeCreate, datatypes } from "../../api/datatypes";
-import { declareKind, defineOutputs, type CheckFailure, type OutputValues, type DeclaredOutputs } from "../kind";
+import { declareKind, defineOutputs, echoes, type CheckFailure, type OutputValues, type DeclaredOutputs } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import type { Resolved } from "../input-types";
@@ -68,9 +68,10 @@ function sameIcd(declared: Icd, stated: Partial<Icd> | undefined): boolean {
 
 /** A data type's computed outputs, read from the platform's record. */
 const dataTypeOutputs = defineOutputs(datatypes.get, {
-  type: (r) => r.type,
-  connect: (r) => r.connect,
-  jsonSchema: (r) => r.schema,
+  // The class name, the source and the schema of the declared ICD.
+  type: echoes(["icd"], (r) => r.type),
+  connect: echoes(["source"], (r) => r.connect),
+  jsonSchema: echoes(["icd"], (r) => r.schema),
   created: (r) => r.created,
   updated: (r) => r.updated,
 });

@@ -1,7 +1,7 @@
 /** InstanceSettings: the platform's one settings record. */
 import type * as pulumi from "@pulumi/pulumi";
 import { InstanceSettingsUpdate, instance } from "../../api/instance";
-import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs } from "../kind";
+import { declareKind, defineOutputs, echoes, type OutputValues, type DeclaredOutputs } from "../kind";
 import type { SvcClient } from "../../client";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
@@ -53,7 +53,7 @@ const takeOver = async (client: SvcClient, i: Inputs) => {
 /** The instance settings' computed outputs, read from the platform's record. */
 const instanceSettingsOutputs = defineOutputs(instance.settingsGet, {
   // The record itself, typed as the class declares it: one schedule per key.
-  effective: (r): { acp: Record<string, Schedule> } => r,
+  effective: echoes(["acp"], (r): { acp: Record<string, Schedule> } => r),
 });
 
 const instanceSettingsKind = registerKind(

@@ -4,6 +4,7 @@ import { ParametersScheduleCreate, schedules, type ParameterSchedule as Schedule
 import {
   declareKind,
   defineOutputs,
+  echoes,
   RESOURCE_NAME_KEY,
   type CheckFailure,
   type Conflicts,
@@ -74,12 +75,14 @@ const CLOCK_SKEW_MS = 60_000;
 /** A parameter schedule's computed outputs, read from the platform's record. */
 const parameterScheduleOutputs = defineOutputs(schedules.get, {
   state: (r) => r.state,
-  originalResourceParameters: (r) => r.original_resource_parameters,
+  // The values the scheduled parameters had before: as secret as the values that replace them.
+  originalResourceParameters: echoes(["parameters"], (r) => r.original_resource_parameters),
   appliedAt: (r) => r.applied_at ?? undefined,
   appliedBy: (r) => r.applied_by ?? undefined,
   revertedAt: (r) => r.reverted_at ?? undefined,
   revertedBy: (r) => r.reverted_by ?? undefined,
-  errorMsg: (r) => r.error_msg ?? undefined,
+  // The platform's reason may quote the values it could not apply.
+  errorMsg: echoes(["parameters", "revert"], (r) => r.error_msg ?? undefined),
   createdAt: (r) => r.created_at,
   createdBy: (r) => r.created_by,
 });

@@ -5,7 +5,7 @@ import { deploymentRuntime } from "../../api/apps";
 import { WorkloadCreate, workloads } from "../../api/workloads";
 import type { z } from "zod";
 import type { workloadState } from "../../api/workloads";
-import { argsInBody, declareKind, defineOutputs, wireArgs, type ArgSpecs, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { argsInBody, declareKind, defineOutputs, echoes, wireArgs, type ArgSpecs, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import type { DeepInput, Resolved } from "../input-types";
@@ -174,7 +174,7 @@ const workloadOutputs = defineOutputs(workloads.get, {
   lastSeen: (r) => r.status.last_seen ?? undefined,
   downloadStatus: (r) => r.download_status,
   staged: (r) => r.staged !== null,
-  stagedAppVersion: (r) => r.staged?.app_version,
+  stagedAppVersion: echoes(["appVersion"], (r) => r.staged?.app_version),
   appType: (r) => r.app_type,
   createdAt: (r) => r.created_at,
   createdBy: (r) => r.created_by,
