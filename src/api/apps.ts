@@ -176,6 +176,20 @@ export const dataQuality = z
   })
   .strict();
 
+/**
+ * An app version's container image as the vendor's current client sends and reads it: `mode` (`manual`
+ * with an explicit `uri`; `auto` and `undefined` where the platform builds or has no image yet) and the
+ * image reference `uri` (up to 1024 characters).
+ */
+export const appImageMode = z.enum(["auto", "manual", "undefined"]);
+export const AppImage = z.object({ mode: appImageMode, uri: opt(text(1024)) }).strict();
+export type AppImage = z.output<typeof AppImage>;
+/**
+ * The image as create, patch and update take it: the current form, or the facts file's string (the
+ * earlier form, which a platform in transition still takes, as `{ mode: "manual", uri }`).
+ */
+export const appImageInput = z.union([text(1024), AppImage]);
+
 /** POST /apps/create: the app manifest. The variants ac, sigcon, opcua, influxdb, s3 and cc-task share it. */
 export const AppVersionCreate = z
   .object({
@@ -185,7 +199,7 @@ export const AppVersionCreate = z
     type: appType,
     version: semverString,
     category: opt(text(256)),
-    image: opt(text(1024)),
+    image: opt(appImageInput),
     flags: opt(appFlags),
     io: opt(z.array(appIo).max(1000)),
     dynamic_io: opt(z.array(appDynamicIo).max(1000)),
@@ -201,7 +215,7 @@ export type AppVersionCreate = z.output<typeof AppVersionCreate>;
 /** The keys of an app version that patch and update may change (spec "App version"). */
 export const AppVersionPatch = z
   .object({
-    image: opt(text(1024)),
+    image: opt(appImageInput),
     schemas: opt(appSchemas),
     defaults: opt(appDefaults),
   })
@@ -307,7 +321,8 @@ export const AppVersion = z.object({
   type: appType,
   version: z.string(),
   category: z.string().optional(),
-  image: z.string().optional(),
+  /** `{ mode, uri }`; an earlier platform answered the image reference as a string. */
+  image: z.union([z.string(), AppImage]).optional(),
   flags: flagsRecord,
   io: z.array(ioRecord).optional(),
   dynamic_io: z.array(dynamicIoRecord).optional(),

@@ -9,7 +9,8 @@
  * - One file per area (assets.ts, clusters.ts, labels.ts, apps.ts, parameters.ts, workloads.ts, ...)
  *   and index.ts importing them; plus Pulumi.yaml, package.json and tsconfig.json.
  * - Logical names are the platform names (an app version `<app>-<version>`, parameter values
- *   `<app>-<version>-<asset>`, an asset's property or metadata `<asset>/<name>`); variables are their
+ *   `<app>-<version>-<asset>`, an asset's property or metadata `<asset>/<name>`, a schedule, whose id
+ *   the platform assigns, `<app>-<version>-at-<time>`); variables are their
  *   camelCase forms, a collision within a file resolved by the kind's name and then a number, in the
  *   order of the sorted platform names.
  * - References are outputs: an asset's type is `assetType.name`, its parent `parent.name`, a
@@ -136,7 +137,6 @@ const FIELD_REASONS: Record<string, string> = {
 const RECORD_REASONS: Record<string, string> = {
   acps: "compute nodes register themselves",
   data_labels: "data labels have platform-assigned ids: declaring them would create new ones",
-  schedules: "parameter schedules have platform-assigned ids: declaring them would schedule again",
   app_resources: "the package has no resource for an app's asset bindings outside workloads; adopting leaves them as the platform holds them",
   parameter_defaults: "the package has no resource for parameter defaults; adopting leaves them as the platform holds them",
   apps: "an app's own title, description and category, where they differ from those of the version that created it: the App resource's create writes them (adopting must write nothing); declare a `svc.App` to manage them",
@@ -274,7 +274,20 @@ const SECTIONS: Record<string, SectionBuilder> = {
     const key = (e: Entry) => `${String(e.app_name)}@${String(e.app_version)}`;
     for (const pv of list.sort((x, y) => key(x).localeCompare(key(y)))) parameterValues(b, pv);
   },
-  schedules: leaveAll("schedules", (e) => `${String(e.app_name)} ${String(e.app_version)} at ${String(e.scheduled_for)}`),
+  schedules: (b, list) => {
+    // The platform assigns a schedule's id: the logical name is its app version and time (and a
+    // number when several share them), and `adopt` takes over the pending schedule stating every arg.
+    const name = (e: Entry) => `${String(e.app_name)}-${String(e.app_version)}-at-${String(e.scheduled_for).replace(/[:.]/g, "")}`;
+    const taken = new Map<string, number>();
+    for (const e of list.sort((x, y) => name(x).localeCompare(name(y)))) {
+      const n = (taken.get(name(e)) ?? 0) + 1;
+      taken.set(name(e), n);
+      const logical = n === 1 ? name(e) : `${name(e)}-${n}`;
+      const args = b.argsOf("schedules", `${String(e.app_name)} ${String(e.app_version)} at ${String(e.scheduled_for)}`, "ParameterSchedule", e);
+      refAppVersion(b, "schedules", args);
+      b.declare("schedules", "ParameterSchedule", logical, args);
+    }
+  },
   workloads: (b, list) => {
     for (const e of list.sort(byName)) {
       const args = b.argsOf("workloads", String(e.name), "Workload", e, ["stopped"]);

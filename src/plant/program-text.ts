@@ -77,11 +77,12 @@ const FILE_TITLES: Record<string, string> = {
   datatypes: "Data types.",
   apps: "Apps and their versions.",
   parameters: "Parameter values per asset.",
+  schedules: "Parameter schedules still to apply (each adopted as the pending schedule that states every argument).",
   workloads: "Workloads.",
   bridges: "Bridges.",
   settings: "The instance settings (destroy restores the platform's defaults).",
 };
-const FILE_ORDER = ["assets", "clusters", "labels", "datatypes", "apps", "parameters", "workloads", "bridges", "settings"];
+const FILE_ORDER = ["assets", "clusters", "labels", "datatypes", "apps", "parameters", "schedules", "workloads", "bridges", "settings"];
 
 const filesUsed = (decls: readonly Decl[]) => FILE_ORDER.filter((f) => decls.some((d) => d.file === f));
 

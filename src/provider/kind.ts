@@ -14,6 +14,13 @@ import type { BodyOf, CamelCasedDeep, SnakeCase } from "./wire-types";
  * The type token prefix of every resource: `pulumi-nodejs:dynamic/svc:<Kind>`, the token
  * `pulumi.dynamic.Resource` gives, so that the engine hands the resources to the dynamic-provider host.
  */
+/**
+ * The id an adoption plan reads an object by when the platform assigns its ids (a parameter
+ * schedule): the read finds, with the kind's `findCreated`, the object that states every declared
+ * arg, which is the one `adopt: true` takes over.
+ */
+export const ADOPT_BY_CONTENT = "(adopt: the object that states every declared arg)";
+
 export const TYPE_TOKEN_PREFIX = "pulumi-nodejs:dynamic/svc:";
 
 export interface ArgSpec<T = unknown> {

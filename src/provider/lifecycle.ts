@@ -5,7 +5,19 @@
  * through the client.
  */
 import { SvcApiError } from "../client";
-import { destroyEffectOf, RESOURCE_NAME_KEY, WARNING_PREFIX, wireArgs, wireNameOf, type Answer, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
+import {
+  ADOPT_BY_CONTENT,
+  destroyEffectOf,
+  RESOURCE_NAME_KEY,
+  WARNING_PREFIX,
+  wireArgs,
+  wireNameOf,
+  type Answer,
+  type CheckFailure,
+  type Kind,
+  type KindContext,
+  type WireRecord,
+} from "./kind";
 import { refuseUnknownArgs } from "./known-fields";
 import { camel, containedIn, containsUnknown, convertKeys, deepEqual, describeIssue, reconcile, scrub } from "./values";
 import { renderPath } from "../api/common";
@@ -222,6 +234,11 @@ function outputsOf(kind: Kind, args: Props, answer: Answer): Props {
 }
 
 async function existing(kind: Kind, ctx: KindContext, id: string, args: Props): Promise<Answer | undefined> {
+  if (id === ADOPT_BY_CONTENT) {
+    const record = kind.findCreated && (await kind.findCreated(ctx, args, Number.NEGATIVE_INFINITY));
+    if (!record) return undefined;
+    id = String(record.id);
+  }
   try {
     return await kind.read(ctx, id, args);
   } catch (e) {
@@ -316,6 +333,11 @@ export async function create(kind: Kind, ctx: KindContext, inputs: Props): Promi
     if (mayTakeOver) {
       const found = await existing(kind, ctx, naturalId, args);
       if (found) return { id: naturalId, outs: outputsOf(kind, declared, await takeOver(kind, ctx, naturalId, args, found)) };
+    }
+    // A kind whose platform assigns the ids takes over, when asked, the object that states every declared arg.
+    if (naturalId === undefined && declared.adopt === true && kind.findCreated) {
+      const found = await existing(kind, ctx, ADOPT_BY_CONTENT, args);
+      if (found) return { id: String(found.record.id), outs: outputsOf(kind, declared, found) };
     }
     const answer = await kind.create(settlingLostAnswers(kind, ctx, args, naturalId), args);
     const id = naturalId ?? String(answer.record.id);

@@ -35,7 +35,7 @@ export type AppVersionRecord = {
     resources_required?: boolean | undefined;
   };
   category?: string | undefined;
-  image?: string | undefined;
+  image?: string | { mode: "undefined" | "auto" | "manual"; uri: string | undefined } | undefined;
   io?:
     | {
         name: string;

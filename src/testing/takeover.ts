@@ -6,7 +6,7 @@
  * plans against the platform. The adoption plan also reads what a create of a kind that destroy
  * releases would take over (an object an earlier destroy left).
  */
-import { TYPE_TOKEN_PREFIX, type Kind } from "../provider/kind";
+import { ADOPT_BY_CONTENT, TYPE_TOKEN_PREFIX, type Kind } from "../provider/kind";
 import { forProviderMap, UNKNOWN, unwrapSecret, type PropertyMap } from "./values";
 
 export interface Takeovers {
@@ -28,6 +28,8 @@ export async function takeovers(): Promise<Takeovers> {
     adoptionId(type, inputs) {
       const kind = kindOf(type);
       if (!kind || !(asked(inputs) || alwaysAdopts(kind) || kind.onDestroy === "release")) return undefined;
+      // The platform assigns its ids (a schedule): the read finds the object by what it states.
+      if (kind.id === undefined && kind.findCreated !== undefined) return asked(inputs) ? ADOPT_BY_CONTENT : undefined;
       try {
         const id = kind.id?.(forProviderMap(inputs));
         return id && !id.includes(UNKNOWN) ? id : undefined;

@@ -155,7 +155,7 @@ describe("App versions: get, patch, update, delete (spec Apps rules; facts §6.1
       app: { configuration: { c: "3" } },
       system: { replicas: 1 },
     });
-    expect(a.body.image).toBe("registry.local/sim:1");
+    expect(a.body.image).toEqual({ mode: "manual", uri: "registry.local/sim:1" });
     expect(a.body.schemas).toEqual(full.schemas);
     expect(a.body.updated_at >= a.body.created_at).toBe(true);
     expect((await emu.get(pathOf(areas.apps.versionGet, { app_name: "simulator", app_version: "1.0.0" }))).body).toEqual(a.body);
@@ -170,13 +170,25 @@ describe("App versions: get, patch, update, delete (spec Apps rules; facts §6.1
     expectErrorBody(await emu.post(pathOf(areas.apps.versionPatch, { app_name: "simulator", app_version: "2.0.0" }), { image: "x" }), 404);
   });
 
+  test("the image: taken as {mode, uri} or as a string (the earlier form), answered as {mode, uri}; an empty one removes it", async () => {
+    await createVersion("simulator", "1.0.0", full);
+    const at = { app_name: "simulator", app_version: "1.0.0" };
+    const current = await emu.post(pathOf(areas.apps.versionPatch, at), { image: { mode: "manual", uri: "registry.local/sim:2" } });
+    expect(current.status).toBe(200);
+    expect(current.body.image).toEqual({ mode: "manual", uri: "registry.local/sim:2" });
+    expect((await emu.post(pathOf(areas.apps.versionPatch, at), { image: "registry.local/sim:3" })).body.image).toEqual({ mode: "manual", uri: "registry.local/sim:3" });
+    expect((await emu.get(pathOf(areas.apps.versionGet, at))).body.image).toEqual({ mode: "manual", uri: "registry.local/sim:3" });
+    expectErrorBody(await emu.post(pathOf(areas.apps.versionPatch, at), { image: { mode: "pushed", uri: "x" } }), 400);
+    expect((await emu.post(pathOf(areas.apps.versionPatch, at), { image: "" })).body).not.toHaveProperty("image");
+  });
+
   test("update replaces schemas and defaults as a whole", async () => {
     await createVersion("simulator", "1.0.0", full);
     const a = await emu.post(pathOf(areas.apps.versionUpdate, { app_name: "simulator", app_version: "1.0.0" }), { defaults: { system: { replicas: 2 } } });
     expect(a.status).toBe(200);
     expect(a.body.defaults).toEqual({ system: { replicas: 2 } });
     expect(a.body).not.toHaveProperty("schemas");
-    expect(a.body.image).toBe("registry.local/sim:1");
+    expect(a.body.image).toEqual({ mode: "manual", uri: "registry.local/sim:1" });
   });
 
   test("deleting a version keeps the app and recomputes latest_version", async () => {

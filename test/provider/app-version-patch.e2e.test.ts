@@ -39,7 +39,7 @@ test("removing parts of defaults and schemas, then the args, removes them on the
     expect(afterOne.defaults?.system).toBeUndefined();
     expect(afterOne.defaults?.deployment?.max_resources).toBe(2);
     expect(afterOne.schemas?.parameters).toEqual(parameters);
-    expect(afterOne.image).toBe("reg/monitor:1.0.0");
+    expect(afterOne.image).toEqual({ mode: "manual", uri: "reg/monitor:1.0.0" });
     expect(await stack.refresh()).toHaveActions({ v1: "same" });
 
     // Both args go: nothing the program declared stays on the platform; the image is kept.
@@ -47,13 +47,13 @@ test("removing parts of defaults and schemas, then the args, removes them on the
     const afterAll = await record(url);
     expect(afterAll.defaults?.deployment?.max_resources).toBeUndefined();
     expect(afterAll.schemas?.parameters).toBeUndefined();
-    expect(afterAll.image).toBe("reg/monitor:1.0.0");
+    expect(afterAll.image).toEqual({ mode: "manual", uri: "reg/monitor:1.0.0" });
     expect(await stack.refresh()).toHaveActions({ v1: "same" });
     expect(await stack.preview()).toHaveActions({ v1: "same" });
 
     // An image change alone is still a patch of the image only.
     expect(await stack.up(program(undefined, undefined, "reg/monitor:1.0.1"))).toHaveActions({ v1: "update" });
-    expect((await record(url)).image).toBe("reg/monitor:1.0.1");
+    expect((await record(url)).image).toEqual({ mode: "manual", uri: "reg/monitor:1.0.1" });
   } finally {
     await stack.close();
   }

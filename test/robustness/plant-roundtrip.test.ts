@@ -25,6 +25,7 @@ import { SOAK } from "./helpers";
       "DataType",
       "InstanceSettings",
       "Label",
+      "ParameterSchedule",
       "Workload",
     ]);
   },

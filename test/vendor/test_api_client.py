@@ -276,14 +276,33 @@ def test_app_version_patch_and_update(api, unique):
     assert updated is not None
 
 
-@op("POST /apps/{app_name}/v/{app_version}/patch")
-@known_difference("the client's app version image is an object {mode, uri}; the emulator's (and the provider's AppVersion arg) a string")
-def test_app_version_patch_image(api, unique):
+def image_of(version) -> tuple[str, str]:
+    mode = version.image.mode
+    return (getattr(mode, "value", mode), version.image.uri)
+
+
+@op("POST /apps/create", "POST /apps/{app_name}/v/{app_version}/patch", "GET /apps/{app_name}/v/{app_version}/get")
+def test_app_version_image(api, unique):
+    # The client sends and reads the image as {mode, uri}.
     app = unique("app")
-    api.apps.create_app_version(data=manifest(app, "1.0.0"))
-    api.apps.patch_app_version(app_name=app, app_version="1.0.0", data={"image": {"mode": "manual", "uri": "registry.example.com/app:1.0.0"}})
+    created = api.apps.create_app_version(data=manifest(app, "1.0.0", image={"mode": "manual", "uri": "registry.example.com/app:0.9.0"}))
+    assert image_of(created) == ("manual", "registry.example.com/app:0.9.0")
+    patched = api.apps.patch_app_version(app_name=app, app_version="1.0.0", data={"image": {"mode": "manual", "uri": "registry.example.com/app:1.0.0"}})
+    assert image_of(patched) == ("manual", "registry.example.com/app:1.0.0")
     got = api.apps.get_app_version(app_name=app, app_version="1.0.0")
-    assert got.image.uri == "registry.example.com/app:1.0.0"
+    assert image_of(got) == ("manual", "registry.example.com/app:1.0.0")
+
+
+@op("POST /apps/create", "GET /apps/{app_name}/v/{app_version}/get")
+def test_app_version_image_sent_in_the_earlier_form(api, unique):
+    # A version whose image was sent as a string (the facts file's form, which the package's releases
+    # up to 0.1.0 send) reads in the client's form.
+    app = unique("app")
+    # The client's own request (its login and base path): its models only build the current form.
+    response = api.request(path="/api/v4/apps/create", method="POST", data=manifest(app, "1.0.0", image="registry.example.com/app:1.0.0"))
+    assert response.status_code == 201, response.text
+    got = api.apps.get_app_version(app_name=app, app_version="1.0.0")
+    assert image_of(got) == ("manual", "registry.example.com/app:1.0.0")
 
 
 @op("GET /apps/list")

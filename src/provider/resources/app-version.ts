@@ -96,10 +96,30 @@ function createBody(i: Inputs): Json {
     type: i.type,
     title: i.title ?? manifest.title ?? i.appName,
     description: i.description ?? manifest.description ?? "",
-    image: i.image ?? manifest.image,
+    image: imageBody(i.image ?? manifest.image),
     defaults: i.defaults !== undefined ? convertKeys(i.defaults, snake, DEFAULTS_FREE) : manifest.defaults,
     schemas: i.schemas !== undefined ? convertKeys(i.schemas, snake, SCHEMAS_FREE) : manifest.schemas,
   });
+}
+
+/**
+ * The image as the platform's current form carries it, `{ mode, uri }` (the vendor's current client
+ * sends and reads it so); an image reference (the arg, or a manifest's string) is `{ mode: "manual", uri }`.
+ */
+function imageBody(image: unknown): unknown {
+  return typeof image === "string" ? { mode: "manual", uri: image } : image;
+}
+
+/**
+ * The record's image in the form the program declared it: the reference where it declared a string
+ * (the arg, or a manifest's string), the record's `{ mode, uri }` where it declared that. A record of
+ * a platform that still answers the earlier form, a string, reads the same.
+ */
+function imageAsDeclared(stated: unknown, declared: unknown): unknown {
+  if (typeof declared === "object" && declared !== null) return typeof stated === "string" ? imageBody(stated) : stated;
+  if (typeof stated !== "object" || stated === null) return stated;
+  const s = stated as { mode?: unknown; uri?: unknown };
+  return s.mode === "manual" && typeof s.uri === "string" ? s.uri : stated;
 }
 
 function scrubUndefined(o: Json): Json {
@@ -195,7 +215,13 @@ const appVersionKind = registerKind(
       const request = { params: params(id), body: conformed(AppVersionPatch, scrubUndefined(sent)) };
       return whole ? await client.call(apps.versionUpdate, request) : await client.call(apps.versionPatch, request);
     },
-    argsFromRecord: (r, olds) => (olds.manifest === undefined ? {} : { manifest: manifestFromRecord(olds.manifest, r, olds) }),
+    argsFromRecord: (r, olds) => {
+      // The image arg is a reference; an import (no olds) reads it so too.
+      const image = imageAsDeclared(r.image, olds.image ?? "") as string | undefined;
+      if (olds.manifest === undefined) return { image };
+      const manifestImage = imageAsDeclared(r.image, olds.manifest.image ?? "");
+      return { image, manifest: manifestFromRecord(olds.manifest, { ...r, image: manifestImage }, olds) };
+    },
     outputs: appVersionOutputs,
   }),
 );

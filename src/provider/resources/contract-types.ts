@@ -302,6 +302,14 @@ export interface AppManifestDataQuality {
   datastreams: string[];
 }
 
+/** An app version's container image in the form of the vendor's current client. */
+export interface AppManifestImage {
+  /** `manual` with an explicit `uri`; `auto` or `undefined` where the platform provides the image. */
+  mode: "auto" | "manual" | "undefined";
+  /** The image reference, up to 1024 characters (`latest` is not a tag to use). */
+  uri?: string;
+}
+
 /**
  * The app manifest in the platform's naming (snake_case), without `name`, `version` and `type`
  * (set with the args). Explicit args win over the manifest's `title`, `description`, `image`,
@@ -314,8 +322,11 @@ export interface AppManifest {
   description?: string;
   /** The category, free text up to 256 characters. Default: none. */
   category?: string;
-  /** The container image, up to 1024 characters. Default: none. */
-  image?: string;
+  /**
+   * The container image: its reference (up to 1024 characters, sent as `{ mode: "manual", uri }`), or
+   * `{ mode, uri }` as the vendor's current client writes it. Default: none.
+   */
+  image?: string | AppManifestImage;
   /** The app's flags. Default: the platform's. */
   flags?: AppManifestFlags;
   /** The app's IOs (at most 1000). Default: none. */

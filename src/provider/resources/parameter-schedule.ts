@@ -63,6 +63,12 @@ export interface ParameterScheduleArgs {
   }>;
   /** A comment stored with the schedule, up to 1024 characters; default: none. Changing it replaces the schedule. */
   comment?: pulumi.Input<string>;
+  /**
+   * Take over a pending schedule (state `scheduled`) of the app version that states every declared
+   * argument instead of creating one: the platform assigns a schedule's id, so it is found by what it
+   * states (`generate` declares a snapshot's schedules so). Provider-side only (never sent); default `false`.
+   */
+  adopt?: pulumi.Input<boolean>;
 }
 
 /** The args as the provider receives them. */
@@ -273,6 +279,7 @@ const parameterScheduleKind = registerKind(
         },
       },
       comment: {},
+      adopt: { local: true },
     },
     replaceWhen: () => true,
     // The replacement would set the same parameters at the same time as the old schedule: delete first.

@@ -15,13 +15,16 @@
  * - Version patch works on the spec's listed keys (image, defaults.deployment.max_resources, ...,
  *   schemas.io_configuration): each one sent replaces its whole value; `defaults: {}` changes nothing.
  *   Update replaces `schemas` and `defaults` whole (absent means removed); `image` changes only when sent.
+ * - An image is stored and answered as `{ mode, uri }`, the form of the vendor's current client; a
+ *   string (the facts file's form, which earlier clients send and earlier state files hold) is taken
+ *   and answered as `{ mode: "manual", uri }`, and an empty one (an image removed) as none.
  * - A version (or an app) that workloads still run answers 400 naming them on delete.
  * - Deleting a version drops its parameter values and history; deleting an app drops its versions,
  *   resource bindings, parameter definitions, values and history. Schedules stay and end in `error`
  *   when they come due.
  * - A parameter defined twice in one manifest, or whose default does not match its data_type, is 400.
  */
-import type { AppVersion, AppVersionCreate, AppVersionPatch } from "../../../api/apps";
+import type { AppImage, AppVersion, AppVersionCreate, AppVersionPatch } from "../../../api/apps";
 import { badRequest, conflict } from "../../../api/errors";
 import type { WriteContext } from "../../handler";
 import type { Store } from "../../store/store";
@@ -44,10 +47,22 @@ const RUNTIME_UPDATE_DEFAULTS = { io: false, configuration: false, resource_para
 
 type Manifest = Omit<AppVersion, "created_at" | "created_by" | "updated_at" | "updated_by">;
 
+/** An image in the form the platform answers (see the header). */
+export function imageForm(image: string | AppImage | undefined): AppImage | undefined {
+  if (typeof image !== "string") return image;
+  return image === "" ? undefined : { mode: "manual", uri: image };
+}
+
+/** A version as the platform answers it: a stored string image (earlier state files) in the current form. */
+export function versionView(v: AppVersion): AppVersion {
+  return typeof v.image === "string" ? compact({ ...v, image: imageForm(v.image) }) : v;
+}
+
 /** The manifest as the platform stores it: the defaults of facts §6.7 filled in. */
 function withPlatformDefaults(m: AppVersionCreate): Manifest {
   return compact({
     ...m,
+    image: imageForm(m.image),
     flags: compact({ ...m.flags, enable_runtime_update: { ...RUNTIME_UPDATE_DEFAULTS, ...compact(m.flags?.enable_runtime_update ?? {}) } }),
     io: m.io?.map((i) => ({ ...i, way: i.way ?? "output", storage: i.storage ?? "node-and-cloud" })),
     dynamic_io: m.dynamic_io?.map((d) => ({ ...d, ownership: d.ownership ?? "both", type: d.type ?? "both" })),
@@ -176,11 +191,11 @@ export function patchVersion(current: AppVersion, body: AppVersionPatch): AppVer
     const value = getPath(body, path);
     if (value !== undefined) setPath(next, path, structuredClone(value));
   }
-  return next as unknown as AppVersion;
+  return versionView(compact({ ...(next as unknown as AppVersion), image: imageForm((next as unknown as AppVersion).image) }));
 }
 
 export function updateVersion(current: AppVersion, body: AppVersionPatch): AppVersion {
-  return compact({ ...current, image: body.image ?? current.image, schemas: body.schemas, defaults: body.defaults });
+  return compact({ ...current, image: imageForm(body.image ?? current.image), schemas: body.schemas, defaults: body.defaults });
 }
 
 export function changeVersion(

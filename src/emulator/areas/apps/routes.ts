@@ -5,7 +5,20 @@ import { route, type AreaModule } from "../../handler";
 import { versionSortKey } from "../../version-order";
 import type { Store } from "../../store/store";
 import { requireAppVersion } from "../parameters/model";
-import { appsTable, changeVersion, compact, createVersion, deleteApp, deleteVersion, patchVersion, requireApp, updateVersion, versionsOf, type StoredApp } from "./model";
+import {
+  appsTable,
+  changeVersion,
+  compact,
+  createVersion,
+  deleteApp,
+  deleteVersion,
+  patchVersion,
+  requireApp,
+  updateVersion,
+  versionsOf,
+  versionView,
+  type StoredApp,
+} from "./model";
 import { deployAppVersion } from "../workloads/model-deploy";
 import { appResourceRows, appStatusOf, contextEntries, resourceCount, setEnabled, unbind } from "./model-resources";
 
@@ -28,7 +41,7 @@ const intersects = (filter: string[] | undefined, values: string[]) => !filter |
 export const area: AreaModule = {
   routes: [
     route(ep.create, (ctx) => createVersion(ctx, ctx.body)),
-    route(ep.versionGet, (ctx) => requireAppVersion(ctx.store, ctx.params.app_name, ctx.params.app_version)),
+    route(ep.versionGet, (ctx) => versionView(requireAppVersion(ctx.store, ctx.params.app_name, ctx.params.app_version))),
     route(ep.versionPatch, (ctx) => changeVersion(ctx, ctx.params, ctx.body, patchVersion)),
     route(ep.versionUpdate, (ctx) => changeVersion(ctx, ctx.params, ctx.body, updateVersion)),
     route(ep.versionDelete, (ctx) => deleteVersion(ctx, ctx.params)),
