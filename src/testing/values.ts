@@ -138,13 +138,14 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 
 /**
  * Top-level keys whose values differ between two property maps, compared without secret markings
- * (a value turning secret is not a change of value). `__provider` is left out unless asked for: it
- * changes whenever the program's provider code does, and the dynamic-provider host ignores that.
+ * (a value turning secret is not a change of value). The internal keys (`__provider`, which changes
+ * whenever the program's provider code does and which the dynamic-provider host ignores, and a
+ * provider's hidden inputs) are left out unless asked for.
  */
 export function changedKeys(olds: PropertyMap, news: PropertyMap, options: { provider?: boolean } = {}): string[] {
-  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
-  // The engine's own comparison (for a provider without a diff method) counts `__provider` as an input.
-  if (!options.provider) keys.delete(PROVIDER_KEY);
+  let keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])];
+  // The engine's own comparison (for a provider without a diff method) counts them as inputs.
+  if (!options.provider) keys = keys.filter((k) => !isInternalKey(k));
   return [...keys].filter((k) => !deepEqual(reveal(olds[k] ?? null), reveal(news[k] ?? null))).sort();
 }
 
