@@ -9,6 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_KEY, TYPE_TOKEN_PREFIX } from "./kind";
+import { OWNER_KEY, ownerValue } from "./ownership";
 
 /**
  * The `__provider` module text of a kind; `secretArgs` names the args that are secret in the program,
@@ -53,7 +54,13 @@ export abstract class SvcResource extends pulumi.CustomResource {
       }
       return providerModule(kind.name, secretArgs);
     });
-    const props = { ...Object.fromEntries(kind.outputNames.map((o) => [o, undefined])), ...args, [PROVIDER_KEY]: provider };
+    const owner = ownerInput(name);
+    const props = {
+      ...Object.fromEntries(kind.outputNames.map((o) => [o, undefined])),
+      ...args,
+      [PROVIDER_KEY]: provider,
+      ...(owner ? { [OWNER_KEY]: owner } : {}),
+    };
     super(TYPE_TOKEN_PREFIX + kind.name, name, props, { ...opts, additionalSecretOutputs: secretOutputs });
   }
 }
@@ -73,4 +80,18 @@ async function secretArgsOf(args: Record<string, unknown>): Promise<string[]> {
   const names = Object.keys(args);
   const secret = await Promise.all(names.map((n) => holdsSecret(args[n])));
   return names.filter((_, i) => secret[i]);
+}
+
+/**
+ * The hidden input naming the resource's project, stack and name, by which a create records who made
+ * the object (ownership.ts); none outside a stack (a program run without an engine).
+ */
+function ownerInput(name: string): string | undefined {
+  try {
+    const project = pulumi.getProject();
+    const stack = pulumi.getStack();
+    return project && stack ? ownerValue(project, stack, name) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -20,6 +20,12 @@ export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 /** The key under which a dynamic resource carries its serialized provider. */
 export const PROVIDER_KEY = "__provider";
 
+/** The engine's internal properties (`__provider`, the provider's hidden `__svcOwner`): a `__` key, which Pulumi never shows. */
+export const isInternalKey = (key: string): boolean => key.startsWith("__");
+
+/** A property map without the engine's internal properties. */
+export const withoutInternalKeys = (m: PropertyMap): PropertyMap => Object.fromEntries(Object.entries(m).filter(([k]) => !isInternalKey(k)));
+
 export const isObject = (v: unknown): v is PropertyMap => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export const isSecret = (v: unknown): v is PropertyMap => isObject(v) && v[SIG_KEY] === SECRET_SIG;
@@ -132,13 +138,14 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 
 /**
  * Top-level keys whose values differ between two property maps, compared without secret markings
- * (a value turning secret is not a change of value). `__provider` is left out unless asked for: it
- * changes whenever the program's provider code does, and the dynamic-provider host ignores that.
+ * (a value turning secret is not a change of value). The internal keys (`__provider`, which changes
+ * whenever the program's provider code does and which the dynamic-provider host ignores, and a
+ * provider's hidden inputs) are left out unless asked for.
  */
 export function changedKeys(olds: PropertyMap, news: PropertyMap, options: { provider?: boolean } = {}): string[] {
-  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
-  // The engine's own comparison (for a provider without a diff method) counts `__provider` as an input.
-  if (!options.provider) keys.delete(PROVIDER_KEY);
+  let keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])];
+  // The engine's own comparison (for a provider without a diff method) counts them as inputs.
+  if (!options.provider) keys = keys.filter((k) => !isInternalKey(k));
   return [...keys].filter((k) => !deepEqual(reveal(olds[k] ?? null), reveal(news[k] ?? null))).sort();
 }
 
