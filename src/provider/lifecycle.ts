@@ -450,9 +450,6 @@ async function mayAdopt(kind: Kind, ctx: KindContext, id: string, found: Answer,
   }
 }
 
-/** A warning on the provider's log, which the engine lists under Diagnostics. */
-const warn = (message: string) => console.error(`${WARNING_PREFIX}${message}`);
-
 export async function read(kind: Kind, ctx: KindContext, id: string, props: Props): Promise<{ id: string; props: Props; inputs?: Props }> {
   const olds = argsOf(kind, props);
   let answer: Answer | undefined;
