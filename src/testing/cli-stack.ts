@@ -110,6 +110,8 @@ export class CliStack {
     const temp = fs.mkdtempSync(path.join(os.tmpdir(), "svc-cli-stack-"));
     const backend = options.statePath ? path.resolve(options.statePath) : path.join(temp, "backend");
     fs.mkdirSync(backend, { recursive: true });
+    // An empty `.attrs` (left by a killed write of a backend without metadata=skip) makes the stack unreadable.
+    removeEmptyAttrs(backend);
     const workDir = path.join(temp, "work");
     fs.mkdirSync(workDir);
     try {

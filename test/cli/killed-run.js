@@ -5,8 +5,9 @@
  * user's install does.
  *
  * argv[2] is a JSON object: { engine: "kit" | "pulumi", pulumiDir, statePath, baseUrl, program: "v1" |
- * "v2", command: "up" | "destroy" | "cancel" | "clear-pending" | "pending" }. Prints one JSON line:
- * { ok: true, pending? } or { ok: false, error }.
+ * "v2", command: "up" | "destroy" | "cancel" | "clear-pending" | "state" }. Prints one JSON line:
+ * { ok: true, pending, resources, cleared? } (the state's pending operations and resources after the
+ * command) or { ok: false, error }.
  */
 const svc = require("pulumi-svc");
 const testing = require("pulumi-svc/testing");
@@ -51,10 +52,9 @@ async function main() {
     else if (args.command === "destroy") await stack.destroy();
     else if (args.command === "cancel") await stack.cancel();
     else if (args.command === "clear-pending") result = { cleared: await stack.clearPendingOperations() };
-    else if (args.command === "pending") result = { pending: stack.pendingOperations() };
-    else throw new Error(`unknown command ${args.command}`);
+    else if (args.command !== "state") throw new Error(`unknown command ${args.command}`);
     const resources = stack.resources().map((r) => ({ name: r.name, type: r.type, id: r.id, title: r.outputs.title }));
-    process.stdout.write(JSON.stringify({ ok: true, ...result, resources }) + "\n");
+    process.stdout.write(JSON.stringify({ ok: true, pending: stack.pendingOperations(), ...result, resources }) + "\n");
   } finally {
     await stack.close();
   }
