@@ -3,12 +3,13 @@
  * calls), so a preview costs nothing; create, read, update and delete go through the client.
  */
 import { SvcApiError } from "../client";
-import { destroyEffectOf, wireArgs, wireNameOf, type Answer, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
+import { destroyEffectOf, WARNING_PREFIX, wireArgs, wireNameOf, type Answer, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
 import { refuseUnknownArgs } from "./known-fields";
 import { camel, containedIn, containsUnknown, convertKeys, deepEqual, describeIssue, reconcile, scrub } from "./values";
 import { renderPath } from "../api/common";
 import { endpoints } from "../api/endpoints";
 import { isCreate } from "../client/retry";
+import { creatorOf, describeCreator, ownerOf, readInstead, requestIdOf, withoutOwner, type Creator, type Owner } from "./ownership";
 
 type Props = Record<string, unknown>;
 
@@ -81,7 +82,7 @@ export function check(kind: Kind, olds: Props | undefined, news: Props, nowMs: n
     if (!reasons.includes(reason)) reasons.push(reason);
     found.set(property, reasons);
   };
-  refuseUnknownArgs(kind, news, add);
+  refuseUnknownArgs(kind, withoutOwner(news), add);
   const notKnownYet = new Set(Object.keys(args).filter((k) => containsUnknown(args[k])));
   const missing = kind.required.filter((r) => args[r] === undefined);
   for (const r of missing) add(r, "is required");
@@ -233,27 +234,125 @@ export async function create(kind: Kind, ctx: KindContext, inputs: Props): Promi
   const declared = argsOf(kind, inputs);
   const args = platformArgs(kind, inputs);
   const naturalId = safeId(kind, args);
+  const owner = ownerOf(inputs);
+  const adopt = declared.adopt === true;
   // A kind that destroy only releases takes over the object an earlier destroy left; others when asked.
-  const mayTakeOver = naturalId !== undefined && (declared.adopt === true || destroyEffectOf(kind) === "release");
+  const mayTakeOver = naturalId !== undefined && (adopt || destroyEffectOf(kind) === "release");
   try {
     if (mayTakeOver) {
       const found = await existing(kind, ctx, naturalId, args);
-      if (found) return { id: naturalId, outs: outputsOf(kind, declared, await takeOver(kind, ctx, naturalId, args, found)) };
+      if (found) {
+        await mayAdopt(kind, ctx, naturalId, found, owner, adopt);
+        return { id: naturalId, outs: outputsOf(kind, declared, await takeOver(kind, ctx, naturalId, args, found)) };
+      }
     }
-    const answer = await kind.create(settlingLostAnswers(kind, ctx, args, naturalId), args);
+    const answer = await kind.create(recordingCreator(kind, settlingLostAnswers(kind, ctx, args, naturalId), owner, naturalId), args);
     const id = naturalId ?? String(answer.record.id);
     return { id, outs: outputsOf(kind, declared, answer) };
   } catch (e) {
     // A 409 of the create call itself (not of a call that follows it) means the object exists.
-    if (e instanceof SvcApiError && e.status === 409 && "adopt" in kind.args && createsAnObject(e.endpointId)) {
-      throw new Error(
-        `${label(kind, naturalId)}: create failed: ${e.message}. It already exists on the platform: set \`adopt: true\` on the resource to take it over (this provider's import route).`,
-        { cause: e },
-      );
+    if (e instanceof SvcApiError && e.status === 409 && naturalId !== undefined && createsAnObject(e.endpointId)) {
+      return await existsAlready(kind, ctx, naturalId, args, declared, owner, e);
     }
+    if (e instanceof RefusedTakeover) throw e;
     throw describeFailure(kind, naturalId, "create", e);
   }
 }
+
+/** An error that already names the resource and says what to do. */
+class RefusedTakeover extends Error {}
+
+/** The create's context: its calls carry the request id that records who creates the object (ownership.ts). */
+function recordingCreator(kind: Kind, ctx: KindContext, owner: Owner | undefined, naturalId: string | undefined): KindContext {
+  if (!owner || naturalId === undefined) return ctx;
+  return { ...ctx, client: ctx.client.withDefaults({ requestId: requestIdOf(owner, kind.name, naturalId) }) };
+}
+
+/**
+ * The create was answered 409: the object exists. One that this same resource of this same stack
+ * created (a run that made it and stopped before the state kept it) is taken over and brought to the
+ * declared state; any other fails the create, naming who created it and the safe way on.
+ */
+async function existsAlready(
+  kind: Kind,
+  ctx: KindContext,
+  id: string,
+  args: Props,
+  declared: Props,
+  owner: Owner | undefined,
+  conflict: SvcApiError,
+): Promise<{ id: string; outs: Props }> {
+  let found: Answer | undefined;
+  let creator: Creator | undefined;
+  try {
+    found = await existing(kind, ctx, id, args);
+    if (found && owner) creator = await creatorOf(ctx.client, kind.name, id, found.record, owner);
+  } catch {
+    // The read that would tell fails: the create's own failure is the one to report.
+  }
+  if (found && creator?.by === "this-resource") {
+    console.error(
+      `${label(kind, id)}: the platform already holds it, created by this resource of this stack in an earlier run that did not finish (its answer never reached the state); taking it over and bringing it to the declared state`,
+    );
+    try {
+      return { id, outs: outputsOf(kind, declared, await takeOver(kind, ctx, id, args, found)) };
+    } catch (e) {
+      throw describeFailure(kind, id, "create", e);
+    }
+  }
+  const head = `${label(kind, id)}: create failed: ${conflict.message}.`;
+  if (!("adopt" in kind.args)) throw new Error(`${head} ${creator ? createdBy(kind, creator) : "It already exists on the platform."}`, { cause: conflict });
+  throw new Error(`${head} ${conflictAdvice(kind, creator)}`, { cause: conflict });
+}
+
+/** Who created an existing object, in a sentence. */
+function createdBy(kind: Kind, creator: Creator): string {
+  if (creator.by === "unknown") return `It already exists on the platform; who created it is not known: ${creator.why}.`;
+  return `It already exists on the platform, created by ${describeCreator(creator)}.`;
+}
+
+/** What to do about a create answered 409, by who created the object. */
+function conflictAdvice(kind: Kind, creator: Creator | undefined): string {
+  const managed = `Do not set \`adopt: true\` on it: two stacks would own one object, and destroying either would delete it for both. Instead, ${readInstead(kind.name)}.`;
+  if (creator?.by === "other-stack") return `It already exists on the platform, created by ${describeCreator(creator)}, which manages it. ${managed}`;
+  if (creator?.by === "this-stack") {
+    return `It already exists on the platform, created by ${describeCreator(creator)}: one object cannot be two resources. If the resource was renamed, give it \`aliases: [{ name: ${JSON.stringify(creator.resource ?? "<old name>")} }]\`; else remove one of the two.`;
+  }
+  const who = creator?.by === "unknown" ? `Who created it is not known (${creator.why}). ` : creator?.by === "none" ? "No stack of pulumi-svc created it. " : "";
+  return (
+    `It already exists on the platform. ${who}If no stack manages it, set \`adopt: true\` on the resource to take it over (this provider's import route). ` +
+    `If another stack manages it, do not adopt it: ${readInstead(kind.name)}.`
+  );
+}
+
+/**
+ * Before taking over an existing object: an adoption (`adopt: true`) of an object another stack, or
+ * another resource of this stack, created is refused; a kind whose destroy only releases its objects
+ * takes one over with a warning. Where the audit log cannot tell, an adoption warns and goes ahead.
+ */
+async function mayAdopt(kind: Kind, ctx: KindContext, id: string, found: Answer, owner: Owner | undefined, adopt: boolean): Promise<void> {
+  const creator = await creatorOf(ctx.client, kind.name, id, found.record, owner);
+  if (creator.by === "other-stack" || creator.by === "this-stack") {
+    const whose = `${label(kind, id)}: ${adopt ? "adopt: true" : "taking over the existing object"}: it was created by ${describeCreator(creator)}`;
+    const instead =
+      creator.by === "this-stack"
+        ? `one object cannot be two resources of one stack: if the resource was renamed, give it \`aliases: [{ name: ${JSON.stringify(creator.resource ?? "<old name>")} }]\` instead of adopting; else remove one of the two`
+        : `two stacks would own one object, and destroying either would delete it for both. Remove \`adopt\` and ${readInstead(kind.name)}; adopt only an object no stack manages`;
+    if (adopt) throw new RefusedTakeover(`${whose}, which manages it, so it is not adopted: ${instead}.`);
+    warn(
+      `${whose}, which may still manage it: changes from both stacks would overwrite each other. ${readInstead(kind.name)[0].toUpperCase()}${readInstead(kind.name).slice(1)} instead of declaring it here.`,
+    );
+    return;
+  }
+  if (creator.by === "unknown" && adopt) {
+    warn(
+      `${label(kind, id)}: adopt: true: could not check whether another stack manages it (${creator.why}). Adopt only an object no stack manages: if another stack does, destroying either would delete it for both.`,
+    );
+  }
+}
+
+/** A warning on the provider's log, which the engine lists under Diagnostics. */
+const warn = (message: string) => console.error(`${WARNING_PREFIX}${message}`);
 
 export async function read(kind: Kind, ctx: KindContext, id: string, props: Props): Promise<{ id: string; props: Props; inputs?: Props }> {
   const olds = argsOf(kind, props);

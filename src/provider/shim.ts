@@ -9,6 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_KEY, TYPE_TOKEN_PREFIX } from "./kind";
+import { OWNER_KEY, ownerValue } from "./ownership";
 
 /** The `__provider` module text of a kind. */
 export function providerModule(kind: string): string {
@@ -24,7 +25,27 @@ export abstract class SvcResource extends pulumi.CustomResource {
   // The kind is described by its name and output names only, so that the public declarations of the
   // resource classes never describe a kind (see registry.ts).
   protected constructor(kind: { readonly name: string; readonly outputNames: readonly string[] }, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...Object.fromEntries(kind.outputNames.map((o) => [o, undefined])), ...args, [PROVIDER_KEY]: providerModule(kind.name) };
+    const owner = ownerInput(name);
+    const props = {
+      ...Object.fromEntries(kind.outputNames.map((o) => [o, undefined])),
+      ...args,
+      [PROVIDER_KEY]: providerModule(kind.name),
+      ...(owner ? { [OWNER_KEY]: owner } : {}),
+    };
     super(TYPE_TOKEN_PREFIX + kind.name, name, props, opts);
+  }
+}
+
+/**
+ * The hidden input naming the resource's project, stack and name, by which a create records who made
+ * the object (ownership.ts); none outside a stack (a program run without an engine).
+ */
+function ownerInput(name: string): string | undefined {
+  try {
+    const project = pulumi.getProject();
+    const stack = pulumi.getStack();
+    return project && stack ? ownerValue(project, stack, name) : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -24,7 +24,7 @@ import { runResult, type OperationKind, type OperationReport, type RenderedRunRe
 import { DEFAULT_PASSPHRASE } from "./secrets";
 import type { ResourceView, StackOptions, UpOptions } from "./test-stack";
 import { RunError } from "./test-stack";
-import { changedKeys, isObject, isSecret, type PropertyMap } from "./values";
+import { changedKeys, isInternalKey, isObject, isSecret, type PropertyMap } from "./values";
 
 /** Where the CLI is: the `pulumiPath` option, else `SVC_PULUMI_DIR`, else `pulumi` on PATH. */
 export function findPulumi(dir = process.env.SVC_PULUMI_DIR): string | undefined {
@@ -327,8 +327,9 @@ interface ExportedResource {
 const isEngineResource = (type: string) => type === "pulumi:pulumi:Stack" || type.startsWith("pulumi:providers:");
 
 function viewOf(r: ExportedResource): ResourceView {
-  const { __provider: provider, ...inputs } = r.inputs ?? {};
-  const { __provider: _sameProvider, ...outputs } = r.outputs ?? {};
+  const provider = r.inputs?.__provider;
+  const inputs = Object.fromEntries(Object.entries(r.inputs ?? {}).filter(([k]) => !isInternalKey(k)));
+  const outputs = Object.fromEntries(Object.entries(r.outputs ?? {}).filter(([k]) => !isInternalKey(k)));
   const secretOutputs: string[] = [];
   return {
     urn: r.urn,

@@ -1,6 +1,6 @@
 import { EngineError } from "./context";
 import { renderPlan, type RenderOptions } from "./render";
-import { isObject, isSecret, mapValues, PROVIDER_KEY, SECRET_SIG, SIG_KEY, type PropertyMap, type PropertyValue } from "./values";
+import { isObject, isSecret, mapValues, SECRET_SIG, SIG_KEY, withoutInternalKeys, type PropertyMap, type PropertyValue } from "./values";
 
 /** What a run did (or, for a preview, would do) to each resource. */
 
@@ -92,10 +92,9 @@ export function describeOperations(operations: readonly OperationReport[]): stri
 /** A secret marker without the secret's value: what reports carry in place of a secret. */
 export const MASKED_SECRET: PropertyMap = Object.freeze({ [SIG_KEY]: SECRET_SIG });
 
-/** Inputs as a report carries them: without the serialized provider, each secret's value dropped. */
+/** Inputs as a report carries them: without the engine's internal properties (the serialized provider), each secret's value dropped. */
 export function reportedInputs(m: PropertyMap): Record<string, unknown> {
-  const { [PROVIDER_KEY]: _provider, ...rest } = m;
-  return mapValues(rest, maskSecrets);
+  return mapValues(withoutInternalKeys(m), maskSecrets);
 }
 
 function maskSecrets(v: PropertyValue): PropertyValue {

@@ -20,7 +20,7 @@ import { Semaphore } from "./scheduler";
 import { DEFAULT_PASSPHRASE } from "./secrets";
 import { StateStore, type ResourceState, type StackState } from "./state";
 import { takeovers } from "./takeover";
-import { forProviderMap, PROVIDER_KEY, redactSecrets, reveal, secret, secretPaths, type PropertyMap } from "./values";
+import { forProviderMap, PROVIDER_KEY, redactSecrets, reveal, secret, secretPaths, withoutInternalKeys, type PropertyMap } from "./values";
 
 export interface StackOptions {
   /** Project name (default "test"). */
@@ -429,8 +429,9 @@ export class TestStack {
 }
 
 function view(e: ResourceState): ResourceView {
-  const { [PROVIDER_KEY]: provider, ...inputs } = e.inputs;
-  const { [PROVIDER_KEY]: _sameProvider, ...outputs } = e.outputs;
+  const provider = e.inputs[PROVIDER_KEY];
+  const inputs = withoutInternalKeys(e.inputs);
+  const outputs = withoutInternalKeys(e.outputs);
   return {
     urn: e.urn,
     type: e.type,

@@ -20,6 +20,12 @@ export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 /** The key under which a dynamic resource carries its serialized provider. */
 export const PROVIDER_KEY = "__provider";
 
+/** The engine's internal properties (`__provider`, the provider's hidden `__svcOwner`): a `__` key, which Pulumi never shows. */
+export const isInternalKey = (key: string): boolean => key.startsWith("__");
+
+/** A property map without the engine's internal properties. */
+export const withoutInternalKeys = (m: PropertyMap): PropertyMap => Object.fromEntries(Object.entries(m).filter(([k]) => !isInternalKey(k)));
+
 export const isObject = (v: unknown): v is PropertyMap => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export const isSecret = (v: unknown): v is PropertyMap => isObject(v) && v[SIG_KEY] === SECRET_SIG;
