@@ -19,7 +19,9 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import * as svc from "../../src";
 import { SvcClient } from "../../src/client";
+import * as testing from "../../src/testing";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import type { Change } from "../../src/emulator/store/store";
 import { describeCli, pulumiDir, tempDir } from "./harness";
@@ -275,12 +277,37 @@ const scenarios = (engine: Engine) => {
   }
 };
 
+/**
+ * `up({ refresh: true })` reads the platform first: a title changed by hand is seen, and the up puts
+ * the declared one back (a plain up trusts the state and changes nothing).
+ */
+async function upWithRefresh(engine: Engine): Promise<void> {
+  const program = () => {
+    new svc.Label("k-label", { name: "k-label", title: "Declared" });
+  };
+  const stack = await testing.stack(program, { engine, pulumiPath: pulumiDir, emulator: true, expectEmptyPlanAfterUp: false, skipPreview: true });
+  const client = new SvcClient({ baseUrl: stack.emulator!.baseUrl, clientId: "svc-admin", clientSecret: "svc-admin-secret" });
+  try {
+    await stack.up();
+    await client.datalabels.labelUpdate({ params: { label_name: "k-label" }, body: { title: "Changed by hand" } });
+    expect((await stack.up()).operations.filter((o) => o.op !== "same")).toEqual([]);
+    const refreshed = await stack.up({ refresh: true });
+    expect(refreshed.operations.filter((o) => o.op !== "same").map((o) => [o.name, o.op])).toEqual([["k-label", "update"]]);
+    expect((await client.datalabels.labelGet({ params: { label_name: "k-label" } })).title).toBe("Declared");
+  } finally {
+    await client.close();
+    await stack.close();
+  }
+}
+
 describe("a killed run under the kit's engine", () => {
   scenarios("kit");
+  test("up({ refresh: true }) reads the platform first", () => upWithRefresh("kit"));
 });
 
 describeCli("a killed run under `pulumi`", () => {
   scenarios("pulumi");
+  test("up({ refresh: true }) reads the platform first (pulumi up --refresh)", () => upWithRefresh("pulumi"));
 
   test("the provider host leaves when the CLI alone is killed (kill -9 of its pid)", async () => {
     const emulator = await startEmulator({});
