@@ -30,10 +30,12 @@
  * The API for other modules: `OWNER_KEY`, `ownerValue` (program side), `ownerOf`, `requestIdOf`,
  * `parseRequestId`, `creatorOf` and `describeCreator`.
  *
- * Limits: an adoption leaves no record (only a create does), so two stacks that both adopted an object
- * no stack created are not told apart; a platform that assigns its own request ids instead of
- * keeping the caller's gives no record, and then every 409 fails as it did before and an adoption
- * warns that it could not check.
+ * Limits: stacks are told apart by project and stack name (two stacks of the same names in two
+ * backends are one to the record); an adoption leaves no record (only a create does), so two stacks
+ * that both adopted an object no stack created are not told apart; a platform that assigns its own
+ * request ids instead of keeping the caller's gives no record, and then every 409 fails as it did
+ * before and an adoption warns that it could not check; kinds whose id the platform assigns
+ * (DataLabel, ParameterSchedule) never collide, so a killed create of one may leave a second object.
  */
 // The program side (shim.ts) loads this module too: it imports no client, table or zod at load.
 import { createHash } from "node:crypto";

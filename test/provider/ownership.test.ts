@@ -78,6 +78,23 @@ describe("a create answered 409 (the object exists)", () => {
     expect(stderr.filter((l) => l.startsWith("warning: "))).toEqual([]);
   });
 
+  test("a create whose answer was lost, and which could not be confirmed before the run ended, is recognised by the next create (the emulator's lost answer)", async () => {
+    const shortRetries = new SvcClient({ baseUrl: emulator.baseUrl, clientId: "svc-admin", clientSecret: "svc-admin-secret", retry: { maxAttempts: 2, baseDelayMs: 0 } });
+    try {
+      // The create is applied and its answer lost; so is every answer to the reads that would confirm it.
+      emulator.faults.configure({ rate: 1, mode: "after_apply", after_apply_action: "502", paths: ["/api/v4/assets/types/*"], retry_after_s: 0 });
+      const lost = lifecycle.create(assetType, { ...ctx, client: shortRetries }, owned("site-a", "type", { name: "pump", title: "Pump" }));
+      await expect(lost).rejects.toThrow(/502/);
+      emulator.faults.configure({ rate: 0 });
+      expect(await typeTitle("pump")).toBe("Pump");
+      const next = await lifecycle.create(assetType, ctx, owned("site-a", "type", { name: "pump", title: "Pump" }));
+      expect(next.id).toBe("pump");
+      expect((await client.assets.typeList({ query: {} })).data).toHaveLength(1);
+    } finally {
+      await shortRetries.close();
+    }
+  });
+
   test("an object another stack created fails the create, naming that stack and the lookup to use instead of adopting", async () => {
     await lifecycle.create(assetType, ctx, owned("site-a", "type", { name: "pump", title: "Pump" }));
     const err = (await lifecycle.create(assetType, ctx, owned("site-b", "type", { name: "pump", title: "Pump B" })).catch((e: Error) => e)) as Error;
