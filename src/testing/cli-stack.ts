@@ -22,7 +22,7 @@ import { pulumiFile } from "./host";
 import type { Program } from "./program";
 import { runResult, type OperationKind, type OperationReport, type RenderedRunResult, type RunKind } from "./report";
 import { DEFAULT_PASSPHRASE } from "./secrets";
-import type { ResourceView, StackOptions } from "./test-stack";
+import type { ResourceView, StackOptions, UpOptions } from "./test-stack";
 import { RunError } from "./test-stack";
 import { changedKeys, isInternalKey, isObject, isSecret, type PropertyMap } from "./values";
 
@@ -60,7 +60,11 @@ export async function pulumiWorkspace(o: {
     PATH: [path.dirname(o.pulumi), pulumiPackage, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
     NODE_PATH: [nodeModules, process.env.NODE_PATH].filter(Boolean).join(path.delimiter),
     PULUMI_CONFIG_PASSPHRASE: o.passphrase,
-    PULUMI_BACKEND_URL: `file://${o.backend}`,
+    // metadata=skip: the file backend writes no `.attrs` file beside each object. It writes those in
+    // place (truncate, then write), so a run killed in between left an empty one, and every later
+    // command failed to read the stack with "failed to load checkpoint: EOF". The objects themselves
+    // (checkpoint, lock) are written to a temporary file and renamed, whole or not at all.
+    PULUMI_BACKEND_URL: `file://${o.backend}?metadata=skip`,
     PULUMI_HOME: path.join(o.dir, "home"),
     PULUMI_SKIP_UPDATE_CHECK: "true",
     // The engine starts a provider host per command: the cache saves it compiling @pulumi/pulumi each time.
@@ -79,6 +83,7 @@ interface Settings {
   env: Record<string, string>;
   pulumi: string;
   workDir: string;
+  backend: string;
 }
 
 export class CliStack {
@@ -105,6 +110,8 @@ export class CliStack {
     const temp = fs.mkdtempSync(path.join(os.tmpdir(), "svc-cli-stack-"));
     const backend = options.statePath ? path.resolve(options.statePath) : path.join(temp, "backend");
     fs.mkdirSync(backend, { recursive: true });
+    // An empty `.attrs` (left by a killed write of a backend without metadata=skip) makes the stack unreadable.
+    removeEmptyAttrs(backend);
     const workDir = path.join(temp, "work");
     fs.mkdirSync(workDir);
     try {
@@ -133,7 +140,7 @@ export class CliStack {
       return new CliStack(
         program,
         stack,
-        { expectEmptyPlanAfterUp: options.expectEmptyPlanAfterUp ?? true, skipPreview: options.skipPreview ?? false, env, pulumi, workDir },
+        { expectEmptyPlanAfterUp: options.expectEmptyPlanAfterUp ?? true, skipPreview: options.skipPreview ?? false, env, pulumi, workDir, backend },
         // With statePath the backend is outside it: the folder holds only the CLI's home, link and work folder.
         temp,
         emulator,
@@ -154,11 +161,15 @@ export class CliStack {
     return this.export(false);
   }
 
-  /** `pulumi up` (with `program`, which becomes the stack's program), then a preview that must plan nothing. */
-  up(program?: Program): Promise<RenderedRunResult> {
+  /**
+   * `pulumi up` (with `program`, which becomes the stack's program), then a preview that must plan
+   * nothing. `{ refresh: true }`: `pulumi up --refresh`, which reads every object back first.
+   */
+  up(program?: Program | UpOptions, options: UpOptions = {}): Promise<RenderedRunResult> {
+    if (typeof program === "object") return this.up(undefined, program);
     return this.exclusive(async () => {
       if (program) this.program = program;
-      const result = await this.run("up");
+      const result = await this.run("up", { refresh: options.refresh });
       if (this.settings.expectEmptyPlanAfterUp) assertEmptyPlan(await this.run("preview"), "a preview right after up");
       return result;
     });
@@ -175,6 +186,38 @@ export class CliStack {
   /** `pulumi refresh`. */
   refresh(): Promise<RenderedRunResult> {
     return this.exclusive(() => this.run("refresh"));
+  }
+
+  /**
+   * `pulumi cancel --yes`: removes the stack's lock, which a killed run leaves behind (the next command
+   * then fails with "the stack is currently locked"). Also removes the empty `.attrs` files an older
+   * file backend write can leave when killed (see `pulumiWorkspace`), which make every command fail
+   * with "failed to load checkpoint: EOF". Only for a run that is gone: a running one loses its lock.
+   */
+  cancel(): Promise<void> {
+    return this.exclusive(async () => {
+      removeEmptyAttrs(this.settings.backend);
+      await this.stack.cancel();
+    });
+  }
+
+  /**
+   * `pulumi refresh --clear-pending-creates --yes`: refreshes, and forgets the creates a killed run
+   * left pending in the state (the CLI warns about them on every later command until then). Returns
+   * the URNs of the pending operations there were.
+   */
+  clearPendingOperations(): Promise<string[]> {
+    return this.exclusive(async () => {
+      const pending = this.pendingOperations().map((p) => p.urn);
+      await this.run("refresh", { clearPendingCreates: true });
+      return pending;
+    });
+  }
+
+  /** The operations the state says were under way when its last run stopped (a killed run leaves its creates here). */
+  pendingOperations(): Array<{ urn: string; type: string; op: string }> {
+    const deployment = this.export(false) as { pending_operations?: Array<{ resource: { urn: string; type: string }; type: string }> };
+    return (deployment.pending_operations ?? []).map((p) => ({ urn: p.resource.urn, type: p.resource.type, op: p.type }));
   }
 
   /** `pulumi destroy`. */
@@ -211,7 +254,7 @@ export class CliStack {
     if (this.temp) fs.rmSync(this.temp, { recursive: true, force: true });
   }
 
-  private async run(kind: Exclude<RunKind, "adoption">): Promise<RenderedRunResult> {
+  private async run(kind: Exclude<RunKind, "adoption">, extra: { refresh?: boolean; clearPendingCreates?: boolean } = {}): Promise<RenderedRunResult> {
     const events = new Events(kind);
     const onEvent = (e: automation.EngineEvent) => events.add(e);
     const program = async () => (await this.program()) as Record<string, unknown> | undefined;
@@ -219,10 +262,10 @@ export class CliStack {
       if (kind === "up") {
         // The Automation API's up is `pulumi up --skip-preview`; `pulumi up` previews first.
         if (!this.settings.skipPreview) await this.stack.preview({ program, color: "never" });
-        const r = await this.stack.up({ onEvent, program, color: "never" });
+        const r = await this.stack.up({ onEvent, program, color: "never", ...(extra.refresh ? { refresh: true } : {}) });
         this.lastOutputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, v.value]));
       } else if (kind === "preview") await this.stack.preview({ onEvent, program, color: "never" });
-      else if (kind === "refresh") await this.stack.refresh({ onEvent, color: "never" });
+      else if (kind === "refresh") await this.stack.refresh({ onEvent, color: "never", ...(extra.clearPendingCreates ? { clearPendingCreates: true } : {}) });
       else {
         await this.stack.destroy({ onEvent, color: "never" });
         this.lastOutputs = {};
@@ -246,6 +289,29 @@ export class CliStack {
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+/** Removes the empty `.attrs` files under the backend's `.pulumi` folder (a killed write's leftover; see `cancel`). */
+export function removeEmptyAttrs(backend: string): string[] {
+  const removed: string[] = [];
+  const walk = (dir: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && e.name.endsWith(".attrs") && fs.statSync(p).size === 0) {
+        fs.rmSync(p, { force: true });
+        removed.push(p);
+      }
+    }
+  };
+  walk(path.join(backend, ".pulumi"));
+  return removed;
 }
 
 interface ExportedResource {

@@ -422,11 +422,15 @@ export class Deployment {
     await runHooks(this.hooks, false, ref, reg.hooks, "beforeCreate", { id: "", newInputs: inputs });
     const res = await withErrorHooks(this.hooks, ref, reg.hooks, "create", { id: "", newInputs: inputs }, () =>
       providerStep(this.ctx, ref, "create", async () => {
+        // Pending until the provider answers: a run killed meanwhile leaves it in the state.
+        const done = this.ctx.state.begin({ urn: ref.urn, type: reg.type, op: "creating" });
         try {
           return await this.ctx.client.create(ref, forProviderMap(inputs), false);
         } catch (e) {
           if (e instanceof ProviderError && e.initFailure?.id) this.record(ref.urn, reg, inputs, e.initFailure.properties, e.initFailure.id);
           throw e;
+        } finally {
+          done();
         }
       }),
     );

@@ -59,7 +59,7 @@ export async function adoptionPlan(program: Program, options: StackOptions = {})
 }
 
 export { CliStack, findPulumi } from "./cli-stack";
-export { TestStack, RunError, type StackOptions, type ResourceView, type ImportArgs } from "./test-stack";
+export { TestStack, RunError, type StackOptions, type ResourceView, type ImportArgs, type UpOptions } from "./test-stack";
 export type { Program } from "./program";
 export type { ProgramFolder } from "./program-folder";
 export type { RunResult, RenderedRunResult, RunKind, OperationReport, OperationKind } from "./report";

@@ -3,7 +3,11 @@
  * serialized `__provider` kept inside inputs and outputs as Pulumi's checkpoint keeps it), the stack
  * outputs, and the salt of the secrets key. In memory secrets are live markings; on disk (and in
  * `TestStack.state`) they are encrypted. The file is rewritten after every operation, atomically, so a
- * run that fails half-way leaves the state of what succeeded.
+ * run that fails half-way leaves the state of what succeeded: written whole to a temporary file,
+ * flushed to the disk, then renamed over the state (a killed run, or a crash of the machine, leaves the
+ * old state or the new one, never an empty or partial file). A create under way is recorded as a
+ * pending operation until it ends, as Pulumi's checkpoint records it, so a killed run's creates can be
+ * listed (and cleared) by the next one.
  */
 import type { HookBinding } from "./hooks";
 import * as fs from "node:fs";
@@ -43,6 +47,13 @@ export interface ResourceState {
   hooks?: HookBinding;
 }
 
+/** An operation under way: recorded before the provider is called, removed once it answered. */
+export interface PendingOperation {
+  urn: string;
+  type: string;
+  op: "creating";
+}
+
 export interface StackState {
   version: number;
   project: string;
@@ -50,10 +61,13 @@ export interface StackState {
   secrets: { salt: string };
   outputs: PropertyMap;
   resources: ResourceState[];
+  /** Operations that were under way when the state was written (a killed run leaves its creates here). */
+  pending?: PendingOperation[];
 }
 
 export class StateStore {
   private entries: ResourceState[] = [];
+  private pendingOps: PendingOperation[] = [];
   outputs: PropertyMap = {};
   private cipher: SecretsCipher;
   /** The state as last rendered; undefined once a change made it stale (rendered again on demand). */
@@ -90,6 +104,7 @@ export class StateStore {
       return entry;
     });
     this.outputs = this.cipher.open(saved.outputs);
+    this.pendingOps = [...(saved.pending ?? [])];
     this.snapshot = saved;
   }
 
@@ -142,6 +157,32 @@ export class StateStore {
     this.save();
   }
 
+  /** Records an operation as under way (saved before it starts); the function returned ends it. */
+  begin(op: PendingOperation): () => void {
+    const entry = { ...op };
+    this.pendingOps.push(entry);
+    this.save();
+    return () => {
+      const i = this.pendingOps.indexOf(entry);
+      if (i < 0) return;
+      this.pendingOps.splice(i, 1);
+      this.save();
+    };
+  }
+
+  /** The operations under way, or left under way by a run that was killed. */
+  pending(): readonly PendingOperation[] {
+    return this.pendingOps;
+  }
+
+  /** Forgets the pending operations (those a killed run left); returns them. */
+  clearPending(): PendingOperation[] {
+    const cleared = this.pendingOps;
+    this.pendingOps = [];
+    if (cleared.length) this.save();
+    return cleared;
+  }
+
   setOutputs(outputs: PropertyMap): void {
     this.outputs = outputs;
     this.save();
@@ -161,6 +202,7 @@ export class StateStore {
       secrets: { salt: this.cipher.salt },
       outputs: this.cipher.seal(this.outputs),
       resources: dependencyOrder(this.entries).map((e) => this.sealedEntry(e)),
+      ...(this.pendingOps.length ? { pending: this.pendingOps.map((p) => ({ ...p })) } : {}),
     };
   }
 
@@ -178,10 +220,37 @@ export class StateStore {
     this.snapshot = undefined;
     if (!this.file) return;
     this.snapshot = this.render();
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(this.snapshot, null, 2));
-    fs.renameSync(tmp, this.file);
+    writeAtomically(this.file, JSON.stringify(this.snapshot, null, 2));
+  }
+}
+
+/**
+ * Replaces `file` with `text`, whole or not at all: the text goes to a temporary file beside it, is
+ * flushed to the disk (fsync), and the temporary file is renamed over `file`; then the folder is
+ * flushed, so that the rename itself survives a crash. A writer killed at any moment leaves the old
+ * content or the new one, and at worst a stray `FILE.<pid>.tmp`, which the next write replaces.
+ */
+export function writeAtomically(file: string, text: string): void {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = fs.openSync(tmp, "w");
+  try {
+    const bytes = Buffer.from(text, "utf8");
+    for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at, bytes.length - at);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+  let dirFd: number | undefined;
+  try {
+    dirFd = fs.openSync(dir, "r");
+    fs.fsyncSync(dirFd);
+  } catch {
+    // Some systems cannot open or flush a folder (Windows): the rename is as durable as they make it.
+  } finally {
+    if (dirFd !== undefined) fs.closeSync(dirFd);
   }
 }
 

@@ -69,6 +69,12 @@ export interface StackOptions {
   pulumiPath?: string;
 }
 
+/** Options of `up`. */
+export interface UpOptions {
+  /** Read every object back from the platform before deploying, as `pulumi up --refresh` does. */
+  refresh?: boolean;
+}
+
 /** A resource as tests look at it: values in plain form, with the paths of the secret ones. */
 export interface ResourceView {
   urn: string;
@@ -200,10 +206,17 @@ export class TestStack {
   /**
    * Previews then deploys the program (or `program`, which becomes the stack's program), as `pulumi
    * up` does, then checks the plan is empty. A failed preview fails the up before anything changes.
+   * `{ refresh: true }` reads every object back from the platform first (`pulumi up --refresh`).
    */
-  up(program?: Program): Promise<RenderedRunResult> {
+  up(program?: Program | UpOptions, options: UpOptions = {}): Promise<RenderedRunResult> {
+    if (typeof program === "object") return this.up(undefined, program);
     return this.exclusive(async () => {
       if (program) this.program = program;
+      if (options.refresh) {
+        await refreshResources(this.ctx, () => undefined).catch((e: Error) => {
+          throw new RunError("up", [e], []);
+        });
+      }
       if (!this.settings.skipPreview) await this.deploy(true, false, "up");
       const result = await this.deploy(false);
       if (this.settings.expectEmptyPlanAfterUp) assertEmptyPlan(await this.deploy(true), "a preview right after up");
@@ -261,6 +274,29 @@ export class TestStack {
       if (this.settings.checkDestroy) await checkDestroyed(this.ctx, [...this.ctx.ledger.values(), ...doomed]);
       return await this.result("destroy", operations, {});
     });
+  }
+
+  /**
+   * What `pulumi cancel` is to the CLI: under the kit's engine there is nothing to do. A killed run's
+   * lock on the state file is broken by the next stack that opens it (its holder no longer runs), and
+   * its state file is whole (written atomically). Kept so that a test can run either engine.
+   */
+  cancel(): Promise<void> {
+    return this.exclusive(async () => undefined);
+  }
+
+  /** The creates the state says were under way when its last run stopped (a killed run leaves them). */
+  pendingOperations(): Array<{ urn: string; type: string; op: string }> {
+    return this.ctx.state.pending().map((p) => ({ ...p }));
+  }
+
+  /**
+   * Forgets the pending creates a killed run left in the state, as `pulumi refresh
+   * --clear-pending-creates` does; returns their URNs. The objects they may have made on the platform
+   * are the provider's to recognise at the next up.
+   */
+  clearPendingOperations(): Promise<string[]> {
+    return this.exclusive(async () => this.ctx.state.clearPending().map((p) => p.urn));
   }
 
   /** Refreshes, then previews: fails if the platform drifted from the state or the program would change anything. */
