@@ -319,12 +319,14 @@ export class Deployment {
     const old = existing && !existing.external ? existing : undefined;
     const news = applyIgnoreChanges(reg.inputs, old?.inputs, reg.ignoreChanges);
     const inputs = await this.check(ref, old?.inputs ?? {}, news);
+    this.stopIfFailed(ref);
     const dependentKeys = this.dependentReplaced.get(urn);
     if (dependentKeys) return this.recreateDependent(ref, reg, inputs, dependentKeys, old);
     if (!old) return reg.importId ? this.refuseImport(ref) : this.create(ref, reg, inputs);
 
     const plan = await this.plan(ref, reg, old, inputs);
     decision.resolve(plan.op === "replace");
+    this.stopIfFailed(ref);
     if (plan.op === "same") {
       this.report(ref, "same");
       // Outputs the program now asks to keep secret (`additionalSecretOutputs` added later) become secret without an update.
@@ -337,6 +339,15 @@ export class Deployment {
     // provider derives from them (generated names) are generated afresh for the new object. It checks
     // the program's inputs, not those `ignoreChanges` kept: the new object gets what the program says.
     return this.replace(ref, reg, old, await this.check(ref, {}, reg.inputs), plan);
+  }
+
+  /**
+   * As the engine's step executor: once a step has failed, no new step starts, even one whose
+   * resource depends only on finished ones (its Check or Diff may have been under way when the
+   * failure came). The registration is refused as one that arrived after the failure.
+   */
+  private stopIfFailed(ref: ResourceRef): void {
+    if (this.errors.length > 0) throw new CancelledError(`${ref.type} "${ref.name}"`);
   }
 
   /** Check, with the answer's properties re-marked secret where the program's were. */
