@@ -225,7 +225,7 @@ export class CliStack {
           try {
             await this.stack.preview({ onEvent: (e) => planned.add(e), program, color: "never" });
           } catch (e) {
-            throw new RunError(kind, failuresOf(planned, e), []);
+            throw new RunError(kind, failuresOf(planned, e), await this.released(planned.operations({ finishedOnly: true })));
           }
         }
         secretsBefore = this.secretInputs();
@@ -420,8 +420,9 @@ class Events {
    */
   operations(options: { finishedOnly?: boolean; secretChanges?: ReadonlyMap<string, readonly string[]> } = {}): OperationReport[] {
     const out: OperationReport[] = [];
-    for (const r of this.byUrn.values()) {
-      if (options.finishedOnly && !this.finished.has(r.urn)) continue;
+    // A failed run's operations come in the order they finished, as the kit reports them.
+    const reports = options.finishedOnly ? [...this.finished].map((urn) => this.byUrn.get(urn)!).filter(Boolean) : [...this.byUrn.values()];
+    for (const r of reports) {
       if (this.kind !== "refresh" && (r.op === "update" || r.op === "replace")) {
         const secrets = options.secretChanges?.get(r.urn) ?? [];
         const diffs = [...new Set([...changedKeysOf(r.oldInputs, r.newInputs), ...secrets])].sort();

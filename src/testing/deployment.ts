@@ -130,6 +130,8 @@ export class Deployment {
     private readonly adoptionId?: (type: string, inputs: PropertyMap) => string | undefined,
     /** Whether a create takes the existing object over (reported as `create (adopt)`); default: `adopt: true`. */
     private readonly adopts: (type: string, inputs: PropertyMap) => boolean = (_type, inputs) => adopting(inputs),
+    /** The platform id of the object a create that adopts would take over: the create reads as `create (adopt)` only when it exists. */
+    private readonly takeoverId?: (type: string, inputs: PropertyMap) => string | undefined,
   ) {}
 
   get failure(): Error | undefined {
@@ -390,11 +392,12 @@ export class Deployment {
   }
 
   private async create(ref: ResourceRef, reg: Registration, inputs: PropertyMap): Promise<Answer> {
-    const detail = { news: inputs, adopt: this.adopts(reg.type, inputs) };
     if (this.preview && this.adoptionId) {
       const planned = await this.planAdoption(ref, reg, inputs);
       if (planned) return planned;
     }
+    const detail = { news: inputs, adopt: this.adopts(reg.type, inputs) && (await this.exists(ref, reg.type, inputs)) };
+    this.stopIfFailed(ref);
     if (this.preview) {
       await runHooks(this.hooks, true, ref, reg.hooks, "beforeCreate", { id: "", newInputs: inputs });
       await runHooks(this.hooks, true, ref, reg.hooks, "afterCreate", { id: "", newInputs: inputs, newOutputs: inputs });
@@ -404,6 +407,18 @@ export class Deployment {
     const created = await this.createObject(ref, reg, inputs);
     this.report(ref, "create", detail);
     return created;
+  }
+
+  /**
+   * Whether the object a create that adopts would take over exists (a Read by its id): only then does
+   * the create take anything over. Unknown (no id, or one not known until the run applies) is no.
+   */
+  private async exists(ref: ResourceRef, type: string, inputs: PropertyMap): Promise<boolean> {
+    const id = this.takeoverId?.(type, inputs);
+    if (!id) return false;
+    const declared = forProviderMap(inputs);
+    const read = await providerStep(this.ctx, ref, "read", () => this.ctx.client.read(ref, id, declared, declared));
+    return Boolean(read.id);
   }
 
   /**
