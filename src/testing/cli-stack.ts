@@ -406,7 +406,10 @@ class Events {
       report.oldOutputs = reportedInputs(step.old?.outputs ?? {});
       report.newOutputs = reportedInputs(step.new?.outputs ?? {});
       // What the engine found drifted in the inputs (a provider that reads them back), as the kit's inputDiffs.
-      if (step.detailedDiff) report.inputDiffs = Object.keys(step.detailedDiff).filter((k) => step.detailedDiff![k].inputDiff);
+      const inputDiffs = Object.entries(step.detailedDiff ?? {})
+        .filter(([, d]) => d.inputDiff)
+        .map(([k]) => k);
+      if (inputDiffs.length) report.inputDiffs = inputDiffs;
     }
     this.byUrn.set(step.urn, report);
   }
