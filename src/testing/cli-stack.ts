@@ -241,7 +241,8 @@ export class CliStack {
       if (e instanceof RunError) throw e;
       throw new RunError(kind, failuresOf(events, e), await this.released(events.operations({ finishedOnly: true })));
     }
-    const secretChanges = secretsBefore && changedSecrets(secretsBefore, this.secretInputs());
+    // Without secret inputs before the up, none can have changed (one that appears shows as added).
+    const secretChanges = secretsBefore?.size ? changedSecrets(secretsBefore, this.secretInputs()) : undefined;
     return runResult(kind, await this.released(events.operations({ secretChanges })), kind === "up" ? this.lastOutputs : {}, events.warnings());
   }
 
@@ -249,8 +250,10 @@ export class CliStack {
   private async released(operations: OperationReport[]): Promise<OperationReport[]> {
     const deletes = operations.filter((o) => o.op === "delete" && !o.released);
     if (deletes.length === 0) return operations;
-    const effectOf = await destroyEffects(deletes.map((o) => ({ urn: o.urn, type: o.type, name: o.name, custom: true, inputs: {}, outputs: {}, dependencies: [] })));
-    for (const o of deletes) if (effectOf({ urn: o.urn, type: o.type, name: o.name, custom: true, inputs: {}, outputs: {}, dependencies: [] }) === "release") o.released = true;
+    // What destroy does depends only on the kind (retainOnDelete came with the events).
+    const entryOf = (o: OperationReport) => ({ urn: o.urn, type: o.type, name: o.name, custom: true, inputs: {}, outputs: {}, dependencies: [] });
+    const effectOf = await destroyEffects(deletes.map(entryOf));
+    for (const o of deletes) if (effectOf(entryOf(o)) === "release") o.released = true;
     return operations;
   }
 
