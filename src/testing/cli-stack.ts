@@ -17,10 +17,12 @@ import type * as automation from "@pulumi/pulumi/automation";
 import type { Emulator } from "../emulator";
 import { WARNING_PREFIX } from "../provider/kind";
 import { assertEmptyPlan, assertNoDrift } from "./assertions";
+import { EngineError } from "./context";
+import { destroyEffects } from "./effects";
 import { compileCacheEnv } from "./compile-cache";
 import { pulumiFile } from "./host";
 import type { Program } from "./program";
-import { runResult, type OperationKind, type OperationReport, type RenderedRunResult, type RunKind } from "./report";
+import { reportedInputs, runResult, type OperationKind, type OperationReport, type RenderedRunResult, type RunKind } from "./report";
 import { DEFAULT_PASSPHRASE } from "./secrets";
 import type { ResourceView, StackOptions, UpOptions } from "./test-stack";
 import { RunError } from "./test-stack";
@@ -245,7 +247,7 @@ export class CliStack {
     return (deployment.resources ?? []).filter((r) => !r.delete && !isEngineResource(r.type)).map(viewOf);
   }
 
-  /** Ends the stack's runs and removes its temporary folder (with the backend in it, unless `statePath` named the backend's folder elsewhere). */
+  /** Ends the stack's runs and removes its temporary folder: the stack's configuration, the CLI's home and logs, and the backend unless `statePath` named one elsewhere. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -258,10 +260,19 @@ export class CliStack {
     const events = new Events(kind);
     const onEvent = (e: automation.EngineEvent) => events.add(e);
     const program = async () => (await this.program()) as Record<string, unknown> | undefined;
+    let secretsBefore: Map<string, Record<string, string>> | undefined;
     try {
       if (kind === "up") {
-        // The Automation API's up is `pulumi up --skip-preview`; `pulumi up` previews first.
-        if (!this.settings.skipPreview) await this.stack.preview({ program, color: "never" });
+        // The Automation API's up is `pulumi up --skip-preview`; `pulumi up` previews first, and its failure is the up's.
+        if (!this.settings.skipPreview) {
+          const planned = new Events("preview");
+          try {
+            await this.stack.preview({ onEvent: (e) => planned.add(e), program, color: "never" });
+          } catch (e) {
+            throw new RunError(kind, failuresOf(planned, e), await this.released(planned.operations({ finishedOnly: true })));
+          }
+        }
+        secretsBefore = this.secretInputs();
         const r = await this.stack.up({ onEvent, program, color: "never", ...(extra.refresh ? { refresh: true } : {}) });
         this.lastOutputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, v.value]));
       } else if (kind === "preview") await this.stack.preview({ onEvent, program, color: "never" });
@@ -271,9 +282,40 @@ export class CliStack {
         this.lastOutputs = {};
       }
     } catch (e) {
-      throw new RunError(kind, [new Error(events.failure() ?? cliMessage(e))], events.operations());
+      if (e instanceof RunError) throw e;
+      throw new RunError(kind, failuresOf(events, e), await this.released(events.operations({ finishedOnly: true })));
     }
-    return runResult(kind, events.operations(), kind === "up" ? this.lastOutputs : {}, events.warnings());
+    // Without secret inputs before the up, none can have changed (one that appears shows as added).
+    const secretChanges = secretsBefore?.size ? changedSecrets(secretsBefore, this.secretInputs()) : undefined;
+    return runResult(kind, await this.released(events.operations({ secretChanges })), kind === "up" ? this.lastOutputs : {}, events.warnings());
+  }
+
+  /** Deletes of objects that stay on the platform (a kind destroy only releases, such as a cluster) read as released, as in the kit. */
+  private async released(operations: OperationReport[]): Promise<OperationReport[]> {
+    const deletes = operations.filter((o) => o.op === "delete" && !o.released);
+    if (deletes.length === 0) return operations;
+    // What destroy does depends only on the kind (retainOnDelete came with the events).
+    const entryOf = (o: OperationReport) => ({ urn: o.urn, type: o.type, name: o.name, custom: true, inputs: {}, outputs: {}, dependencies: [] });
+    const effectOf = await destroyEffects(deletes.map(entryOf));
+    for (const o of deletes) if (effectOf(entryOf(o)) === "release") o.released = true;
+    return operations;
+  }
+
+  /**
+   * Per resource, the JSON of each secret input's value, from the state the CLI keeps: what an up's
+   * report compares to tell which secret inputs changed (the engine's events blind every secret).
+   * Kept in memory only; reports name the keys, never the values.
+   */
+  private secretInputs(): Map<string, Record<string, string>> {
+    const deployment = this.export(true) as { resources?: ExportedResource[] };
+    const out = new Map<string, Record<string, string>>();
+    for (const r of deployment.resources ?? []) {
+      if (r.delete || isEngineResource(r.type)) continue;
+      const secrets: Record<string, string> = {};
+      for (const [k, v] of Object.entries(r.inputs ?? {})) if (isSecret(v)) secrets[k] = JSON.stringify(revealed(v, k, []));
+      if (Object.keys(secrets).length) out.set(r.urn, secrets);
+    }
+    return out;
   }
 
   private export(showSecrets: boolean): unknown {
@@ -374,50 +416,137 @@ const OPS: Record<string, OperationKind | undefined> = {
   "discard-replaced": "replace",
 };
 
+/**
+ * The step whose end ends the resource's operation, as the kit reports it: a replacement is done once
+ * its new object exists (the old one goes after it, or went before it with delete-before-replace).
+ */
+const finishes = (op: string): boolean => !["replace", "delete-replaced", "discard-replaced"].includes(op);
+
+/** A failure the engine reported as a diagnostic, with the resource it names (the stack's own are not a resource's). */
+interface Failure {
+  urn?: string;
+  type?: string;
+  message: string;
+}
+
+/**
+ * The engine's events of one command, as the kit's reports: one operation per resource with the old
+ * and new inputs the events carry (secrets as secret markers without their values), the keys that
+ * force a replacement from whichever step of the replacement names them, and the failures the
+ * engine reported as error diagnostics.
+ */
 class Events {
   private readonly byUrn = new Map<string, OperationReport>();
-  private readonly failures: string[] = [];
+  /** The URNs whose operation finished (its step's outputs event arrived). */
+  private readonly finished = new Set<string>();
+  private readonly failures: Failure[] = [];
   private readonly warned = new Set<string>();
+  /** The engine's errors not tied to a resource (the program's own, or the command's). */
+  private readonly general: string[] = [];
 
   constructor(private readonly kind: Exclude<RunKind, "adoption">) {}
 
   add(e: automation.EngineEvent): void {
-    if (e.diagnosticEvent?.severity === "error" && e.diagnosticEvent.urn) this.failures.push(e.diagnosticEvent.message.trim());
-    const warning = e.diagnosticEvent && warningOf(e.diagnosticEvent);
+    const d = e.diagnosticEvent;
+    if (d?.severity === "error") this.addError(d);
+    const warning = d && warningOf(d);
     if (warning) this.warned.add(warning);
     const step = e.resourcePreEvent?.metadata ?? e.resOutputsEvent?.metadata;
     if (!step || isEngineResource(step.type)) return;
-    const op = this.kind === "refresh" ? refreshOp(step, e.resOutputsEvent !== undefined) : OPS[step.op];
+    const settled = e.resOutputsEvent !== undefined;
+    const op = this.kind === "refresh" ? refreshOp(step, settled) : OPS[step.op];
     if (!op) return;
+    if (settled && (this.kind === "refresh" || finishes(step.op))) this.finished.add(step.urn);
     const known = this.byUrn.get(step.urn);
-    // A replacement arrives as several steps; the first decides, except that a refresh's outputs event settles it.
-    if (known && !(this.kind === "refresh" && e.resOutputsEvent)) {
+    // A replacement arrives as several steps: each may add what the others lack (the new inputs after
+    // a delete-replaced step, the keys forcing it); a refresh's outputs event settles its operation.
+    if (known && !(this.kind === "refresh" && settled)) {
       if (op === "replace") known.op = "replace";
+      if (step.keys?.length && !known.replaces?.length) known.replaces = [...step.keys];
+      if (step.new?.inputs && !known.newInputs && known.op !== "delete") known.newInputs = reportedInputs(step.new.inputs);
+      if (step.old?.inputs && !known.oldInputs && known.op !== "create") known.oldInputs = reportedInputs(step.old.inputs);
       return;
     }
     const report: OperationReport = { urn: step.urn, type: step.type, name: step.urn.split("::").pop() ?? step.urn, op };
-    // The Node dynamic-provider host answers Diff without the changed keys; the CLI then shows the
-    // inputs that differ, and so does the report.
-    const diffs = step.diffs?.length ? step.diffs : step.detailedDiff ? Object.keys(step.detailedDiff) : changedKeysOf(step.old?.inputs, step.new?.inputs);
-    if (diffs.length && (op === "update" || op === "replace")) report.diffs = [...diffs];
+    if (step.old?.inputs && op !== "create" && op !== "same" && op !== "read") report.oldInputs = reportedInputs(step.old.inputs);
+    if (step.new?.inputs && op !== "delete" && op !== "same" && op !== "read") report.newInputs = reportedInputs(step.new.inputs);
     if (op === "replace" && step.keys?.length) report.replaces = [...step.keys];
     if (op === "delete" && step.old?.retainOnDelete) report.released = true;
-    if (this.kind === "refresh" && op === "update") report.diffs = changedOutputs(step);
+    if (this.kind === "refresh" && op === "update") {
+      report.diffs = changedOutputs(step);
+      report.oldOutputs = reportedInputs(step.old?.outputs ?? {});
+      report.newOutputs = reportedInputs(step.new?.outputs ?? {});
+      // What the engine found drifted in the inputs (a provider that reads them back), as the kit's inputDiffs.
+      const inputDiffs = Object.entries(step.detailedDiff ?? {})
+        .filter(([, d]) => d.inputDiff)
+        .map(([k]) => k);
+      if (inputDiffs.length) report.inputDiffs = inputDiffs;
+    }
     this.byUrn.set(step.urn, report);
   }
 
-  operations(): OperationReport[] {
-    return [...this.byUrn.values()];
+  /**
+   * One operation per resource. The inputs that differ are the update's or replacement's `diffs`
+   * (the Node dynamic-provider host answers Diff without them, and the CLI shows the inputs that
+   * differ too); `secretChanges` names the secret inputs whose values changed, which the events
+   * cannot show (they carry every secret as the same blinded text). With `finishedOnly`, the
+   * operations that ended, as a failed run of the kit reports them.
+   */
+  operations(options: { finishedOnly?: boolean; secretChanges?: ReadonlyMap<string, readonly string[]> } = {}): OperationReport[] {
+    const out: OperationReport[] = [];
+    // A failed run's operations come in the order they finished, as the kit reports them.
+    const reports = options.finishedOnly ? [...this.finished].map((urn) => this.byUrn.get(urn)!).filter(Boolean) : [...this.byUrn.values()];
+    for (const r of reports) {
+      if (this.kind !== "refresh" && (r.op === "update" || r.op === "replace")) {
+        const secrets = options.secretChanges?.get(r.urn) ?? [];
+        const diffs = [...new Set([...changedKeysOf(r.oldInputs, r.newInputs), ...secrets])].sort();
+        if (diffs.length) r.diffs = diffs;
+      }
+      out.push(r);
+    }
+    return out;
   }
 
-  failure(): string | undefined {
-    return this.failures.length ? this.failures.join("\n") : undefined;
+  private addError(d: automation.DiagnosticEvent): void {
+    const text = d.message.trim();
+    const onStack = !d.urn || isEngineResource(d.urn.split("::")[2] ?? "");
+    if (!onStack) {
+      this.failures.push({ urn: d.urn, type: d.urn!.split("::")[2], message: text.replace(/^(preview|update|refresh|destroy) failed: /i, "") });
+      return;
+    }
+    // The engine's closing line repeats that the command failed; the failures themselves came before.
+    if (/^(preview|update|refresh|destroy) failed$/.test(text)) return;
+    this.general.push(text);
+  }
+
+  /** The failures the engine reported, the resource's first: each an EngineError when it names a resource. */
+  errors(): Error[] {
+    const byResource = this.failures.map((f) => {
+      const type = (f.type ?? "").split("$").pop() ?? "";
+      const ref = { urn: f.urn!, type, name: f.urn!.split("::").pop() ?? f.urn! };
+      return new EngineError(ref, this.stepOf(f.urn!), oneLine(f.message));
+    });
+    return [...byResource, ...this.general.map((m) => new Error(oneLine(m)))];
+  }
+
+  private stepOf(urn: string): string {
+    const op = this.byUrn.get(urn)?.op;
+    // A failure before any step of the resource: its Check (or the provider's configuration) failed.
+    return op ?? (this.kind === "destroy" ? "delete" : this.kind === "refresh" ? "read" : "check");
   }
 
   warnings(): string[] {
     return [...this.warned];
   }
 }
+
+/** A diagnostic's text as one message: its lines joined, the engine's wrapping undone. */
+const oneLine = (text: string): string =>
+  text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(" ");
 
 /**
  * The text of a warning the CLI would list under Diagnostics: the engine's and the program's
@@ -443,7 +572,36 @@ const changedOutputs = (step: automation.StepEventMetadata): string[] => changed
 /** The top-level keys whose values differ; the engine's JSON marks secrets as the kit's values do. */
 const changedKeysOf = (before: Record<string, unknown> = {}, after: Record<string, unknown> = {}): string[] => changedKeys(before as PropertyMap, after as PropertyMap);
 
-function cliMessage(e: unknown): string {
-  const err = e as { stderr?: string; message?: string };
-  return (err.stderr?.trim() || err.message || String(e)).slice(-4000);
+/** The secret inputs whose values differ between two `secretInputs()` of the state, per resource. */
+function changedSecrets(before: Map<string, Record<string, string>>, after: Map<string, Record<string, string>>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const urn of new Set([...before.keys(), ...after.keys()])) {
+    const a = before.get(urn) ?? {};
+    const b = after.get(urn) ?? {};
+    if (!before.has(urn) || !after.has(urn)) continue;
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== b[k]);
+    if (keys.length) out.set(urn, keys);
+  }
+  return out;
+}
+
+/** The failures of a command: the engine's error diagnostics, else the error lines of the CLI's output. */
+function failuresOf(events: Events, e: unknown): Error[] {
+  const reported = events.errors();
+  return reported.length ? reported : [new Error(cliMessage(e))];
+}
+
+/**
+ * The CLI's own words when its events named no failure (it could not start, say): its `error:` lines,
+ * each once, or else its last line. The Automation API's message repeats the whole output.
+ */
+export function cliMessage(e: unknown): string {
+  const err = e as { stderr?: string; stdout?: string; message?: string };
+  const text = [err.stderr, err.stdout].filter(Boolean).join("\n") || err.message || String(e);
+  const lines = text.split("\n").map((l) => l.trim());
+  const errors = [...new Set(lines.filter((l) => l.startsWith("error: ")).map((l) => l.slice("error: ".length)))].filter(
+    (l) => !/^(preview|update|refresh|destroy) failed$/.test(l),
+  );
+  if (errors.length) return errors.join("; ");
+  return lines.filter(Boolean).pop() ?? "the command failed";
 }

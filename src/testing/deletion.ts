@@ -45,7 +45,13 @@ export async function deleteResources(ctx: EngineContext, plan: DeletionPlan, re
   // after what depends on it. With one operation at a time this order decides what waits for what.
   await runOrdered(dependencyOrder(managed).reverse(), dependents, ctx.semaphore, async (e) => {
     const ref = { urn: e.urn, type: e.type, name: e.name };
-    if (e.protect) throw new EngineError(ref, "delete", "the resource is protected; set `protect: false` and run up before deleting it");
+    // The engine's words (deployment_executor / step_generator): the resource stays, the run fails.
+    if (e.protect)
+      throw new EngineError(
+        ref,
+        "delete",
+        `resource "${e.urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, remove the \`protect\` flag from the resource in your Pulumi program and run \`pulumi up\``,
+      );
     const args = { id: e.id ?? "", oldInputs: e.inputs, oldOutputs: e.outputs };
     await runHooks(plan.hooks, plan.preview, ref, e.hooks, "beforeDelete", args);
     if (!plan.preview) {

@@ -130,6 +130,8 @@ export class Deployment {
     private readonly adoptionId?: (type: string, inputs: PropertyMap) => string | undefined,
     /** Whether a create takes the existing object over (reported as `create (adopt)`); default: `adopt: true`. */
     private readonly adopts: (type: string, inputs: PropertyMap) => boolean = (_type, inputs) => adopting(inputs),
+    /** The platform id of the object a create that adopts would take over: the create reads as `create (adopt)` only when it exists. */
+    private readonly takeoverId?: (type: string, inputs: PropertyMap) => string | undefined,
   ) {}
 
   get failure(): Error | undefined {
@@ -319,12 +321,14 @@ export class Deployment {
     const old = existing && !existing.external ? existing : undefined;
     const news = applyIgnoreChanges(reg.inputs, old?.inputs, reg.ignoreChanges);
     const inputs = await this.check(ref, old?.inputs ?? {}, news);
+    this.stopIfFailed(ref);
     const dependentKeys = this.dependentReplaced.get(urn);
     if (dependentKeys) return this.recreateDependent(ref, reg, inputs, dependentKeys, old);
     if (!old) return reg.importId ? this.refuseImport(ref) : this.create(ref, reg, inputs);
 
     const plan = await this.plan(ref, reg, old, inputs);
     decision.resolve(plan.op === "replace");
+    this.stopIfFailed(ref);
     if (plan.op === "same") {
       this.report(ref, "same");
       // Outputs the program now asks to keep secret (`additionalSecretOutputs` added later) become secret without an update.
@@ -337,6 +341,15 @@ export class Deployment {
     // provider derives from them (generated names) are generated afresh for the new object. It checks
     // the program's inputs, not those `ignoreChanges` kept: the new object gets what the program says.
     return this.replace(ref, reg, old, await this.check(ref, {}, reg.inputs), plan);
+  }
+
+  /**
+   * As the engine's step executor: once a step has failed, no new step starts, even one whose
+   * resource depends only on finished ones (its Check or Diff may have been under way when the
+   * failure came). The registration is refused as one that arrived after the failure.
+   */
+  private stopIfFailed(ref: ResourceRef): void {
+    if (this.errors.length > 0) throw new CancelledError(`${ref.type} "${ref.name}"`);
   }
 
   /** Check, with the answer's properties re-marked secret where the program's were. */
@@ -379,11 +392,12 @@ export class Deployment {
   }
 
   private async create(ref: ResourceRef, reg: Registration, inputs: PropertyMap): Promise<Answer> {
-    const detail = { news: inputs, adopt: this.adopts(reg.type, inputs) };
     if (this.preview && this.adoptionId) {
       const planned = await this.planAdoption(ref, reg, inputs);
       if (planned) return planned;
     }
+    const detail = { news: inputs, adopt: this.adopts(reg.type, inputs) && (await this.exists(ref, reg.type, inputs)) };
+    this.stopIfFailed(ref);
     if (this.preview) {
       await runHooks(this.hooks, true, ref, reg.hooks, "beforeCreate", { id: "", newInputs: inputs });
       await runHooks(this.hooks, true, ref, reg.hooks, "afterCreate", { id: "", newInputs: inputs, newOutputs: inputs });
@@ -393,6 +407,18 @@ export class Deployment {
     const created = await this.createObject(ref, reg, inputs);
     this.report(ref, "create", detail);
     return created;
+  }
+
+  /**
+   * Whether the object a create that adopts would take over exists (a Read by its id): only then does
+   * the create take anything over. Unknown (no id, or one not known until the run applies) is no.
+   */
+  private async exists(ref: ResourceRef, type: string, inputs: PropertyMap): Promise<boolean> {
+    const id = this.takeoverId?.(type, inputs);
+    if (!id) return false;
+    const declared = forProviderMap(inputs);
+    const read = await providerStep(this.ctx, ref, "read", () => this.ctx.client.read(ref, id, declared, declared));
+    return Boolean(read.id);
   }
 
   /**

@@ -78,5 +78,5 @@ export {
 export type { StackState, ResourceState } from "./state";
 export { EngineError } from "./context";
 export { expectAdoptionMatchesCreate, type AdoptionOptions } from "./assertions";
-export { registerMatchers, toHaveNoChanges, toHaveActions } from "./matchers";
+export { registerMatchers, toHaveNoChanges, toHaveActions, type ExpectedAction } from "./matchers";
 export { UNKNOWN as unknownValue } from "./values";

@@ -2,7 +2,7 @@
  * Jest matchers over run results: `expect(result).toHaveNoChanges()` and
  * `expect(result).toHaveActions({ "my-cluster": "update", "asset-1": "replace" })`.
  */
-import { describeOperations, isChange, type OperationKind, type RunResult } from "./report";
+import { describeOperations, isChange, verb, type OperationKind, type RunResult } from "./report";
 
 interface MatcherResult {
   pass: boolean;
@@ -29,14 +29,22 @@ export function toHaveNoChanges(this: { isNot?: boolean }, received: unknown): M
   };
 }
 
-/** Each key is a resource name (or URN); each value the operation expected for it ("none" when it must not appear). */
-export function toHaveActions(this: { isNot?: boolean }, received: unknown, expected: Record<string, OperationKind | "none">): MatcherResult {
+/** What `toHaveActions` accepts for a resource: an operation, `"release"` (a delete that released the object) or `"none"`. */
+export type ExpectedAction = OperationKind | "release" | "none";
+
+/**
+ * Each key is a resource name (or URN); each value the operation expected for it: an operation
+ * (`"delete"` matches a release too), `"release"`, or `"none"` when the run must do nothing to it (it
+ * has no operation, or it is `same`). Resources not named are not checked.
+ */
+export function toHaveActions(this: { isNot?: boolean }, received: unknown, expected: Record<string, ExpectedAction>): MatcherResult {
   const result = asRunResult(received);
   const mismatches: string[] = [];
   for (const [key, want] of Object.entries(expected)) {
-    const ops = result.operations.filter((o) => o.name === key || o.urn === key).map((o) => o.op);
-    const got = ops.length === 0 ? "none" : ops.join("+");
-    if (got !== want) mismatches.push(`"${key}": expected ${want}, got ${got}`);
+    const ops = result.operations.filter((o) => o.name === key || o.urn === key);
+    const got = ops.length === 0 ? "none" : ops.map((o) => verb(o)).join("+");
+    const matches = want === "none" ? ops.every((o) => o.op === "same") : ops.length === 1 && (ops[0].op === want || verb(ops[0]) === want);
+    if (!matches) mismatches.push(`"${key}": expected ${want}, got ${got}`);
   }
   return {
     pass: mismatches.length === 0,
@@ -63,8 +71,8 @@ declare global {
     interface Matchers<R> {
       /** The run (typically a preview) plans or makes no change. */
       toHaveNoChanges(): R;
-      /** The run performs exactly these operations on the resources named (name or URN → operation, or "none"). */
-      toHaveActions(expected: Record<string, OperationKind | "none">): R;
+      /** The run performs these operations on the resources named (name or URN → operation, "release", or "none": no operation or `same`). */
+      toHaveActions(expected: Record<string, ExpectedAction>): R;
     }
   }
 }

@@ -132,7 +132,9 @@ const LINE_SYMBOL: Record<PropertyChangeKind, string> = { add: "+", update: "~",
 export function operationLines(o: OperationReport): string[] {
   const v = verb(o);
   const forcing = o.op === "replace" && o.replaces?.length ? ` (${o.replaces.join(", ")} forces replacement)` : "";
-  const lines = [`${SYMBOL[v] ?? "~"} ${shortType(o.type)} ${o.name} ${v}${forcing}`];
+  // A release leaves the object on the platform as it is (a cluster stays ready and online): the line says so.
+  const released = o.released ? " (stays on the platform as it is; only leaves the stack)" : "";
+  const lines = [`${SYMBOL[v] ?? "~"} ${shortType(o.type)} ${o.name} ${v}${forcing}${released}`];
   if (o.op === "same" || o.op === "read") return lines;
   for (const c of propertyChanges(o)) {
     const value = c.kind === "add" ? formatValue(c.new) : c.kind === "delete" ? formatValue(c.old) : `${formatValue(c.old)} => ${formatValue(c.new)}`;

@@ -392,7 +392,7 @@ export class TestStack {
   private async deploy(preview: boolean, adoptionPlan = false, as?: RunKind): Promise<RenderedRunResult> {
     const kind = as ?? (adoptionPlan ? "adoption" : preview ? "preview" : "up");
     const rules = await takeovers();
-    const deployment = new Deployment(this.ctx, preview, adoptionPlan ? rules.adoptionId : undefined, rules.adopts);
+    const deployment = new Deployment(this.ctx, preview, adoptionPlan ? rules.adoptionId : undefined, rules.adopts, rules.adoptionId);
     let programError: Error | undefined;
     try {
       await runProgram(this.program, deployment, { project: this.ctx.project, stack: this.ctx.stack, preview, config: this.settings.config, secretKeys: this.settings.secretKeys });

@@ -144,3 +144,64 @@ describe("the state file", () => {
     expect(second.records()).toEqual({});
   });
 });
+
+/**
+ * A resource whose Check waits until the gate file exists (at most 30 s), and whose create writes
+ * `created-<name>` next to it: a step that starts after the gate opened leaves that file.
+ */
+const waitingProvider: pulumi.dynamic.ResourceProvider = {
+  async check(_olds, news) {
+    const fsm = require("node:fs") as typeof fs;
+    const deadline = Date.now() + 30_000;
+    while (!fsm.existsSync(String(news.gate)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    return { inputs: news };
+  },
+  async create(inputs) {
+    const fsm = require("node:fs") as typeof fs;
+    const pathm = require("node:path") as typeof path;
+    fsm.writeFileSync(pathm.join(pathm.dirname(String(inputs.gate)), `created-${String(inputs.name)}`), "");
+    return { id: String(inputs.name), outs: inputs };
+  },
+};
+
+class Waiting extends pulumi.dynamic.Resource {
+  constructor(name: string, args: { gate: string; after: pulumi.Input<unknown> }, opts?: pulumi.CustomResourceOptions) {
+    super(waitingProvider, name, { name, ...args }, opts, "fixture", "Waiting");
+  }
+}
+
+/** A resource whose create opens the gate (writes the file), then fails. */
+const failingProvider: pulumi.dynamic.ResourceProvider = {
+  async create(inputs) {
+    (require("node:fs") as typeof fs).writeFileSync(String(inputs.gate), "");
+    throw new Error(`${String(inputs.name)}: create refused`);
+  },
+};
+
+class Failing extends pulumi.dynamic.Resource {
+  constructor(name: string, args: { gate: string; after: pulumi.Input<unknown> }) {
+    super(failingProvider, name, { name, ...args }, undefined, "fixture", "Failing");
+  }
+}
+
+describe("after a failed create", () => {
+  test("no new step starts, not even one whose resource depends only on finished ones (as the engine's step executor)", async () => {
+    const dir = tempDir("gate-");
+    const gate = path.join(dir, "gate");
+    const f = await fixtureStack(
+      () => {
+        const cls = new Record("class", { key: "class" });
+        // Both register once "class" is created: "type"'s Check waits until "bad"'s create has failed.
+        new Failing("bad", { gate, after: cls.key });
+        new Waiting("type", { gate, after: cls.key });
+      },
+      { skipPreview: true },
+    );
+    const error = (await f.stack.up().catch((e: unknown) => e)) as testing.RunError;
+    expect(error).toBeInstanceOf(testing.RunError);
+    expect(error.resource?.name).toBe("bad");
+    expect(fs.existsSync(gate)).toBe(true);
+    expect(fs.existsSync(path.join(dir, "created-type"))).toBe(false);
+    expect(f.stack.resources().map((r) => r.name)).toEqual(["class"]);
+  });
+});

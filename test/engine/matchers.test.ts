@@ -31,6 +31,18 @@ describe("toHaveActions", () => {
     expect(result(op("a", "update"), op("b", "replace"))).toHaveActions({ a: "update", [`urn:pulumi:test::test::${TYPE}::b`]: "replace", c: "none" });
   });
 
+  test("`none`: the run does nothing to it, so an unchanged (`same`) resource passes and a changed one fails", () => {
+    expect(result(op("a", "same"))).toHaveActions({ a: "none", b: "none" });
+    expect(() => expect(result(op("a", "update"))).toHaveActions({ a: "none" })).toThrow('"a": expected none, got update');
+  });
+
+  test("`release` is a delete that released the object; `delete` matches either", () => {
+    const released = result(op("c", "delete", { released: true }), op("d", "delete"));
+    expect(released).toHaveActions({ c: "release", d: "delete" });
+    expect(released).toHaveActions({ c: "delete" });
+    expect(() => expect(released).toHaveActions({ d: "release" })).toThrow('"d": expected release, got delete');
+  });
+
   test("fails naming each mismatch", () => {
     expect(() => expect(result(op("a", "update"))).toHaveActions({ a: "replace", b: "create" })).toThrow('"a": expected replace, got update\n  "b": expected create, got none');
   });

@@ -21,8 +21,10 @@ describe("protect and retainOnDelete", () => {
   test("a protected resource is neither deleted when dropped from the program nor by destroy", async () => {
     const f = await fixtureStack(() => void new Record("vault", { key: "vault" }, { protect: true }));
     await f.stack.up();
-    await expect(f.stack.up(() => undefined)).rejects.toThrow(`delete of ${TYPE} "vault" failed: the resource is protected`);
-    await expect(f.stack.destroy()).rejects.toThrow("the resource is protected");
+    await expect(f.stack.up(() => undefined)).rejects.toThrow(
+      `delete of ${TYPE} "vault" failed: resource "urn:pulumi:test::test::${TYPE}::vault" cannot be deleted\nbecause it is protected`,
+    );
+    await expect(f.stack.destroy()).rejects.toThrow("cannot be deleted\nbecause it is protected");
     await f.stack.up(() => void new Record("vault", { key: "vault" }, { protect: false }));
     await expect(f.stack.destroy()).resolves.toMatchObject({ totals: { delete: 1 } });
   });

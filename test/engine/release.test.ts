@@ -99,6 +99,20 @@ describe("taking over an existing object", () => {
     await stack.expectNoDrift();
   });
 
+  test("a create reads as an adoption only when it takes an existing object over", async () => {
+    await client.call(clusters.create, { body: { name: "plant-y", title: "Outside" } });
+    const program = async () => {
+      new svc.Cluster("existing", { name: "plant-y", adopt: true });
+      new svc.Cluster("missing", { name: "plant-z", adopt: true });
+    };
+    const stack = await stackOf(program);
+    for (const run of [await stack.preview(), await stack.up()]) {
+      expect(run.operations.map((o) => `${o.name} ${o.adopt && o.op === "create" ? "create (adopt)" : o.op}`).sort()).toEqual(["existing create (adopt)", "missing create"]);
+      expect(run.render()).toContain("= svc:Cluster existing create (adopt)");
+      expect(run.render()).toContain("+ svc:Cluster missing create");
+    }
+  });
+
   test("an existing cluster of another type is refused, naming the resource, the field and both values", async () => {
     await client.call(clusters.create, { body: { name: "plant-d", title: "Docker", type: "docker" } });
     const stack = await stackOf(async () => void new svc.Cluster("plant-d", { name: "plant-d", type: "k3s" }));

@@ -118,6 +118,10 @@ describe("renderPlan", () => {
 
   test("past tense for a run that applied; changes of a report without the provider's list found from the values", () => {
     expect(summaryLine({ kind: "up", operations: [operations[0], operations[4], { ...operations[4], released: true }] })).toBe("1 created, 1 deleted, 1 released");
+    // A release says the object stays as it is (a cluster stays ready and online), in a preview and in the run.
+    const cluster = { ...operations[4], type: "pulumi-nodejs:dynamic/svc:Cluster", name: "plant-a", oldInputs: { name: "plant-a" }, released: true };
+    for (const kind of ["preview", "up"] as const)
+      expect(renderPlan({ kind, operations: [cluster] }).split("\n")[0]).toBe("- svc:Cluster plant-a release (stays on the platform as it is; only leaves the stack)");
     const bare = { ...operations[1], diffs: undefined };
     expect(propertyChanges(bare).map((c) => c.path)).toEqual(["appVersion", "runtime.cpu", "runtime.memory", "runtime.resources[1].resource"]);
   });
