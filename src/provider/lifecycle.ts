@@ -135,7 +135,8 @@ export function diff(kind: Kind, id: string, olds: Props, news: Props) {
   // A replacement that keeps the platform identity must delete first, or the create would collide.
   const newId = safeId(kind, news);
   const deleteBeforeReplace = replaces.length > 0 && (kind.deleteBeforeReplace === true || (newId !== undefined && newId === (safeId(kind, olds) ?? id)));
-  return { changes: true, replaces, deleteBeforeReplace };
+  // `diffs`: the args that changed, for a provider that gives the engine a detailed diff (the native one).
+  return { changes: true, replaces, deleteBeforeReplace, diffs: platformChanged };
 }
 
 function outputsOf(kind: Kind, args: Props, answer: Answer): Props {
