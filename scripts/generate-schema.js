@@ -64,6 +64,9 @@ function docOf(checker, symbol) {
   return text || undefined;
 }
 
+/** The suffixes of the Go types the Go SDK makes for an enum `E` (`EOutput`, `EPtrInput`, ...). */
+const GO_TYPE_SUFFIXES = ["Input", "Output", "Ptr", "PtrInput", "PtrOutput", "Array", "ArrayInput", "ArrayOutput", "Map", "MapInput", "MapOutput"];
+
 const pascal = (s) => s.replace(/(^|[_\-. ])([a-zA-Z0-9])/g, (_, __, c) => c.toUpperCase());
 
 /** Converts TypeScript types to the schema's type specs, collecting the named object and enum types. */
@@ -128,7 +131,10 @@ class TypeMapper {
 
   enumOf(name, type, members) {
     const token = `${PACKAGE}:index:${name}`;
-    this.types[token] = { type, enum: members.map((m) => ({ value: m.value })) };
+    // The Go SDK names a value's constant <Enum><Value>, which for `output` or `input` is the name of
+    // one of the enum's own Go types: such a value is named `<Value>Value`.
+    const named = (value) => (typeof value === "string" && GO_TYPE_SUFFIXES.includes(pascal(value)) ? { name: `${pascal(value)}Value` } : {});
+    this.types[token] = { type, enum: members.map((m) => ({ ...named(m.value), value: m.value })) };
     return { $ref: `#/types/${token}` };
   }
 
