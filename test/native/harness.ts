@@ -36,7 +36,17 @@ export interface NativeStack {
 }
 
 /** An inline program's stack whose project finds the plugin in `pluginDir`; `config` is set on it (`secrets` as secrets). */
-export async function nativeStack(o: { pulumi: string; program: automation.PulumiFn; config: Record<string, string>; secrets?: string[]; project?: string }): Promise<NativeStack> {
+export async function nativeStack(o: {
+  pulumi: string;
+  program: automation.PulumiFn;
+  config: Record<string, string>;
+  secrets?: string[];
+  project?: string;
+  /** The project names no plugin folder: the engine uses the plugin installed in the CLI's home. */
+  installedPlugin?: boolean;
+  /** The PATH of the CLI's commands (default: the CLI's folder, node's, and the PATH of the tests). */
+  path?: string;
+}): Promise<NativeStack> {
   const auto = (await import("@pulumi/pulumi/automation")) as typeof automation;
   const temp = fs.mkdtempSync(path.join(os.tmpdir(), "svc-native-"));
   const backend = path.join(temp, "backend");
@@ -44,12 +54,20 @@ export async function nativeStack(o: { pulumi: string; program: automation.Pulum
   fs.mkdirSync(backend);
   fs.mkdirSync(workDir);
   const { env, command } = await pulumiWorkspace({ pulumi: o.pulumi, dir: temp, backend, passphrase: "native-test" });
+  if (o.path !== undefined) env.PATH = o.path;
+  // The engine would take a `pulumi-resource-svc` on PATH (this package's bin, linked into node_modules/.bin) first.
+  if (o.installedPlugin) env.PULUMI_IGNORE_AMBIENT_PLUGINS = "true";
   const project = o.project ?? "svc-native";
   fs.writeFileSync(
     path.join(workDir, "Pulumi.yaml"),
-    [`name: ${project}`, "runtime: nodejs", "backend:", `  url: ${env.PULUMI_BACKEND_URL}`, "plugins:", "  providers:", "    - name: svc", `      path: ${pluginDir}`, ""].join(
-      "\n",
-    ),
+    [
+      `name: ${project}`,
+      "runtime: nodejs",
+      "backend:",
+      `  url: ${env.PULUMI_BACKEND_URL}`,
+      ...(o.installedPlugin ? [] : ["plugins:", "  providers:", "    - name: svc", `      path: ${pluginDir}`]),
+      "",
+    ].join("\n"),
   );
   const stack = await auto.LocalWorkspace.createOrSelectStack(
     { projectName: project, stackName: "dev", program: o.program },
