@@ -122,21 +122,28 @@ function withinArg(top: string, path: string, reason: string): string {
   return inner ? `${inner}: ${reason}` : reason;
 }
 
-export function diff(kind: Kind, id: string, olds: Props, news: Props) {
-  // Provider-side (local) args (`adopt`) only steer a create: once the object exists, setting or
-  // removing one changes nothing, so it is no change (the state keeps the value the object was created with).
+/**
+ * The args whose change a diff counts (the native provider hands them to the engine as its detailed diff).
+ * Provider-side (local) args (`adopt`) only steer a create: once the object exists, setting or
+ * removing one changes nothing, so it is no change (the state keeps the value the object was created with).
+ */
+export function changedArgs(kind: Kind, olds: Props, news: Props): string[] {
   const platformChanged: string[] = [];
   for (const [name, spec] of Object.entries(kind.args)) {
     if (!spec.local && (containsUnknown(news[name]) || !deepEqual(olds[name], news[name]))) platformChanged.push(name);
   }
+  return platformChanged;
+}
+
+export function diff(kind: Kind, id: string, olds: Props, news: Props) {
+  const platformChanged = changedArgs(kind, olds, news);
   if (platformChanged.length === 0) return { changes: false };
   const replaceAll = kind.replaceWhen?.(argsOf(kind, olds), argsOf(kind, news)) ?? false;
   const replaces = replaceAll ? platformChanged : platformChanged.filter((n) => kind.args[n].replaces);
   // A replacement that keeps the platform identity must delete first, or the create would collide.
   const newId = safeId(kind, news);
   const deleteBeforeReplace = replaces.length > 0 && (kind.deleteBeforeReplace === true || (newId !== undefined && newId === (safeId(kind, olds) ?? id)));
-  // `diffs`: the args that changed, for a provider that gives the engine a detailed diff (the native one).
-  return { changes: true, replaces, deleteBeforeReplace, diffs: platformChanged };
+  return { changes: true, replaces, deleteBeforeReplace };
 }
 
 function outputsOf(kind: Kind, args: Props, answer: Answer): Props {

@@ -25,6 +25,7 @@ import type * as engineproto from "@pulumi/pulumi/proto/engine_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import type * as emptyTypes from "google-protobuf/google/protobuf/empty_pb";
 import { kinds } from "../kinds";
+import { changedArgs } from "../lifecycle";
 import { configure, shim } from "../runtime";
 import { deepEqual } from "../values";
 import type { ConfigSource } from "../config";
@@ -189,14 +190,14 @@ function service(engineAddress: string | undefined): grpcTypes.UntypedServiceImp
       return resp;
     }),
     diff: answer(async (req: provproto.DiffRequest) => {
-      const ops = shim(kindOfUrn(req.getUrn()));
       const olds = fromStruct(req.getOldInputs() ?? req.getOlds());
       const news = fromStruct(req.getNews());
-      const result = (await ops.diff(req.getId(), olds, news)) as { changes: boolean; replaces?: string[]; deleteBeforeReplace?: boolean; diffs?: string[] };
+      const kind = kindOfUrn(req.getUrn());
+      const result = await shim(kind).diff(req.getId(), olds, news);
       const resp = new provider.DiffResponse();
       resp.setChanges(result.changes ? provider.DiffResponse.DiffChanges.DIFF_SOME : provider.DiffResponse.DiffChanges.DIFF_NONE);
       const replaces = result.replaces ?? [];
-      const changed = result.diffs ?? [];
+      const changed = result.changes ? changedArgs(kinds[kind], olds, news) : [];
       resp.setReplacesList(replaces);
       resp.setDeletebeforereplace(result.deleteBeforeReplace === true);
       resp.setDiffsList(changed);
