@@ -4,7 +4,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", "bench/.results/**", "bench/.dist*/**", "test/.artifacts/**", "**/*.d.ts"] },
+  { ignores: ["dist/**", "node_modules/**", "coverage/**", "bench/.results/**", "bench/.dist*/**", "test/.artifacts/**", "sdk/**", "**/*.d.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { rules: { "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", caughtErrors: "none" }] } },

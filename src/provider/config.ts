@@ -14,17 +14,29 @@ export interface ConfigSource {
 
 /** Every setting: its key after `svc:` and its environment variable. */
 export const SETTINGS = {
+  /** The platform's base URL; the API is under `{baseUrl}/api/v4`. */
   baseUrl: "SVC_BASE_URL",
+  /** The client id (a service account, or `svc-cli` for users). */
   clientId: "SVC_CLIENT_ID",
+  /** The service account's secret (client-credentials grant). */
   clientSecret: "SVC_CLIENT_SECRET",
+  /** The user's e-mail (password grant). */
   username: "SVC_USERNAME",
+  /** The user's password. */
   password: "SVC_PASSWORD",
+  /** A static bearer token instead of a login. */
   token: "SVC_TOKEN",
+  /** `true` (state in `.svc-emulator/state.json`) or a state file path: run the embedded emulator inside the provider with its built-in service account. */
   emulator: "SVC_EMULATOR",
+  /** How long operations that wait (downloads, deploys, schedule application) may take, in seconds; default 600. */
   operationTimeoutSeconds: "SVC_OPERATION_TIMEOUT_SECONDS",
+  /** `true` skips the check of the credentials when the provider is configured. */
   skipCredentialsCheck: "SVC_SKIP_CREDENTIALS_CHECK",
 } as const;
 export type Setting = keyof typeof SETTINGS;
+
+/** The settings that hold credentials: secrets wherever they are stored. */
+export const SECRET_SETTINGS: readonly Setting[] = ["clientSecret", "password", "token"];
 
 export interface ProviderConfig {
   baseUrl?: string;

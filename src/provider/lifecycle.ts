@@ -207,14 +207,22 @@ function withinArg(top: string, path: string, reason: string): string {
   return inner ? `${inner}: ${reason}` : reason;
 }
 
-export function diff(kind: Kind, id: string, olds: Props, news: Props) {
-  diffed.add(diffKey(kind, id));
-  // Provider-side (local) args (`adopt`) only steer a create: once the object exists, setting or
-  // removing one changes nothing, so it is no change (the state keeps the value the object was created with).
+/**
+ * The args whose change a diff counts (the native provider hands them to the engine as its detailed diff).
+ * Provider-side (local) args (`adopt`) only steer a create: once the object exists, setting or
+ * removing one changes nothing, so it is no change (the state keeps the value the object was created with).
+ */
+export function changedArgs(kind: Kind, olds: Props, news: Props): string[] {
   const platformChanged: string[] = [];
   for (const [name, spec] of Object.entries(kind.args)) {
     if (!spec.local && (containsUnknown(news[name]) || !deepEqual(olds[name], news[name]))) platformChanged.push(name);
   }
+  return platformChanged;
+}
+
+export function diff(kind: Kind, id: string, olds: Props, news: Props) {
+  diffed.add(diffKey(kind, id));
+  const platformChanged = changedArgs(kind, olds, news);
   if (platformChanged.length === 0) {
     for (const w of kind.noteDiff?.(id, news, resourceNameOf(news), false) ?? []) warn(w);
     return { changes: false };
