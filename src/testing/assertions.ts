@@ -8,7 +8,7 @@ import { destroyEffects } from "./effects";
 import { describeOperations, isChange, type RunResult } from "./report";
 import type { ResourceState } from "./state";
 import { deepEqual, forProviderMap, omitPaths, PROVIDER_KEY, type PropertyValue } from "./values";
-import type { ResourceView, TestStack } from "./test-stack";
+import type { AdoptableStack, ResourceView } from "./views";
 
 /** Fails unless the run (a preview, typically) changes nothing. */
 export function assertEmptyPlan(result: RunResult, what: string): void {
@@ -67,7 +67,7 @@ export interface AdoptionOptions {
  * fails unless the adopted state equals the created one (outputs, and inputs when the provider's read
  * returns inputs), ignoring the paths named.
  */
-export async function expectAdoptionMatchesCreate(stack: TestStack, name: string, options: AdoptionOptions = {}): Promise<void> {
+export async function expectAdoptionMatchesCreate(stack: AdoptableStack, name: string, options: AdoptionOptions = {}): Promise<void> {
   const created = stack.resource(name);
   if (!created.id) throw new Error(`resource "${name}" has no id to adopt it by`);
   const adopted = await stack.importResource({ name, id: created.id, like: name }, { record: false });

@@ -14,11 +14,9 @@ import { EngineError } from "./context";
 import type { ResourceRef } from "./grpc";
 import type { PropertyMap } from "./values";
 
-export const HOOK_TYPES = ["beforeCreate", "afterCreate", "beforeUpdate", "afterUpdate", "beforeDelete", "afterDelete"] as const;
-export type HookType = (typeof HOOK_TYPES)[number];
+import { HOOK_TYPES, type HookBinding, type HookType } from "./state";
 
-/** The hooks a resource names, by when they run; `onError` names its error hooks. */
-export type HookBinding = Partial<Record<HookType | "onError", string[]>>;
+export { HOOK_TYPES, type HookBinding, type HookType } from "./state";
 
 /** The provider operations error hooks are told of. */
 export type FailedOperation = "create" | "update" | "delete";

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { CliStack } from "./cli-stack";
 import { folderProgram, isProgramFolder, type ProgramFolder } from "./program-folder";
 import type { Program } from "./program";
-import type { RenderedRunResult } from "./report";
+import type { RenderedRunResult } from "./render";
 import { stackConfig, startOwnEmulator, TestStack, type StackOptions } from "./test-stack";
 
 /**
@@ -62,7 +62,8 @@ export { CliStack, findPulumi } from "./cli-stack";
 export { TestStack, RunError, type StackOptions, type ResourceView, type ImportArgs, type UpOptions } from "./test-stack";
 export type { Program } from "./program";
 export type { ProgramFolder } from "./program-folder";
-export type { RunResult, RenderedRunResult, RunKind, OperationReport, OperationKind } from "./report";
+export type { RunResult, RunKind, OperationReport, OperationKind } from "./report";
+export type { RenderedRunResult } from "./render";
 export {
   renderPlan,
   summaryLine,

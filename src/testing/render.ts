@@ -3,7 +3,7 @@
  * inputs of a create, the properties that force a replacement, secrets masked. As text for a terminal
  * (what `pulumi preview --diff` prints) or as Markdown for a pull-request comment.
  */
-import { verb, type OperationKind, type OperationReport, type RunKind } from "./report";
+import { isChange, verb, type OperationKind, type OperationReport, type RunKind, type RunResult } from "./report";
 import { deepEqual, isObject, isSecret, OUTPUT_SIG, RESOURCE_SIG, SIG_KEY, UNKNOWN } from "./values";
 
 export type RenderFormat = "text" | "markdown";
@@ -186,4 +186,19 @@ export function renderPlan(run: RenderableRun, options: RenderOptions = {}): str
   if (body.length) md.push("", "```diff", ...body.map((l) => l.replace(/^(\s+)([+~-]) /, "$2$1 ").replace(/```/g, "`\u200b``")), "```");
   if (warnings.length) md.push("", "**Warnings**", "", ...warnings.map((w) => `- ${w.replace(/\n/g, " ")}`));
   return md.join("\n") + "\n";
+}
+
+/** What the stack's runs return: a RunResult that renders itself for a reviewer (see renderPlan). */
+export interface RenderedRunResult extends RunResult {
+  /** Old => new values per property, the inputs of creates, what forces replacements: text or Markdown. */
+  render(options?: RenderOptions): string;
+}
+
+export function runResult(kind: RunKind, operations: OperationReport[], outputs: Record<string, unknown>, warnings: readonly string[] = []): RenderedRunResult {
+  const totals: Partial<Record<OperationKind, number>> = {};
+  for (const o of operations) totals[o.op] = (totals[o.op] ?? 0) + 1;
+  const result = { kind, operations, totals, changes: operations.filter((o) => isChange(o.op)).length, outputs, warnings: [...warnings] } as RenderedRunResult;
+  // Not enumerable: results stay plain data for comparisons and JSON.
+  Object.defineProperty(result, "render", { value: (options?: RenderOptions) => renderPlan(result, options), enumerable: false });
+  return result;
 }

@@ -1,5 +1,4 @@
 import { EngineError } from "./context";
-import { renderPlan, type RenderOptions } from "./render";
 import { isObject, isSecret, mapValues, SECRET_SIG, SIG_KEY, withoutInternalKeys, type PropertyMap, type PropertyValue } from "./values";
 
 /** What a run did (or, for a preview, would do) to each resource. */
@@ -59,22 +58,7 @@ export interface RunResult {
   warnings: string[];
 }
 
-/** What the stack's runs return: a RunResult that renders itself for a reviewer (see renderPlan). */
-export interface RenderedRunResult extends RunResult {
-  /** Old => new values per property, the inputs of creates, what forces replacements: text or Markdown. */
-  render(options?: RenderOptions): string;
-}
-
 export const isChange = (op: OperationKind) => op !== "same" && op !== "read";
-
-export function runResult(kind: RunKind, operations: OperationReport[], outputs: Record<string, unknown>, warnings: readonly string[] = []): RenderedRunResult {
-  const totals: Partial<Record<OperationKind, number>> = {};
-  for (const o of operations) totals[o.op] = (totals[o.op] ?? 0) + 1;
-  const result = { kind, operations, totals, changes: operations.filter((o) => isChange(o.op)).length, outputs, warnings: [...warnings] } as RenderedRunResult;
-  // Not enumerable: results stay plain data for comparisons and JSON.
-  Object.defineProperty(result, "render", { value: (options?: RenderOptions) => renderPlan(result, options), enumerable: false });
-  return result;
-}
 
 /** The operation's verb for people: `release` for a delete that released the object. */
 export const verb = (o: OperationReport): string => (o.released ? "release" : o.adopt && o.op === "create" ? "create (adopt)" : o.op);

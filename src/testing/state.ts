@@ -9,11 +9,17 @@
  * pending operation until it ends, as Pulumi's checkpoint records it, so a killed run's creates can be
  * listed (and cleared) by the next one.
  */
-import type { HookBinding } from "./hooks";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { SecretsCipher } from "./secrets";
 import type { PropertyMap, PropertyValue } from "./values";
+
+/** When a resource hook runs (the hooks themselves are in hooks.ts). */
+export const HOOK_TYPES = ["beforeCreate", "afterCreate", "beforeUpdate", "afterUpdate", "beforeDelete", "afterDelete"] as const;
+export type HookType = (typeof HOOK_TYPES)[number];
+
+/** The hooks a resource names, by when they run; `onError` names its error hooks. Kept in its state. */
+export type HookBinding = Partial<Record<HookType | "onError", string[]>>;
 
 export const STATE_VERSION = 1;
 

@@ -3,6 +3,9 @@
  * operation of the stack goes through. Operations on one stack run one at a time.
  */
 import { HookRegistry } from "./hooks";
+import type { ImportArgs, ResourceView } from "./views";
+
+export type { ImportArgs, ResourceView } from "./views";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Emulator, EmulatorOptions } from "../emulator";
@@ -15,7 +18,8 @@ import { ProviderClient } from "./grpc";
 import { ProviderHost } from "./host";
 import { runProgram, type Program } from "./program";
 import { refreshResources } from "./refresh";
-import { describeFailures, reportedInputs, runResult, type OperationReport, type RenderedRunResult, type RunKind } from "./report";
+import { runResult, type RenderedRunResult } from "./render";
+import { describeFailures, reportedInputs, type OperationReport, type RunKind } from "./report";
 import { Semaphore } from "./scheduler";
 import { DEFAULT_PASSPHRASE } from "./secrets";
 import { StateStore, type ResourceState, type StackState } from "./state";
@@ -73,33 +77,6 @@ export interface StackOptions {
 export interface UpOptions {
   /** Read every object back from the platform before deploying, as `pulumi up --refresh` does. */
   refresh?: boolean;
-}
-
-/** A resource as tests look at it: values in plain form, with the paths of the secret ones. */
-export interface ResourceView {
-  urn: string;
-  type: string;
-  name: string;
-  id?: string;
-  inputs: Record<string, unknown>;
-  outputs: Record<string, unknown>;
-  /** Dotted paths of the outputs that are secret. */
-  secretOutputs: string[];
-  dependencies: string[];
-  /** The serialized provider, as stored in the state. */
-  provider?: string;
-}
-
-export interface ImportArgs {
-  /** Name the adopted resource gets in the stack. */
-  name: string;
-  /** The object's id on the platform. */
-  id: string;
-  /** Take the type and the serialized provider from this resource of the stack. */
-  like?: string;
-  type?: string;
-  /** The serialized provider (`__provider`) to read with. */
-  provider?: string;
 }
 
 /** A failed run: the first failure's message, and what the run did before it stopped. */
