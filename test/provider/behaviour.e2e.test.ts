@@ -219,7 +219,15 @@ describe("check and errors", () => {
         'check of pulumi-nodejs:dynamic/svc:Cluster "edge" failed: telemetryScrapeIntervall: is not an arg of Cluster; did you mean telemetryScrapeInterval?',
       );
       expect(messages).toContain("edgeOptions: imagePulPolicy: unknown field; did you mean imagePullPolicy? (fields there: imagePullPolicy)");
-      expect(messages).toContain('check of pulumi-nodejs:dynamic/svc:Asset "pump" failed: locaton: is not an arg of Asset; did you mean location?');
+      // As in the engine, the first failed step ends the run: the asset's check is told by a run without the cluster.
+      const assetOnly = async () => {
+        const t = new svc.AssetType("type", { name: "pump", title: "Pump" });
+        new svc.Asset("pump", fromData({ name: "pump-1", title: "Pump 1", assetTypeName: t.name, locaton: { lat: 1, lon: 2 } }));
+      };
+      const assetErr = (await stack.preview(assetOnly).catch((e: Error) => e)) as testing.RunError;
+      expect(assetErr.failures.map((f) => f.message).join("\n")).toContain(
+        'check of pulumi-nodejs:dynamic/svc:Asset "pump" failed: locaton: is not an arg of Asset; did you mean location?',
+      );
       await expect(stack.up()).rejects.toThrow(/is not an arg of/);
       const client = adminClient(stack.emulator!.baseUrl);
       expect((await client.clusters.list({ query: {} })).data).toEqual([]);
