@@ -95,7 +95,8 @@ export const appVersion: KindModel = {
         ["type", a.type],
         ["title", a.title ?? m.title ?? a.appName],
         ["description", a.description ?? m.description ?? ""],
-        ["image", a.image],
+        // The resource sends an image reference in the current form, which the platform keeps.
+        ["image", a.image === undefined ? undefined : { mode: "manual", uri: a.image }],
         ["defaults", a.defaults === undefined ? undefined : snakeKeys(a.defaults), "contained"],
         ["parameters", m.parameters, "contained"],
         ["io", m.io, "contained"],
