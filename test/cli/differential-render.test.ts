@@ -24,9 +24,11 @@ async function open(engine: Engine, program: Program, options: StackOptions = {}
 }
 
 const records = (value: string, key: string, secretNote: string) => () => {
+  // A chain (base, hidden, swap): steps of resources that do not depend on each other finish in either
+  // order, and a run's operations are in the order they finished.
   const base = new RecordResource("base", { key: "base", value, meta: { site: value === "1" ? "north" : "south", line: "7" } });
-  const swap = new RecordResource("swap", { key, deleteBeforeReplace: true, ref: base.key });
-  const hidden = new RecordResource("hidden", { key: "hidden", note: pulumi.secret(secretNote) });
+  const hidden = new RecordResource("hidden", { key: "hidden", note: pulumi.secret(secretNote) }, { dependsOn: [base] });
+  const swap = new RecordResource("swap", { key, deleteBeforeReplace: true, ref: base.key }, { dependsOn: [hidden] });
   return [base, swap, hidden];
 };
 
