@@ -62,12 +62,6 @@ export interface ArgSpec<T = unknown> {
 /** The property the dynamic-provider host reads the serialized provider from; never an arg. */
 export const PROVIDER_KEY = "__provider";
 
-/**
- * The property that carries the resource's name in the program, for kinds whose preview names other
- * resources (`ParameterSchedule`): the engine hands a provider no names. Never an arg, never sent.
- */
-export const RESOURCE_NAME_KEY = "__svcName";
-
 /** What the platform would refuse (409) of a create, seen before it: check failures, and warnings where it may still succeed. */
 export interface Conflicts {
   failures: CheckFailure[];
@@ -209,7 +203,7 @@ interface DeclarationBase<I extends object, R extends WireRecord = WireRecord> {
   replaceWhen?(olds: Unchecked<I>, news: Unchecked<I>): boolean;
   /**
    * After check passed, in preview too: what the platform holds that would refuse this object (409),
-   * read from the platform. `name` is the resource's name in the program (`RESOURCE_NAME_KEY`).
+   * read from the platform. `name` is the resource's name in the program (from its `__svcOwner` identity, ownership.ts).
    */
   conflicts?(ctx: KindContext, inputs: I, olds: I | undefined, name: string | undefined): Promise<Conflicts>;
   /**

@@ -6,7 +6,7 @@
  * (parsed YAML) get the same answer as a typo the compiler would have caught.
  */
 import { z } from "zod";
-import { PROVIDER_KEY, RESOURCE_NAME_KEY, wireNameOf, type ArgSpec, type Kind } from "./kind";
+import { PROVIDER_KEY, wireNameOf, type ArgSpec, type Kind } from "./kind";
 import { nearest } from "./nearest";
 import { camel, insideFreeForm, isPlainObject, snake } from "./values";
 
@@ -107,7 +107,7 @@ const didYouMean = (typed: string, known: readonly string[], what: string) =>
 export function refuseUnknownArgs(kind: Kind, news: Record<string, unknown>, add: (property: string, reason: string) => void): void {
   const names = Object.keys(kind.args);
   for (const key of Object.keys(news)) {
-    if (key === PROVIDER_KEY || key === RESOURCE_NAME_KEY || key in kind.args || news[key] === undefined) continue;
+    if (key === PROVIDER_KEY || key in kind.args || news[key] === undefined) continue;
     add(key, `is not an arg of ${kind.name}; ${didYouMean(key, names, "its args")}`);
   }
   for (const [name, spec] of Object.entries(kind.args)) {

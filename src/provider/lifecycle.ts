@@ -5,19 +5,7 @@
  * through the client.
  */
 import { SvcApiError } from "../client";
-import {
-  ADOPT_BY_CONTENT,
-  destroyEffectOf,
-  RESOURCE_NAME_KEY,
-  WARNING_PREFIX,
-  wireArgs,
-  wireNameOf,
-  type Answer,
-  type CheckFailure,
-  type Kind,
-  type KindContext,
-  type WireRecord,
-} from "./kind";
+import { ADOPT_BY_CONTENT, destroyEffectOf, WARNING_PREFIX, wireArgs, wireNameOf, type Answer, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
 import { refuseUnknownArgs } from "./known-fields";
 import { camel, containedIn, containsUnknown, convertKeys, deepEqual, describeIssue, reconcile, scrub } from "./values";
 import { renderPath } from "../api/common";
@@ -131,11 +119,11 @@ export function check(kind: Kind, olds: Props | undefined, news: Props, nowMs: n
   return { inputs: news, failures };
 }
 
-/** The resource's name in the program, where its class passes it (`RESOURCE_NAME_KEY`). */
-const resourceNameOf = (props: Props | undefined): string | undefined => {
-  const name = props?.[RESOURCE_NAME_KEY];
-  return typeof name === "string" && name ? name : undefined;
-};
+/**
+ * The resource's name in the program, from the identity every resource class passes (`__svcOwner`,
+ * ownership.ts): the engine hands a provider no names, and a preview names the resource holding a clash.
+ */
+const resourceNameOf = (props: Props | undefined): string | undefined => (props ? ownerOf(props)?.resource : undefined);
 
 /** A warning of the provider's, as both engines read it into the run's warnings (one line). */
 export const warn = (message: string): void => console.error(`${WARNING_PREFIX}${message.replace(/\s*\n\s*/g, " ")}`);

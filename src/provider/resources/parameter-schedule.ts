@@ -1,18 +1,7 @@
 /** ParameterSchedule: parameter values applied to assets at a time, optionally reverted later. */
 import type * as pulumi from "@pulumi/pulumi";
 import { ParametersScheduleCreate, schedules, type ParameterSchedule as ScheduleRecord } from "../../api/schedules";
-import {
-  declareKind,
-  defineOutputs,
-  echoes,
-  RESOURCE_NAME_KEY,
-  type CheckFailure,
-  type Conflicts,
-  type KindContext,
-  type Unchecked,
-  type OutputValues,
-  type DeclaredOutputs,
-} from "../kind";
+import { declareKind, defineOutputs, echoes, type CheckFailure, type Conflicts, type KindContext, type Unchecked, type OutputValues, type DeclaredOutputs } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
 import { containsUnknown, deepEqual, sameInstant } from "../values";
@@ -353,8 +342,7 @@ export class ParameterSchedule extends SvcResource {
   declare readonly createdBy: pulumi.Output<string>;
 
   constructor(name: string, args: ParameterScheduleArgs, opts?: pulumi.CustomResourceOptions) {
-    // The name goes with the inputs so that a preview can name the resource that holds a clashing schedule.
-    super(parameterScheduleKind, name, { ...args, [RESOURCE_NAME_KEY]: name }, opts);
+    super(parameterScheduleKind, name, args, opts);
   }
 }
 
