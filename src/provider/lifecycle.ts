@@ -1,8 +1,7 @@
 /**
- * Turns a kind declaration into the dynamic provider's operations. check and diff are pure (no API
- * calls); a kind that declares `conflicts` also reads the platform after check (`checkConflicts`), so
- * that a preview tells a create the platform would refuse (409). create, read, update and delete go
- * through the client.
+ * Turns a kind declaration into the provider's operations. check and diff are pure (no API calls);
+ * `checkWithPlatform` then reads the platform, in preview too, so that a preview tells a create the
+ * platform would refuse (409). create, read, update and delete go through the client.
  */
 import { SvcApiError } from "../client";
 import { ADOPT_BY_CONTENT, destroyEffectOf, WARNING_PREFIX, wireArgs, wireNameOf, type Answer, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
@@ -337,7 +336,7 @@ export async function create(kind: Kind, ctx: KindContext, inputs: Props): Promi
       }
     }
     // A kind whose platform assigns the ids takes over, when asked, the object that states every declared arg.
-    if (naturalId === undefined && declared.adopt === true && kind.findCreated) {
+    if (naturalId === undefined && adopt && kind.findCreated) {
       const found = await existing(kind, ctx, ADOPT_BY_CONTENT, args);
       if (found) return { id: String(found.record.id), outs: outputsOf(kind, declared, found) };
     }
@@ -406,13 +405,17 @@ function createdBy(kind: Kind, creator: Creator): string {
   return `It already exists on the platform, created by ${describeCreator(creator)}.`;
 }
 
+/** What to do when another resource of this stack created the object (`resource`): an alias for a renamed resource. */
+function renamed(resource: string | undefined, instead = ""): string {
+  return `if the resource was renamed, give it \`aliases: [{ name: ${JSON.stringify(resource ?? "<old name>")} }]\`${instead}; else remove one of the two`;
+}
+
 /** What to do about a create answered 409, by who created the object. */
 function conflictAdvice(kind: Kind, creator: Creator | undefined): string {
   const managed = `Do not set \`adopt: true\` on it: two stacks would own one object, and destroying either would delete it for both. Instead, ${readInstead(kind.name)}.`;
   if (creator?.by === "other-stack") return `It already exists on the platform, created by ${describeCreator(creator)}, which manages it. ${managed}`;
-  if (creator?.by === "this-stack") {
-    return `It already exists on the platform, created by ${describeCreator(creator)}: one object cannot be two resources. If the resource was renamed, give it \`aliases: [{ name: ${JSON.stringify(creator.resource ?? "<old name>")} }]\`; else remove one of the two.`;
-  }
+  if (creator?.by === "this-stack")
+    return `It already exists on the platform, created by ${describeCreator(creator)}: one object cannot be two resources. I${renamed(creator.resource).slice(1)}.`;
   const who = creator?.by === "unknown" ? `Who created it is not known (${creator.why}). ` : creator?.by === "none" ? "No stack of pulumi-svc created it. " : "";
   return (
     `It already exists on the platform. ${who}If no stack manages it, set \`adopt: true\` on the resource to take it over (this provider's import route). ` +
@@ -431,7 +434,7 @@ async function mayAdopt(kind: Kind, ctx: KindContext, id: string, found: Answer,
     const whose = `${label(kind, id)}: ${adopt ? "adopt: true" : "taking over the existing object"}: it was created by ${describeCreator(creator)}`;
     const instead =
       creator.by === "this-stack"
-        ? `one object cannot be two resources of one stack: if the resource was renamed, give it \`aliases: [{ name: ${JSON.stringify(creator.resource ?? "<old name>")} }]\` instead of adopting; else remove one of the two`
+        ? `one object cannot be two resources of one stack: ${renamed(creator.resource, " instead of adopting")}`
         : `two stacks would own one object, and destroying either would delete it for both. Remove \`adopt\` and ${readInstead(kind.name)}; adopt only an object no stack manages`;
     if (adopt) throw new RefusedTakeover(`${whose}, which manages it, so it is not adopted: ${instead}.`);
     warn(
