@@ -415,7 +415,7 @@ function conflictAdvice(kind: Kind, creator: Creator | undefined): string {
   const managed = `Do not set \`adopt: true\` on it: two stacks would own one object, and destroying either would delete it for both. Instead, ${readInstead(kind.name)}.`;
   if (creator?.by === "other-stack") return `It already exists on the platform, created by ${describeCreator(creator)}, which manages it. ${managed}`;
   if (creator?.by === "this-stack")
-    return `It already exists on the platform, created by ${describeCreator(creator)}: one object cannot be two resources. I${renamed(creator.resource).slice(1)}.`;
+    return `It already exists on the platform, created by ${describeCreator(creator)}: one object cannot be two resources. ${renamed(creator.resource).replace(/^if/, "If")}.`;
   const who = creator?.by === "unknown" ? `Who created it is not known (${creator.why}). ` : creator?.by === "none" ? "No stack of pulumi-svc created it. " : "";
   return (
     `It already exists on the platform. ${who}If no stack manages it, set \`adopt: true\` on the resource to take it over (this provider's import route). ` +
