@@ -276,22 +276,21 @@ function rowText(op) {
   return `\n  ${op.key}: endpoint({\n    ${fields.join(",\n    ")},\n  }),`;
 }
 
-/** Adds the row to the area's file. */
-function writeRow(file, op) {
+/** The area's file with the row added, and the name of the area's constant. */
+function withRow(file, op) {
   const source = parse(file);
   const call = areaCall(source, op.area);
   if (!call) throw new UsageError(`${rel(file)} has no area("${op.area}", ...) call to add the row to`);
   if (prop(call.rows, op.key)) throw new UsageError(`${op.area}.${op.key} is already in ${rel(file)}`);
   const { pos, comma } = afterLast(call.rows, source.text);
-  fs.writeFileSync(file, insertAt(source.text, pos, comma + rowText(op)));
-  return call.constName;
+  return { content: insertAt(source.text, pos, comma + rowText(op)), constName: call.constName };
 }
 
 /**
- * Adds the handler to the area's routes: a route of the row that answers 501 (NOT_IMPLEMENTED) naming
- * what to write, so the table's suites name the operation instead of failing to load.
+ * The area's routes with the handler added: a route of the row that answers 501 (NOT_IMPLEMENTED)
+ * naming what to write, so the table's suites name the operation instead of failing to load.
  */
-function writeHandler(file, op, constName) {
+function withHandler(file, op, constName) {
   let content = fs.readFileSync(file, "utf8");
   const apiModule = `../../../api/${kebab(op.area)}`;
   const ep = ensureImport(content, apiModule, constName, "ep");
@@ -312,7 +311,7 @@ function writeHandler(file, op, constName) {
     `      throw ${fail.local}("${op.area}.${op.key} has no handler yet: write it in ${rel(file)}");\n` +
     `    }),`;
   const { pos, comma } = afterLast(routes, content);
-  fs.writeFileSync(file, insertAt(content, pos, comma + handler));
+  return insertAt(content, pos, comma + handler);
 }
 
 /** What each error status means, as the spec's Errors table says (Part 1). */
@@ -459,8 +458,12 @@ function main(argv) {
   checkForm(req);
   const plan = resolveOperation(req);
   if (fs.existsSync(plan.testFile)) throw new UsageError(`${rel(plan.testFile)} exists already`);
-  const constName = writeRow(plan.apiFile, plan.op);
-  writeHandler(plan.routesFile, plan.op, constName);
+  // Everything is made before anything is written: a refusal leaves the sources as they were.
+  const row = withRow(plan.apiFile, plan.op);
+  const handler = withHandler(plan.routesFile, plan.op, row.constName);
+  fs.mkdirSync(path.dirname(plan.testFile), { recursive: true });
+  fs.writeFileSync(plan.apiFile, row.content);
+  fs.writeFileSync(plan.routesFile, handler);
   fs.writeFileSync(plan.testFile, testText(plan.op, plan.spec));
   const written = [plan.apiFile, plan.routesFile, plan.testFile].map(rel);
   const fmt = spawnSync(process.execPath, [require.resolve("prettier/bin/prettier.cjs"), "--write", "--log-level", "warn", ...written], { cwd: ROOT, encoding: "utf8" });
