@@ -255,6 +255,15 @@ function ensureImport(content, module, name, local = name) {
     const last = named.elements[named.elements.length - 1];
     return { content: insertAt(content, last.getEnd(), `, ${spec}`), local };
   }
+  // A type-only import of the module becomes an import of the name and, inline, of its types.
+  const typeOnly = imports.find(
+    (i) => i.moduleSpecifier.text === module && i.importClause?.isTypeOnly && i.importClause.namedBindings && ts.isNamedImports(i.importClause.namedBindings),
+  );
+  if (typeOnly) {
+    const types = typeOnly.importClause.namedBindings.elements.map((e) => `type ${e.getText(source)}`);
+    const merged = `import { ${[spec, ...types].join(", ")} } from "${module}";`;
+    return { content: content.slice(0, typeOnly.getStart(source)) + merged + content.slice(typeOnly.end), local };
+  }
   const last = imports[imports.length - 1];
   return { content: insertAt(content, last ? last.end : 0, `\nimport { ${spec} } from "${module}";`), local };
 }
@@ -283,7 +292,11 @@ function withRow(file, op) {
   if (!call) throw new UsageError(`${rel(file)} has no area("${op.area}", ...) call to add the row to`);
   if (prop(call.rows, op.key)) throw new UsageError(`${op.area}.${op.key} is already in ${rel(file)}`);
   const { pos, comma } = afterLast(call.rows, source.text);
-  return { content: insertAt(source.text, pos, comma + rowText(op)), constName: call.constName };
+  const row = rowText(op);
+  let content = insertAt(source.text, pos, comma + row);
+  content = ensureImport(content, "./endpoint", "endpoint").content;
+  if (/\bz\./.test(row)) content = ensureImport(content, "zod", "z").content;
+  return { content, constName: call.constName };
 }
 
 /**
@@ -495,4 +508,5 @@ if (require.main === module) {
   }
 }
 
-module.exports = { main, UsageError };
+/** What new-area.js shares: reading and editing the sources the same way. */
+module.exports = { main, UsageError, ROOT, kebab, camel, rel, parse, walk, prop, afterLast, insertAt, ensureImport };

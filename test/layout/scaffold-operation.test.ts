@@ -1,9 +1,10 @@
 /**
- * `npm run new:operation` (scripts/new-operation.js), run in a copy of the sources in a temporary
- * folder: the row it adds takes what the spec's row says (a spec of two rows written here), an
- * operation the spec lacks is declared from the facts file, the result type-checks, and each test it
- * generates runs and fails saying what to fill in. Refusals write nothing. The repository's files are
- * left as they were.
+ * `npm run new:operation` and `npm run new:area` (scripts/new-operation.js, scripts/new-area.js), run
+ * in one copy of the sources in a temporary folder: the row new:operation adds takes what the spec's
+ * row says (a spec of two rows written here), an operation the spec lacks is declared from the facts
+ * file, an area new:area adds has the emulator's layout and takes operations; what they wrote
+ * type-checks (one type-check for all, the costly step), and each generated test runs and fails
+ * saying what to fill in. Refusals write nothing. The repository's files are left as they were.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -16,8 +17,10 @@ const ROOT = resolve(__dirname, "../..");
 const COPIED = [
   "src",
   "test/helpers",
+  "test/emulator/layout.test.ts",
   "test/api/spec-operations.json",
   "scripts/new-operation.js",
+  "scripts/new-area.js",
   "scripts/extract-spec-rows.js",
   "tsconfig.json",
   "jest.config.js",
@@ -49,9 +52,11 @@ let specDir: string;
 const gitStatus = () => spawnSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: ROOT, encoding: "utf8" }).stdout;
 const statusBefore = gitStatus();
 
-function scaffold(...args: string[]) {
-  return spawnSync(process.execPath, ["scripts/new-operation.js", ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, SVC_SPEC_DIR: specDir } });
+function run(script: string, args: string[]) {
+  return spawnSync(process.execPath, [script, ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, SVC_SPEC_DIR: specDir } });
 }
+const scaffold = (...args: string[]) => run("scripts/new-operation.js", args);
+const newArea = (...args: string[]) => run("scripts/new-area.js", args);
 const read = (file: string) => readFileSync(join(dir, file), "utf8");
 
 beforeAll(() => {
@@ -110,9 +115,36 @@ describe("npm run new:operation", () => {
     expect(read("src/emulator/areas/assets/routes.ts")).toContain("route(ep.typesExport, () => {");
     expect(scaffold("bridges", "restart", "POST", "/bridges/{bridge_name}/restart", "--effect", "action").status).toBe(0);
   });
+});
 
-  test("what it wrote type-checks, and every generated test runs and fails saying what to fill in", () => {
-    const generated = ["test/emulator/apps-archive.test.ts", "test/emulator/assets-types-export.test.ts", "test/emulator/bridges-restart.test.ts"];
+describe("npm run new:area", () => {
+  test("refuses an area that exists, writing nothing", () => {
+    const before = read("src/api/endpoints.ts");
+    const r = newArea("bridges", "part2");
+    expect([r.status, r.stderr]).toEqual([2, expect.stringContaining("new:area: the area bridges exists already: src/api/bridges.ts")]);
+    expect(read("src/api/endpoints.ts")).toBe(before);
+  });
+
+  test("adds the area's table file, its emulator folder and its lines in both records; new:operation then adds its operations", () => {
+    const r = newArea("gateways", "part2", "--title", "Gateways");
+    expect(r.stderr).toBe("");
+    expect(read("src/api/gateways.ts")).toContain('export const gateways = area("gateways", "part2", {});');
+    expect(read("src/api/endpoints.ts")).toMatch(/readonly gateways: typeof gateways;\n\}>;[^]*\n {2}gateways,\n\};/);
+    expect(read("src/emulator/areas/index.ts")).toMatch(/import \{ area as gateways \} from "\.\/gateways\/routes";[^]*\n {2}gateways,\n\};/);
+    const op = scaffold("gateways", "restart", "POST", "/gateways/{gateway_name}/restart", "gateway.update", "--effect", "action");
+    expect(op.stderr).toBe("");
+    expect(read("src/api/gateways.ts")).toContain("params: z.object({ gateway_name: z.string().min(1) }),");
+  });
+});
+
+describe("what the scaffolds wrote", () => {
+  test("type-checks; every generated test runs and fails saying what to fill in; the new area has the emulator's layout", () => {
+    const generated = [
+      "test/emulator/apps-archive.test.ts",
+      "test/emulator/assets-types-export.test.ts",
+      "test/emulator/bridges-restart.test.ts",
+      "test/emulator/gateways-restart.test.ts",
+    ];
     // The table, the client and the emulator (each area's routes) with the generated tests: what the rows reach.
     const files = ["src/api/index.ts", "src/client/index.ts", "src/emulator/index.ts", ...generated];
     writeFileSync(join(dir, "tsconfig.scaffold.json"), JSON.stringify({ extends: "./tsconfig.json", include: [], files }));
@@ -121,19 +153,27 @@ describe("npm run new:operation", () => {
     expect(tsc.status).toBe(0);
 
     const results = join(dir, "results.json");
-    spawnSync(process.execPath, [require.resolve("jest/bin/jest"), "--maxWorkers=1", "--ci", "--json", "--outputFile", results, ...generated], { cwd: dir, encoding: "utf8" });
+    const layout = "test/emulator/layout.test.ts";
+    spawnSync(process.execPath, [require.resolve("jest/bin/jest"), "--maxWorkers=1", "--ci", "--json", "--outputFile", results, ...generated, layout], {
+      cwd: dir,
+      encoding: "utf8",
+    });
     const run = JSON.parse(readFileSync(results, "utf8")) as {
       numRuntimeErrorTestSuites: number;
       testResults: Array<{ name: string; assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }> }>;
     };
     expect(run.numRuntimeErrorTestSuites).toBe(0);
     const written = generated.reduce((n, f) => n + (read(f).match(/^ {2}test\(/gm) ?? []).length, 0);
-    const outcomes = run.testResults.flatMap((s) => s.assertionResults.map((a) => [a.fullName, a.status, /fill in: .+ \(it answers 501 now\)/.test(a.failureMessages[0] ?? "")]));
+    const [layoutRun, ...generatedRuns] = [run.testResults.find((s) => s.name.endsWith(layout))!, ...run.testResults.filter((s) => !s.name.endsWith(layout))];
+    expect(layoutRun.assertionResults.filter((a) => a.status !== "passed").map((a) => [a.fullName, a.failureMessages])).toEqual([]);
+    const outcomes = generatedRuns.flatMap((s) => s.assertionResults.map((a) => [a.fullName, a.status, /fill in: .+ \(it answers 501 now\)/.test(a.failureMessages[0] ?? "")]));
     expect(outcomes).toHaveLength(written);
     expect(outcomes.filter(([, status, says]) => status !== "failed" || !says)).toEqual([]);
   }, 300_000);
+});
 
-  test("the repository's files are as they were", () => {
+describe("the repository", () => {
+  test("its files are as they were", () => {
     expect(gitStatus()).toBe(statusBefore);
   });
 });
