@@ -7,7 +7,8 @@
  * saying what to fill in. Refusals write nothing. The repository's files are left as they were.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -47,8 +48,13 @@ const SPEC = {
   ],
 };
 
-let dir: string;
-let specDir: string;
+/**
+ * The copy's folder: the same for every run from this repository, so that the type-check's
+ * incremental record (beside it, kept between runs) finds the same files again and checks only what
+ * changed (about 3 s of CPU instead of 15).
+ */
+const dir = join(tmpdir(), `pulumi-svc-scaffold-${createHash("sha256").update(ROOT).digest("hex").slice(0, 12)}`);
+const specDir = join(dir, "spec");
 const gitStatus = () => spawnSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: ROOT, encoding: "utf8" }).stdout;
 const statusBefore = gitStatus();
 
@@ -60,10 +66,9 @@ const newArea = (...args: string[]) => run("scripts/new-area.js", args);
 const read = (file: string) => readFileSync(join(dir, file), "utf8");
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "svc-scaffold-"));
+  rmSync(dir, { recursive: true, force: true });
   for (const p of COPIED) cpSync(join(ROOT, p), join(dir, p), { recursive: true });
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-  specDir = join(dir, "spec");
   mkdirSync(specDir);
   for (const [file, lines] of Object.entries(SPEC)) writeFileSync(join(specDir, file), lines.join("\n") + "\n");
 });
@@ -148,7 +153,14 @@ describe("what the scaffolds wrote", () => {
     // The table, the client and the emulator (each area's routes) with the generated tests: what the rows reach.
     const files = ["src/api/index.ts", "src/client/index.ts", "src/emulator/index.ts", ...generated];
     writeFileSync(join(dir, "tsconfig.scaffold.json"), JSON.stringify({ extends: "./tsconfig.json", include: [], files }));
-    const tsc = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.scaffold.json", "--noEmit"], { cwd: dir, encoding: "utf8" });
+    const tsc = spawnSync(
+      process.execPath,
+      [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.scaffold.json", "--noEmit", "--incremental", "--tsBuildInfoFile", `${dir}.tsbuildinfo`],
+      {
+        cwd: dir,
+        encoding: "utf8",
+      },
+    );
     expect(tsc.stdout + tsc.stderr).toBe("");
     expect(tsc.status).toBe(0);
 
