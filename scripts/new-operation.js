@@ -491,7 +491,7 @@ function main(argv) {
       `  1. complete the row in ${written[0]} (its summary, schemas and errors as the spec writes them)`,
       `  2. write the handler in ${written[1]} (its rules in model.ts)`,
       `  3. replace each test of ${written[2]} (each fails with "fill in: ..." until then)`,
-      "  4. npm run openapi; then the type-check and the table's suites (spec coverage, fuzz, permissions) name anything still missing",
+      "  4. npm run build && npm run openapi; then the type-check and the table's suites (spec coverage, fuzz, permissions) name anything still missing",
       ...(plan.spec?.line && !keptRow(plan.op) ? ["  5. npm run spec:rows: test/api/spec-operations.json lacks this row of the spec"] : []),
       "",
     ].join("\n"),
