@@ -4,6 +4,12 @@
  * folder or the package root (`node_modules/pulumi-svc/...` is the package root of an install). A
  * path the package does not ship passes only where the same paragraph (table row, list item) says
  * it is in the repository, and then it must be in the repository.
+ *
+ * docs/architecture.md is the maintainers' page of the repository: each path it names is in the
+ * repository, from the root, from src/ (as the layer map writes them: `emulator/stages.ts`) or, for a
+ * bare file name (`lifecycle.ts`), somewhere under src/, scripts/ or test/. Each command it and
+ * README.md name is there too: `npm run <script>` a script of package.json, `node <file>` and
+ * `npx jest <path>` a file or folder of the repository.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -15,6 +21,9 @@ const ROOT = resolve(__dirname, "../..");
 const RUNTIME_PATHS = new Set([".svc-emulator/state.json"]);
 
 const FILE_EXTENSIONS = /\.(ts|js|mjs|cjs|json|ya?ml|md|sh|txt)$/;
+
+/** The maintainers' page, whose paths are the repository's. */
+const ARCHITECTURE = "docs/architecture.md";
 
 interface Mention {
   doc: string;
@@ -107,6 +116,22 @@ function candidates(doc: string, path: string): string[] {
   return [...new Set([posix.normalize(posix.join(posix.dirname(doc), rooted)), posix.normalize(rooted)])].filter((p) => !p.startsWith(".."));
 }
 
+/** Where a path the maintainers' page names may be: from the root, from src/, or a bare name anywhere in the sources. */
+function inRepositoryFromDocs(has: (p: string) => boolean, files: readonly string[], path: string): boolean {
+  if (has(path) || has(posix.join("src", path))) return true;
+  return !path.includes("/") && files.some((f) => /^(src|scripts|test)\//.test(f) && posix.basename(f) === path);
+}
+
+/** The commands a document names, inline or in code blocks: `npm run X`, `node FILE`, `npx jest PATH`. */
+function commands(markdown: string): Array<{ line: number; kind: "script" | "file"; name: string }> {
+  const out: Array<{ line: number; kind: "script" | "file"; name: string }> = [];
+  markdown.split("\n").forEach((text, i) => {
+    for (const m of text.matchAll(/\bnpm run (?:--silent )?([a-z][\w:-]*)/g)) out.push({ line: i + 1, kind: "script", name: m[1] });
+    for (const m of text.matchAll(/(?:^|[\s`(])(?:node|npx jest) ((?:scripts|bench|test|src)\/[\w./-]*)/g)) out.push({ line: i + 1, kind: "file", name: m[1] });
+  });
+  return out;
+}
+
 describe("file paths named in README.md and examples/**/README.md", () => {
   test("the path finder picks paths and leaves URLs, API paths, config keys, placeholders and package names alone", () => {
     const md = [
@@ -144,6 +169,44 @@ describe("file paths named in README.md and examples/**/README.md", () => {
           (m.repositoryAllowed ? " nor in the repository" : "; if it is a repository file, say so in the same paragraph"),
       );
     }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe(`${ARCHITECTURE} and the commands of the docs`, () => {
+  const trackedFiles = (): string[] => {
+    const r = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    return r.stdout.split("\n").filter(Boolean);
+  };
+
+  test("the command finder picks npm scripts and the files node and jest run", () => {
+    const md = [
+      "Run `npm run openapi`, then `npx jest test/api/openapi.test.ts`;",
+      "```sh",
+      "npm run --silent pulumi:path && node scripts/pulumi-cli.js",
+      "```",
+      "not `npm install` or `node --version`.",
+    ].join("\n");
+    expect(commands(md).map((c) => `${c.kind} ${c.name}`)).toEqual(["script openapi", "file test/api/openapi.test.ts", "script pulumi:path", "file scripts/pulumi-cli.js"]);
+  });
+
+  test(`each path ${ARCHITECTURE} names is in the repository`, () => {
+    const files = trackedFiles();
+    const has = repositoryHas();
+    const found = mentions(ARCHITECTURE, readFileSync(join(ROOT, ARCHITECTURE), "utf8"));
+    expect(found.length).toBeGreaterThan(30);
+    const missing = found.filter((m) => !inRepositoryFromDocs(has, files, m.path)).map((m) => `${ARCHITECTURE}:${m.line}: \`${m.path}\``);
+    expect(missing).toEqual([]);
+  });
+
+  test(`each command README.md and ${ARCHITECTURE} name exists: an npm script of package.json, a file of the repository`, () => {
+    const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+    const has = repositoryHas();
+    const problems = ["README.md", ARCHITECTURE].flatMap((doc) =>
+      commands(readFileSync(join(ROOT, doc), "utf8"))
+        .filter((c) => (c.kind === "script" ? !(c.name in scripts) : !has(c.name.replace(/\/$/, ""))))
+        .map((c) => `${doc}:${c.line}: ${c.kind === "script" ? `npm run ${c.name}: no such script in package.json` : `${c.name}: not in the repository`}`),
+    );
     expect(problems).toEqual([]);
   });
 });
