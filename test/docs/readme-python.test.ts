@@ -96,10 +96,10 @@ describe("README.md, the native provider's Python subsection", () => {
 
       await shell.type([up]);
       expect((await client.clusters.get({ params: { cluster_name: "plant-a" } })).title).toBe("Plant A");
-      expect(await client.assets.get({ params: { asset_name: "pump-2" } })).toMatchObject({ asset_type_name: "centrifugal-pump", parent_name: "line-1" });
+      expect(await client.assets.get({ params: { asset_name: "pump-2" } })).toMatchObject({ asset_type_name: "centrifugal-pump", path: "line-1/pump-2" });
       expect((await client.workloads.get({ params: { workload_name: "pump-monitor-line-1" } })).app_version).toBe("1.1.0");
       const schedules = await client.schedules.list({ body: { states: ["scheduled"] } });
-      expect(schedules.data.map((s) => s.resources)).toEqual([["pump-1", "pump-2"]]);
+      expect(schedules.data.map((s) => s.resources)).toEqual([["krn:asset:pump-1", "krn:asset:pump-2"]]);
 
       await shell.type([destroy]);
       // API v4 cannot delete a cluster: destroy releases it from the stack.
