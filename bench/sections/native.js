@@ -14,7 +14,8 @@
  *     PULUMI_SKIP_CHECKPOINTS=true: with the file backend's checkpoint at every step the CLI's own
  *     writing of the state is most of an up of 500 (section 11), for every provider alike. The
  *     environment is a user's: no NODE_COMPILE_CACHE (which the kit sets for its hosts). Requests
- *     are counted at the emulator, the CPU of the CLI and its plugins once each command ended.
+ *     are counted at the emulator, the CPU of the CLI and its plugins once each command ended. Then
+ *     the start of each plugin alone (spawned until it prints its port, five times): its CPU.
  *     Skipped when the CLI or the build is missing.
  */
 const fs = require("node:fs");
@@ -22,7 +23,8 @@ const os = require("node:os");
 const path = require("node:path");
 const { DIST, dist, figure, median, nowMs, quiet } = require("../lib/common");
 const counter = require("../lib/counter");
-const { endedChildrenCpuS } = require("../lib/host-process");
+const { spawn } = require("node:child_process");
+const { endedChildrenCpuS, usage } = require("../lib/host-process");
 const { declarePlant, plant, plantSize, OUTPUTS } = require("../lib/programs");
 const pulumiCli = require("../../scripts/pulumi-cli.js");
 
@@ -61,16 +63,21 @@ const pathWithoutPlugin = (p) =>
     .filter((d) => d && !fs.existsSync(path.join(d, PLUGIN)))
     .join(path.delimiter);
 
-/** Times one operation: wall time, requests at the emulator, CPU of the CLI and its plugins once ended. */
+/**
+ * Times one operation: wall time, requests at the emulator, CPU of the CLI and its plugins once
+ * ended, and this process's CPU (the emulator's, and the Automation API's reading of the CLI's events).
+ */
 async function timed(fn) {
   counter.reset();
   const cpu0 = endedChildrenCpuS();
+  const own0 = process.cpuUsage();
   const t0 = nowMs();
   await fn();
   const ms = nowMs() - t0;
+  const own = process.cpuUsage(own0);
   const cpu1 = endedChildrenCpuS();
   const { api, token } = counter.snapshot();
-  return { ms, api, token, cpuS: cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0 };
+  return { ms, api, token, cpuS: cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0, ownCpuS: (own.user + own.system) / 1e6 };
 }
 
 const changed = (summary) => Object.entries(summary ?? {}).reduce((n, [op, k]) => (op === "same" ? n : n + k), 0);
@@ -127,6 +134,26 @@ async function cliRun(subject, prefix) {
   }
 }
 
+/**
+ * One start of a plugin as the engine starts it: spawned, until it prints its port; the wall time and
+ * the plugin's CPU by then (the CLI's environment of a user: no NODE_COMPILE_CACHE).
+ */
+async function pluginStart(subject) {
+  const env = { ...process.env };
+  delete env.NODE_COMPILE_CACHE;
+  const t0 = nowMs();
+  const child = spawn(path.join(PLUGIN_DIRS[subject], PLUGIN), [], { env, stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise((resolve, reject) => {
+    child.stdout.once("data", resolve);
+    child.once("exit", (code) => reject(new Error(`${subject} plugin exited with ${code} before printing its port`)));
+  });
+  const ms = nowMs() - t0;
+  // The shell script execs node: the child is the plugin's node process.
+  const cpuS = usage(child.pid)?.cpuS;
+  child.kill();
+  return { ms, cpuS };
+}
+
 const med = (runs, op, key) => median(runs.map((r) => r[op][key]).filter((v) => v !== undefined));
 
 function figures(runs) {
@@ -159,6 +186,20 @@ function figures(runs) {
       value: med(runs.native, "preview", "cpuS"),
       unit: "s",
       baseline: med(runs.noop, "preview", "cpuS"),
+      baselineName: floor,
+    }),
+    f({
+      name: "start of the plugin (spawned, until it prints its port): CPU",
+      value: median(runs.starts.native.map((s) => s.cpuS)),
+      unit: "s",
+      baseline: median(runs.starts.noop.map((s) => s.cpuS)),
+      baselineName: "the no-op native provider's start",
+    }),
+    f({
+      name: `CPU of this process (the emulator, the Automation API) during ${up} of ${of}`,
+      value: med(runs.native, "up", "ownCpuS"),
+      unit: "s",
+      baseline: med(runs.noop, "up", "ownCpuS"),
       baselineName: floor,
     }),
     f({
@@ -204,12 +245,13 @@ async function run(opts) {
     for (const subject of Object.keys(runs)) {
       const one = await cliRun(subject, `${subject}-${r}`);
       runs[subject].push(one);
-      console.log(
-        `    ${subject}, round ${r + 1}: up ${(one.up.ms / 1000).toFixed(1)} s (CPU ${one.up.cpuS?.toFixed(1)} s), preview ${(one.preview.ms / 1000).toFixed(1)} s (CPU ${one.preview.cpuS?.toFixed(1)} s)`,
-      );
+      const line = (t) => `${(t.ms / 1000).toFixed(1)} s (CPU ${t.cpuS?.toFixed(1)} s, this process ${t.ownCpuS.toFixed(1)} s)`;
+      console.log(`    ${subject}, round ${r + 1}: up ${line(one.up)}, preview ${line(one.preview)}`);
     }
   }
-  return { figures: figures(runs), detail: { cli: pulumiCli.cliDir(), env: ENV, loadavg: os.loadavg(), runs } };
+  const starts = { native: [], noop: [] };
+  for (let i = 0; i < 5; i++) for (const subject of Object.keys(starts)) starts[subject].push(await pluginStart(subject));
+  return { figures: figures({ ...runs, starts }), detail: { cli: pulumiCli.cliDir(), env: ENV, loadavg: os.loadavg(), runs, starts } };
 }
 
 module.exports = { run };
