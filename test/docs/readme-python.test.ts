@@ -53,9 +53,9 @@ function missing(): string | undefined {
   const cli = require("../../scripts/pulumi-cli.js") as { builtCli(): string | undefined; cliDir(): string };
   if (!cli.builtCli()) return `the Pulumi CLI is not built in ${cli.cliDir()} (npm run --silent pulumi:path builds it; it needs Go)`;
   if (!fs.existsSync(EMULATOR)) return `${EMULATOR} is not built (npm run build)`;
+  const builder = (f: string) => (f.endsWith(".whl") ? "npm run sdk -- python, which needs Go" : "npm run plugin");
   const absent = namedFiles(folder ?? "").filter((f) => !fs.existsSync(f));
-  if (absent.length)
-    return `${absent.map((f) => path.relative(ROOT, f)).join(" and ")} ${absent.length > 1 ? "are" : "is"} not built (npm run plugin; npm run sdk -- python, which needs Go)`;
+  if (absent.length) return absent.map((f) => `${path.relative(ROOT, f)} is not built (${builder(f)})`).join("; ");
   return undefined;
 }
 
