@@ -18,12 +18,12 @@
  *     the start of each plugin alone (spawned until it prints its port, five times): its CPU.
  *     Skipped when the CLI or the build is missing.
  */
+const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { DIST, dist, figure, median, nowMs, quiet } = require("../lib/common");
 const counter = require("../lib/counter");
-const { spawn } = require("node:child_process");
 const { endedChildrenCpuS, usage } = require("../lib/host-process");
 const { declarePlant, plant, plantSize, OUTPUTS } = require("../lib/programs");
 const pulumiCli = require("../../scripts/pulumi-cli.js");

@@ -7,8 +7,9 @@
  * backend), plant.py written from the README's Python block, and its commands: up, then destroy.
  * The emulator the README starts in another shell (`npx svc-emulator serve`) is the built
  * dist/cli/svc-emulator.js on a free port instead of 4010. After up the platform holds the plant's
- * records, after destroy none of them but the cluster (API v4 cannot delete one). pip and the CLI's build use the user's caches.
- * Skips without Python 3.9+, the built CLI, the plugin archive or the wheel (outside CI).
+ * records, after destroy none of them but the cluster (API v4 cannot delete one). pip and the CLI's
+ * build use the user's caches. Skips without Python 3.9+, the built CLI, the plugin archive or the
+ * wheel (outside CI, where their absence fails).
  */
 import { spawn, spawnSync, type ChildProcess, type ChildProcessWithoutNullStreams } from "node:child_process";
 import * as fs from "node:fs";
