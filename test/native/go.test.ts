@@ -6,7 +6,8 @@
  * and the native provider: up, an identical preview (empty), destroy; the records are checked
  * through the client. The program's module requires the Pulumi Go SDK at the version the SDK's
  * go.mod names (the CLI's, tools/pulumi/go.mod), and starts its go.sum from the SDK's and the CLI's,
- * so the module cache the CLI's build filled serves it. Skips without Go or without sdk/.
+ * so the module cache the CLI's build filled serves it, but for the three modules the Automation API
+ * adds (fsnotify, nxadm/tail, tomb), which the module proxy serves once. Skips without Go or sdk/.
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
