@@ -27,6 +27,7 @@ const SECTIONS = [
   { no: 10, title: "Emulator console (10,000 assets, headless Chromium)", file: "./sections/console" },
   { no: 11, title: "The plant through the real Pulumi CLI", file: "./sections/cli" },
   { no: 12, title: "Type-check cost of the public entries", file: "./sections/types" },
+  { no: 13, title: "The native provider through the real Pulumi CLI", file: "./sections/native" },
 ];
 
 function parseArgs(argv) {

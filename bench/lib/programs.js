@@ -102,4 +102,4 @@ function everyKind() {
   return require("../../.build/examples/quickstart/program.js").quickstart();
 }
 
-module.exports = { manyAssets, manyNoops, plant, plantNoops, plantSize, everyKind, NOOP_TYPE };
+module.exports = { manyAssets, manyNoops, plant, plantNoops, plantSize, declarePlant, everyKind, NOOP_TYPE, OUTPUTS };

@@ -2,6 +2,10 @@
  * The plugin's program: `pulumi-resource-svc` (bin/pulumi-resource-svc starts node on it) serves the
  * native provider and prints its port, as the Pulumi engine starts every resource plugin.
  */
+// First: Node's module compile cache for the modules loaded after it (compile-cache.ts). The engine
+// starts the plugin afresh for every command, and compiling @pulumi/pulumi, zod, undici and the
+// package anew each time is about a third of the CPU of its start (1.0 s against 0.7 s on 2 cores).
+import "../compile-cache";
 import { serve } from "./server";
 
 serve(process.argv.slice(2)).catch((e: unknown) => {
