@@ -5,8 +5,9 @@
  * call; with the cache, later runs on the same machine read V8's code cache instead. Node keeps the
  * cache in its default place (`NODE_COMPILE_CACHE`, or `node-compile-cache` in the temporary
  * directory), checks it against each file's content, and `NODE_DISABLE_COMPILE_CACHE=1` turns it off.
- * Imported first by host.ts, the module the host loads, and by nothing else: the cache is
- * process-wide, and users' programs and test runners reach the runtime through the lookups.
+ * Imported first by the two provider processes' entry modules (host.ts, which the dynamic-provider
+ * host loads, and native/main.ts, the plugin's) and by nothing else: the cache is process-wide, and
+ * users' programs and test runners reach the runtime through the lookups.
  */
 import * as nodeModule from "node:module";
 
