@@ -1,10 +1,18 @@
 /**
  * The plugin's program: `pulumi-resource-svc` (bin/pulumi-resource-svc starts node on it) serves the
- * native provider and prints its port, as the Pulumi engine starts every resource plugin.
+ * native provider and prints its port, as the Pulumi engine starts every resource plugin. With the
+ * command `import-file` (which no engine address can be) it writes the file that moves a stack from
+ * the dynamic resources to this provider instead (move.ts).
  */
-import { serve } from "./server";
+const args = process.argv.slice(2);
 
-serve(process.argv.slice(2)).catch((e: unknown) => {
-  console.error(`pulumi-resource-svc: ${e instanceof Error ? e.message : String(e)}`);
-  process.exit(1);
-});
+if (args[0] === "import-file") {
+  void import("./move").then(({ importFileCommand }) => (process.exitCode = importFileCommand(args.slice(1))));
+} else {
+  void import("./server").then(({ serve }) =>
+    serve(args).catch((e: unknown) => {
+      console.error(`pulumi-resource-svc: ${e instanceof Error ? e.message : String(e)}`);
+      process.exit(1);
+    }),
+  );
+}
