@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { parse, stringify } from "yaml";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { SvcClient } from "../../src/client";
+import { requestIdOf } from "../../src/provider/ownership";
 import { pulumiWorkspace } from "../../src/testing/cli-stack";
 import { describeCli, pulumiDir } from "../cli/harness";
 import { pluginBuilt, pluginDir } from "./harness";
@@ -95,6 +96,19 @@ describeYaml("a YAML program with the native provider", () => {
     expect((await client.assets.get({ params: { asset_name: "pump-1" } })).title).toBe("Pump 1");
     expect(JSON.parse(await pulumi("stack", "output", "--json"))).toEqual({ path: "pump-1", state: "unknown" });
     expect(await planned()).toEqual({});
+    // Each create's calls carry the request id that names the stack and the resource, as the dynamic resources' do.
+    const requestIds = (await client.instance.auditLogList({ query: { page_size: 1000 } })).data.map((e) => e.request_id);
+    expect(requestIds).toContain(requestIdOf({ project: "svc-yaml", stack: "dev", resource: "pump-1" }, "Asset", "pump-1"));
+  });
+
+  test("an object this resource created while the state lost it (a run that stopped) is taken over, not refused", async () => {
+    await pulumi("state", "delete", "urn:pulumi:dev::svc-yaml::svc:index:Label::anomaly", "--yes");
+    expect(await planned()).toEqual({ create: 1 });
+    const audit = await client.instance.auditLogList({ query: { page_size: 1000 } });
+    // The create is answered 409; the audit log names this resource of this stack as the creator.
+    await pulumi("up", "--yes");
+    expect(await client.instance.auditLogList({ query: { page_size: 1000 } })).toEqual(audit);
+    expect(await planned()).toEqual({});
   });
 
   test("an edit: the preview plans an update, up makes it; refresh finds nothing", async () => {
@@ -142,16 +156,24 @@ describeYaml("a YAML program with the native provider", () => {
       parameters: [{ name: "interval", title: "Interval", data_type: "number" as const, default: 5 }],
     };
     await client.apps.create({
-      body: { name: "gauge", version: "1.0.0", type: "app", title: "Gauge", description: "Reads a gauge", image: { mode: "manual", uri: "registry.example/gauge:1.0.0" }, ...manifest },
+      body: {
+        name: "gauge",
+        version: "1.0.0",
+        type: "app",
+        title: "Gauge",
+        description: "Reads a gauge",
+        image: { mode: "manual", uri: "registry.example/gauge:1.0.0" },
+        ...manifest,
+      },
     });
     const record = await client.apps.versionGet({ params: { app_name: "gauge", app_version: "1.0.0" } });
     const before = JSON.stringify(await client.instance.auditLogList({ query: { page_size: 1000 } }));
     const out = path.join(temp, "gauge.yaml");
     // The id is `<app>@<version>`.
-    await pulumi("import", "svc:index:AppVersion", "gauge-1.0.0", "gauge@1.0.0", "--yes", "--protect=false", "--out", out);
+    await pulumi("import", "svc:index:AppVersion", "gauge-v1", "gauge@1.0.0", "--yes", "--protect=false", "--out", out);
     const generated = (parse(fs.readFileSync(out, "utf8")) as { resources: Record<string, { type: string; properties: Record<string, unknown> }> }).resources;
     expect(generated).toEqual({
-      "gauge-1.0.0": {
+      "gauge-v1": {
         type: "svc:AppVersion",
         properties: {
           appName: "gauge",
