@@ -150,9 +150,7 @@ export function importFileCommand(args: readonly string[]): number {
   const file = args.find((a) => !a.startsWith("--"));
   const unknown = args.filter((a) => a.startsWith("--") && a !== "--urns");
   if (file === undefined || unknown.length > 0) {
-    process.stderr.write(
-      `usage: pulumi-resource-svc import-file <file of \`pulumi stack export\`> [--urns]${unknown.length ? ` (unknown option ${unknown.join(", ")})` : ""}\n`,
-    );
+    process.stderr.write(`usage: pulumi-resource-svc import-file <file of \`pulumi stack export\`> [--urns]${unknown.length ? ` (unknown option ${unknown.join(", ")})` : ""}\n`);
     return 2;
   }
   let stack: ExportedStack;
@@ -167,6 +165,12 @@ export function importFileCommand(args: readonly string[]): number {
     process.stderr.write(problems.map((p) => `pulumi-resource-svc import-file: ${p}\n`).join(""));
     return 1;
   }
-  process.stdout.write(args.includes("--urns") ? dynamicUrns(stack).map((u) => `${u}\n`).join("") : `${JSON.stringify(importFile(stack), null, 2)}\n`);
+  process.stdout.write(
+    args.includes("--urns")
+      ? dynamicUrns(stack)
+          .map((u) => `${u}\n`)
+          .join("")
+      : `${JSON.stringify(importFile(stack), null, 2)}\n`,
+  );
   return 0;
 }
