@@ -1,9 +1,9 @@
 /**
  * Moving a stack from the dynamic resources (`pulumi-nodejs:dynamic/svc:<Kind>`) to the native
- * provider (`svc:index:<Kind>`) without a call to the platform. The types differ, so the engine sees
- * other resources: an alias across providers plans a replacement (the platform object deleted and
- * made again), and removing the dynamic resources from the program would delete their objects.
- * Instead, the state moves:
+ * provider (`svc:index:<Kind>`) without a call to the platform, for a stack whose program does not
+ * move in the same step (else an alias to the dynamic type on each native resource does it: README,
+ * "Moving a stack from the dynamic resources"). Removing the dynamic resources from the program would
+ * delete their objects; instead, the state moves:
  *
  * 1. `pulumi import --file` of the file `importFile` writes takes each object under its native type,
  *    with its id, its parent, and the inputs and outputs the dynamic resource holds in the state
