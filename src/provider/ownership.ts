@@ -14,7 +14,9 @@
  * platform identity. The entry is written in the same transaction as the object, so no kill of a run
  * can leave an object without its record. The program hands the provider its identity as the hidden
  * input `__svcOwner` (`<project>/<stack>/<resource>`, see shim.ts), which only a create reads: like
- * `__provider`, the engine shows no `__` input, and a change of it alone is no change.
+ * `__provider`, the engine shows no `__` input, and a change of it alone is no change. The native
+ * provider, to which the engine gives each create's URN, reads the identity from that instead
+ * (native/server.ts `withOwner`).
  *
  * What a create makes of it (lifecycle.ts):
  * - a create the platform answers 409 (exists), for an object whose creating entry names this same

@@ -1,8 +1,9 @@
 /**
  * A YAML program in a project folder, run by the real `pulumi` CLI with Pulumi's YAML language host
  * (scripts/pulumi-yaml.js builds it) and the native provider, against the emulator: `pulumi up`, an
- * empty preview, an edit, refresh, `pulumi import` of objects that exist on the platform (the
- * generated code checked, then added to the program, after which the preview is empty), destroy.
+ * empty preview, an edit, refresh, `pulumi import` of objects that exist on the platform (asset
+ * type, asset, label, app version: the generated code checked, then added to the program, after
+ * which the preview is empty), destroy.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -11,6 +12,7 @@ import * as path from "node:path";
 import { parse, stringify } from "yaml";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { SvcClient } from "../../src/client";
+import { requestIdOf } from "../../src/provider/ownership";
 import { pulumiWorkspace } from "../../src/testing/cli-stack";
 import { describeCli, pulumiDir } from "../cli/harness";
 import { pluginBuilt, pluginDir } from "./harness";
@@ -45,6 +47,8 @@ describeYaml("a YAML program with the native provider", () => {
     },
     outputs: { path: "${pump-1.path}", state: "${pump-1.state}" },
   });
+  /** The resources the imports added to the program so far. */
+  let importedBefore: Record<string, unknown> = {};
   const write = (extra?: Record<string, unknown>) => fs.writeFileSync(path.join(project, "Pulumi.yaml"), stringify(program(extra)));
 
   /** Runs `pulumi <args>` in the project folder (not spawnSync: the emulator answers from this process). */
@@ -92,6 +96,19 @@ describeYaml("a YAML program with the native provider", () => {
     expect((await client.assets.get({ params: { asset_name: "pump-1" } })).title).toBe("Pump 1");
     expect(JSON.parse(await pulumi("stack", "output", "--json"))).toEqual({ path: "pump-1", state: "unknown" });
     expect(await planned()).toEqual({});
+    // Each create's calls carry the request id that names the stack and the resource, as the dynamic resources' do.
+    const requestIds = (await client.instance.auditLogList({ query: { page_size: 1000 } })).data.map((e) => e.request_id);
+    expect(requestIds).toContain(requestIdOf({ project: "svc-yaml", stack: "dev", resource: "pump-1" }, "Asset", "pump-1"));
+  });
+
+  test("an object this resource created while the state lost it (a run that stopped) is taken over, not refused", async () => {
+    await pulumi("state", "delete", "urn:pulumi:dev::svc-yaml::svc:index:Label::anomaly", "--yes");
+    expect(await planned()).toEqual({ create: 1 });
+    const audit = await client.instance.auditLogList({ query: { page_size: 1000 } });
+    // The create is answered 409; the audit log names this resource of this stack as the creator.
+    await pulumi("up", "--yes");
+    expect(await client.instance.auditLogList({ query: { page_size: 1000 } })).toEqual(audit);
+    expect(await planned()).toEqual({});
   });
 
   test("an edit: the preview plans an update, up makes it; refresh finds nothing", async () => {
@@ -126,14 +143,63 @@ describeYaml("a YAML program with the native provider", () => {
     });
     // The asset names its type by reference, so that destroy deletes the asset first (the same value).
     generated["valve-1"].properties.assetTypeName = "${valve.name}";
+    importedBefore = generated;
     write(generated);
     expect(await planned()).toEqual({});
     // An up changes nothing on the platform; it records that the asset depends on its type.
     await pulumi("up", "--yes");
   });
 
+  test("pulumi import brings an existing app version under the program, the rest of its manifest too; the next preview is empty", async () => {
+    const manifest = {
+      category: "meters",
+      parameters: [{ name: "interval", title: "Interval", data_type: "number" as const, default: 5 }],
+    };
+    await client.apps.create({
+      body: {
+        name: "gauge",
+        version: "1.0.0",
+        type: "app",
+        title: "Gauge",
+        description: "Reads a gauge",
+        image: { mode: "manual", uri: "registry.example/gauge:1.0.0" },
+        ...manifest,
+      },
+    });
+    const record = await client.apps.versionGet({ params: { app_name: "gauge", app_version: "1.0.0" } });
+    const before = JSON.stringify(await client.instance.auditLogList({ query: { page_size: 1000 } }));
+    const out = path.join(temp, "gauge.yaml");
+    // The id is `<app>@<version>`.
+    await pulumi("import", "svc:index:AppVersion", "gauge-v1", "gauge@1.0.0", "--yes", "--protect=false", "--out", out);
+    const generated = (parse(fs.readFileSync(out, "utf8")) as { resources: Record<string, { type: string; properties: Record<string, unknown> }> }).resources;
+    expect(generated).toEqual({
+      "gauge-v1": {
+        type: "svc:AppVersion",
+        properties: {
+          appName: "gauge",
+          version: "1.0.0",
+          type: "app",
+          title: "Gauge",
+          description: "Reads a gauge",
+          image: "registry.example/gauge:1.0.0",
+          // The fields no arg takes are the manifest, with the defaults the platform filled in: a replacement makes the same version.
+          manifest: { ...manifest, flags: record.flags },
+        },
+      },
+    });
+    expect(record.flags).toEqual({ enable_runtime_update: expect.any(Object) });
+    write({ ...importedBefore, ...generated });
+    expect(await planned()).toEqual({});
+    await pulumi("up", "--yes");
+    // Refresh reads the version back as the program declares it.
+    await pulumi("refresh", "--yes", "--skip-preview", "--expect-no-changes");
+    expect(await client.apps.versionGet({ params: { app_name: "gauge", app_version: "1.0.0" } })).toEqual(record);
+    expect(JSON.stringify(await client.instance.auditLogList({ query: { page_size: 1000 } }))).toBe(before);
+  });
+
   test("pulumi destroy deletes every object, the imported ones too", async () => {
     await pulumi("destroy", "--yes");
+    await expect(client.apps.versionGet({ params: { app_name: "gauge", app_version: "1.0.0" } })).rejects.toMatchObject({ status: 404 });
     for (const name of ["pump-1", "valve-1"]) await expect(client.assets.get({ params: { asset_name: name } })).rejects.toMatchObject({ status: 404 });
     await expect(client.datalabels.labelGet({ params: { label_name: "leak" } })).rejects.toMatchObject({ status: 404 });
   });

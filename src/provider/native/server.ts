@@ -9,7 +9,8 @@
  * - diffs are detailed (the args that changed, and which of them replace), so `replaceOnChanges`,
  *   `pulumi preview --diff` and `ignoreChanges` see each arg;
  * - `read` serves `pulumi import` and the `import` resource option (the lifecycle's read by id alone);
- * - `GetSchema` answers the package schema; there is no `__provider` property in the state.
+ * - `GetSchema` answers the package schema; there is no `__provider` property in the state;
+ * - a create learns the resource's project, stack and name from its URN, not from `__svcOwner`.
  *
  * `@pulumi/pulumi/provider`'s `main` serves a provider object, but its Configure drops the
  * configuration and its Diff cannot say which properties changed, so this module serves the service
@@ -26,6 +27,7 @@ import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import type * as emptyTypes from "google-protobuf/google/protobuf/empty_pb";
 import { kinds } from "../kinds";
 import { changedArgs } from "../lifecycle";
+import { OWNER_KEY, ownerValue } from "../ownership";
 import { configure, shim } from "../runtime";
 import { deepEqual } from "../values";
 import type { ConfigSource } from "../config";
@@ -72,6 +74,17 @@ function kindOfUrn(urn: string): string {
     );
   }
   return own.slice(TOKEN_PREFIX.length);
+}
+
+/**
+ * The props with the resource's identity that the dynamic resources pass as the hidden input
+ * `__svcOwner` (ownership.ts), here read from its URN (`urn:pulumi:<stack>::<project>::<type>::<name>`):
+ * a create's calls then carry the request id that records which stack and resource made the object.
+ */
+export function withOwner(urn: string, props: Props): Props {
+  const [head, project, , ...name] = urn.split("::");
+  const stack = head?.startsWith("urn:pulumi:") ? head.slice("urn:pulumi:".length) : "";
+  return stack && project && name.length > 0 ? { ...props, [OWNER_KEY]: ownerValue(project, stack, name.join("::")) } : props;
 }
 
 /**
@@ -208,7 +221,7 @@ function service(engineAddress: string | undefined): grpcTypes.UntypedServiceImp
     }),
     create: answer(async (req: provproto.CreateRequest) => {
       const ops = shim(kindOfUrn(req.getUrn()));
-      const result = await ops.create(fromStruct(req.getProperties()));
+      const result = await ops.create(withOwner(req.getUrn(), fromStruct(req.getProperties())));
       return new provider.CreateResponse().setId(result.id).setProperties(toStruct(result.outs));
     }),
     read: answer(async (req: provproto.ReadRequest) => {

@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type * as Yaml from "yaml";
 import { z } from "zod";
 import { AppVersionCreate, AppVersionPatch, apps } from "../../api/apps";
-import { renderPath } from "../../api/common";
+import { auditAt, renderPath } from "../../api/common";
 import { declareKind, defineOutputs, echoes, type CheckFailure, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
@@ -142,6 +142,19 @@ function manifestFromRecord(declared: Json, record: WireRecord, olds: Partial<In
   return stated === own ? declared : { ...stated, ...Object.fromEntries(Object.entries(declared).filter(([k]) => overridden(k))) };
 }
 
+/** A record's fields that are no manifest content: the platform's stamps of who changed it when. */
+const STAMPS = Object.keys(auditAt);
+
+/**
+ * The manifest an import declares: the record's fields that no arg takes (parameters, io, flags, ...,
+ * with the defaults the platform filled in), so that a replacement of the imported version makes the
+ * same version again; none when the record holds nothing beyond the args.
+ */
+function manifestOfRecord(record: WireRecord): Json | undefined {
+  const rest = Object.entries(record).filter(([k, v]) => !MANIFEST_OWN.includes(k) && !STAMPS.includes(k) && v !== undefined && v !== null);
+  return rest.length > 0 ? Object.fromEntries(rest) : undefined;
+}
+
 const params = (id: string) => {
   const at = id.lastIndexOf("@");
   return { app_name: id.slice(0, at), app_version: id.slice(at + 1) };
@@ -218,6 +231,7 @@ const appVersionKind = registerKind(
     argsFromRecord: (r, olds) => {
       // The image arg is a reference; an import (no olds) reads it so too.
       const image = imageAsDeclared(r.image, olds.image ?? "") as string | undefined;
+      if (Object.keys(olds).length === 0) return { image, manifest: manifestOfRecord(r) };
       if (olds.manifest === undefined) return { image };
       const manifestImage = imageAsDeclared(r.image, olds.manifest.image ?? "");
       return { image, manifest: manifestFromRecord(olds.manifest, { ...r, image: manifestImage }, olds) };
