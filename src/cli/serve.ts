@@ -4,6 +4,7 @@ import { startEmulator } from "../emulator";
 import { DEFAULT_PACKAGE_MS } from "../emulator/edge";
 import { FaultConfigError, type FaultConfigInput } from "../emulator/faults";
 import { fraction, integer, list, port, statuses } from "./flags";
+import { SvcError } from "../errors";
 
 interface ServeOptions {
   host: string;
@@ -113,7 +114,7 @@ export function serveCommand(program: Command): void {
           packageMs: opts.packageMs,
         });
       } catch (err) {
-        if (err instanceof FaultConfigError) throw new Error(`${FLAG_OF[err.field.split(".")[0]] ?? err.field}: ${err.problem}`, { cause: err });
+        if (err instanceof FaultConfigError) throw new SvcError("SVC_FAULT_FLAG_INVALID", `${FLAG_OF[err.field.split(".")[0]] ?? err.field}: ${err.problem}`, { cause: err });
         throw err;
       }
       const extras = [opts.state ? `state ${opts.state}` : "state in memory", opts.seed ? `seeded from ${opts.seed}` : ""].filter(Boolean);
