@@ -52,11 +52,11 @@ export const kitErrors = {
   },
   SVC_INVOKE_UNSUPPORTED: {
     meaning: "The program called a provider function (an invoke) the kit's engine does not serve.",
-    fix: 'Run the test with `engine: "pulumi"`, which serves every invoke, or leave the invoke out of the program under test.',
+    fix: 'Run the test with `engine: "pulumi"`, under which the engine calls the function\'s provider, or leave the invoke out of the program under test.',
   },
   SVC_HOOK_UNCALLABLE: {
-    meaning: "A resource hook or transform the program registered could not be called back (no callback server, or the call got no answer).",
-    fix: "Register hooks through the Pulumi SDK the kit runs with (`@pulumi/pulumi` 3.249 or newer), from the program the stack runs.",
+    meaning: "A resource hook or transform the program registered could not be called back (the SDK set up no callback server, or the call got no answer).",
+    fix: "Register hooks from the program the stack runs, through the one `@pulumi/pulumi` the kit loads; if they are, report it with the test.",
   },
   SVC_PROGRAM_FAILED: {
     meaning: "The program under test threw, rejected a promise no one awaited, or logged an error (`pulumi.log.error`); the message quotes it, as `pulumi` does.",
@@ -83,7 +83,7 @@ export const kitErrors = {
     fix: "Add the entry, or point `main` in Pulumi.yaml at it.",
   },
   SVC_PLAN_NOT_EMPTY: {
-    meaning: "A preview expected to change nothing plans changes (after an `up`, a diff that is not exact; the message lists the changes).",
+    meaning: "The preview the kit runs right after an `up` plans changes: a diff that is not exact (the message lists the changes).",
     fix: "Read the changes listed: an arg the platform states otherwise than the program declares, or a diff the provider gets wrong. `expectEmptyPlanAfterUp: false` turns the check off.",
   },
   SVC_DRIFT_DETECTED: {

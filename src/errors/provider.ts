@@ -3,7 +3,8 @@ import type { CatalogEntry } from "./entry";
 
 export const providerErrors = {
   SVC_CONFIG_INVALID: {
-    meaning: "A setting of the provider's configuration has a value it cannot take (the message names the key, the value and the form it takes).",
+    meaning:
+      "A setting of the provider's configuration is missing from the ones it needs, or has a value it cannot take (the message names the keys, the value given and the form it takes; never a secret's value).",
     fix: "Set the key the message names to a value of that form (`pulumi config set svc:<key> <value>`, or its `SVC_` environment variable), then run again.",
   },
   SVC_CONFIG_MISSING: {
