@@ -17,8 +17,8 @@ function typescriptOf(dir: string): Transpile {
   let ts: typeof TypeScript;
   try {
     ts = createRequire(path.join(dir, "package.json"))("typescript") as typeof TypeScript;
-  } catch {
-    throw new SvcError("SVC_TYPESCRIPT_MISSING", `${dir}: the program's project has no TypeScript compiler (install it there: npm install --save-dev typescript)`);
+  } catch (e) {
+    throw new SvcError("SVC_TYPESCRIPT_MISSING", `${dir}: the program's project has no TypeScript compiler (install it there: npm install --save-dev typescript)`, { cause: e });
   }
   return (source, fileName) =>
     ts.transpileModule(source, { fileName, compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true } }).outputText;

@@ -57,6 +57,7 @@ export class RawApi {
       const token = ep.permission === null ? undefined : await this.tokens.token();
       let retryAfter: number | undefined;
       let failure: string;
+      let cause: unknown;
       try {
         const res = await fetch(`${this.config.origin}${path}`, {
           method: ep.method,
@@ -81,10 +82,11 @@ export class RawApi {
         failure = `answered ${status}`;
       } catch (err) {
         failure = `no answer (${(err as Error).message})`;
+        cause = err;
       }
       const delay = retryAfter ?? backoffDelay(attempt, policy);
       if (attempt >= policy.maxAttempts || Date.now() - started + delay > policy.maxElapsedMs) {
-        throw new SvcError("SVC_PLATFORM_NO_ANSWER", `${ep.method} ${fillPath(ep, input.params)} at ${this.origin}: ${failure} after ${attempt} attempt(s)`);
+        throw new SvcError("SVC_PLATFORM_NO_ANSWER", `${ep.method} ${fillPath(ep, input.params)} at ${this.origin}: ${failure} after ${attempt} attempt(s)`, { cause });
       }
       await sleep(delay);
     }
