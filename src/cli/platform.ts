@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import type { SvcClientOptions } from "../client";
 import type { SnapshotEvent, SnapshotProblem } from "../plant";
 import { integer, list } from "./flags";
+import { SvcError } from "../errors";
 
 export interface PlatformOptions {
   clientId?: string;
@@ -37,7 +38,8 @@ export function clientOptions(url: string | undefined, o: PlatformOptions): SvcC
 }
 
 export function requireUrl(flag: string, url: string | undefined): void {
-  if (!url && !process.env.SVC_BASE_URL) throw new Error(`${flag} URL is required (or set SVC_BASE_URL): the platform's base URL, e.g. https://platform.example.com`);
+  if (!url && !process.env.SVC_BASE_URL)
+    throw new SvcError("SVC_PLATFORM_URL_REQUIRED", `${flag} URL is required (or set SVC_BASE_URL): the platform's base URL, e.g. https://platform.example.com`);
 }
 
 /**

@@ -4,6 +4,7 @@ import { startEmulator } from "../emulator";
 import { DEFAULT_PACKAGE_MS } from "../emulator/edge";
 import { FaultConfigError, type FaultConfigInput } from "../emulator/faults";
 import { fraction, integer, list, port, statuses } from "./flags";
+import { SvcError } from "../errors";
 
 interface ServeOptions {
   host: string;
@@ -64,6 +65,13 @@ const FLAG_OF: Record<string, string> = {
   package_failure_rate: "--fault-package-failure-rate",
 };
 
+/** A fault setting the injector refused, named by its flag and the value given. */
+function faultFlagError(err: FaultConfigError, faults: FaultConfigInput | undefined): SvcError {
+  const key = err.field.split(".")[0];
+  const given = (faults as Record<string, unknown> | undefined)?.[key];
+  return new SvcError("SVC_FAULT_FLAG_INVALID", `${FLAG_OF[key] ?? err.field} ${JSON.stringify(given)}: ${err.problem}`, { cause: err });
+}
+
 export function serveCommand(program: Command): void {
   program
     .command("serve")
@@ -100,6 +108,7 @@ export function serveCommand(program: Command): void {
     .option("--fault-package-failure-rate <r>", "share of package downloads that fail (0..1)", fraction)
     .action(async (opts: ServeOptions) => {
       let emulator;
+      const faults = faultConfig(opts);
       try {
         emulator = await startEmulator({
           host: opts.host,
@@ -109,11 +118,11 @@ export function serveCommand(program: Command): void {
           lockTimeoutMs: opts.lockTimeoutMs,
           persistence: opts.compactEvery === undefined ? undefined : { compactRecords: opts.compactEvery },
           seed: opts.seed,
-          faults: faultConfig(opts),
+          faults,
           packageMs: opts.packageMs,
         });
       } catch (err) {
-        if (err instanceof FaultConfigError) throw new Error(`${FLAG_OF[err.field.split(".")[0]] ?? err.field}: ${err.problem}`, { cause: err });
+        if (err instanceof FaultConfigError) throw faultFlagError(err, faults);
         throw err;
       }
       const extras = [opts.state ? `state ${opts.state}` : "state in memory", opts.seed ? `seeded from ${opts.seed}` : ""].filter(Boolean);

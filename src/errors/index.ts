@@ -39,20 +39,29 @@ export function catalogEntry(code: string): (CatalogEntry & { layer: ErrorLayer 
 /**
  * An error of the catalog: `code` names its entry; the message says what happened to which resource,
  * field or value, and ends with the code. `cause` keeps the error underneath (an API error, a file
- * system error), as `Error` does.
+ * system error), as `Error` does. A subclass (`ProviderConfigError`, `LookupNotFoundError`) is named
+ * after itself, so that a stack trace and `error.name` tell it.
  */
 export class SvcError extends Error {
   readonly code: ErrorCode;
-  /** The message without the code at its end. */
-  readonly detail: string;
 
   constructor(code: ErrorCode, detail: string, options?: { cause?: unknown }) {
-    super(`${detail} [${code}]`, options);
-    this.name = "SvcError";
+    super(`${detail}${codeSuffix(code)}`, options);
+    this.name = new.target.name;
     this.code = code;
-    this.detail = detail;
+  }
+
+  /**
+   * The message without the code at its end. Read from the message, not kept beside it: the provider
+   * masks secret values in the messages it answers, and the detail must not keep them unmasked.
+   */
+  get detail(): string {
+    const suffix = codeSuffix(this.code);
+    return this.message.endsWith(suffix) ? this.message.slice(0, -suffix.length) : this.message;
   }
 }
+
+const codeSuffix = (code: string) => ` [${code}]`;
 
 /** Whether `err` is an error of the catalog with this code (any code when none is given). */
 export function isSvcError(err: unknown, code?: ErrorCode): err is SvcError {

@@ -25,6 +25,7 @@ import { kinds } from "../provider/kinds";
 import { deepEqual } from "../provider/values";
 import { ownPackage, vendoredSpec, vendorPackage, VENDOR_DIR } from "./package-source";
 import { Code, identifier, moduleVar, packageJson, pulumiYaml, sourceFiles, tsconfig, type Decl, type UndeclaredRecord } from "./program-text";
+import { SvcError } from "../errors";
 
 export { identifier, literal, type UndeclaredRecord } from "./program-text";
 export { vendorPackage } from "./package-source";
@@ -70,9 +71,9 @@ export function generateFromFile(snapshotPath: string, outDir: string, options: 
   try {
     doc = parseYaml(readFileSync(snapshotPath, "utf8"));
   } catch (e) {
-    throw new Error(`snapshot ${snapshotPath}: cannot be read as YAML: ${(e as Error).message}`, { cause: e });
+    throw new SvcError("SVC_SNAPSHOT_UNREADABLE", `snapshot ${snapshotPath}: cannot be read as YAML: ${(e as Error).message}`, { cause: e });
   }
-  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw new Error(`snapshot ${snapshotPath}: not a YAML mapping of sections`);
+  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw new SvcError("SVC_SNAPSHOT_INVALID", `snapshot ${snapshotPath}: not a YAML mapping of sections`);
   const files = generateProgram(doc as Snapshot, options);
   writeProgram(outDir, files);
   if (options.packageSpec === undefined) vendorPackage(outDir);
@@ -114,7 +115,7 @@ const entries = (doc: Snapshot, section: string): Entry[] => {
   if (v === undefined || v === null) return [];
   // The instance settings may be one mapping rather than a list of one.
   if (section === "instance_settings" && typeof v === "object" && !Array.isArray(v)) return [v as Entry];
-  if (!Array.isArray(v)) throw new Error(`snapshot section ${section}: must be a list of entries, got ${JSON.stringify(v)}`);
+  if (!Array.isArray(v)) throw new SvcError("SVC_SNAPSHOT_INVALID", `snapshot section ${section}: must be a list of entries, got ${JSON.stringify(v)}`);
   return v.filter((e): e is Entry => e !== null && typeof e === "object" && !Array.isArray(e));
 };
 

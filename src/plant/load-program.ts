@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import type * as TypeScript from "typescript";
+import { SvcError } from "../errors";
 
 type Transpile = (source: string, fileName: string) => string;
 
@@ -16,8 +17,8 @@ function typescriptOf(dir: string): Transpile {
   let ts: typeof TypeScript;
   try {
     ts = createRequire(path.join(dir, "package.json"))("typescript") as typeof TypeScript;
-  } catch {
-    throw new Error(`${dir}: the program's project has no TypeScript compiler (install it there: npm install --save-dev typescript)`);
+  } catch (e) {
+    throw new SvcError("SVC_TYPESCRIPT_MISSING", `${dir}: the program's project has no TypeScript compiler (install it there: npm install --save-dev typescript)`, { cause: e });
   }
   return (source, fileName) =>
     ts.transpileModule(source, { fileName, compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true } }).outputText;
@@ -29,7 +30,7 @@ export function loadTypeScriptProgram(dir: string): () => void {
   const pkgFile = path.join(root, "package.json");
   const main = existsSync(pkgFile) ? ((JSON.parse(readFileSync(pkgFile, "utf8")) as { main?: string }).main ?? "index.ts") : "index.ts";
   const entry = path.resolve(root, main);
-  if (!existsSync(entry)) throw new Error(`${dir}: no program entry ${main} (package.json "main", default index.ts)`);
+  if (!existsSync(entry)) throw new SvcError("SVC_PROGRAM_MAIN_MISSING", `${dir}: no program entry ${main} (package.json "main", default index.ts)`);
   const transpile = typescriptOf(root);
   return () => {
     const loaded = new Map<string, { exports: unknown }>();

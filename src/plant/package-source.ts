@@ -8,6 +8,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
+import { SvcError } from "../errors";
 
 /** The root of the running package (its package.json), from dist/plant or src/plant alike. */
 const ownRoot = path.join(__dirname, "..", "..");
@@ -52,12 +53,13 @@ export function vendorPackage(dir: string): string {
     out = execFileSync(npm, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 << 20, shell: process.platform === "win32" });
   } catch (e) {
     const err = e as { stderr?: string; message: string };
-    throw new Error(
+    throw new SvcError(
+      "SVC_PACK_FAILED",
       `cannot pack ${own.name} into ${dest} (npm ${args.join(" ")}): ${(err.stderr || err.message).trim()}; name another source with --package-spec (a version range, a git URL or a tarball)`,
       { cause: e },
     );
   }
   const [packed] = JSON.parse(out) as Array<{ filename: string }>;
-  if (packed?.filename !== tarballName(own)) throw new Error(`npm pack wrote ${packed?.filename} into ${dest}, expected ${tarballName(own)}`);
+  if (packed?.filename !== tarballName(own)) throw new SvcError("SVC_PACK_FAILED", `npm pack wrote ${packed?.filename} into ${dest}, expected ${tarballName(own)}`);
   return vendoredSpec(own);
 }

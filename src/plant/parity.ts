@@ -23,6 +23,7 @@ import { readPlant, type SnapshotEvent, type SnapshotOptions } from "../emulator
 import { snapshot } from "./snapshot";
 import { SNAPSHOT_PAGE_SIZE, withPageSize, type PlantSource } from "../emulator/snapshot/source";
 import { memorySink, nullSink } from "../emulator/snapshot/writer";
+import { SvcError } from "../errors";
 
 export type Side = "platform" | "emulator";
 
@@ -118,7 +119,7 @@ const isOk = (a: RawAnswer) => a.status >= 200 && a.status < 300;
 /** Reads from both sides; the emulator's answers are returned, both sides' recorded. */
 function pairedSource(platform: RawApi, emulator: RawApi, recorder: ShapeRecorder, pageSize = SNAPSHOT_PAGE_SIZE): PlantSource {
   const refuse = (ep: AnyEndpoint, a: RawAnswer) =>
-    new Error(`the emulator seeded from the snapshot answered ${ep.id} with ${a.status}: ${JSON.stringify(a.body ?? "").slice(0, 300)}`);
+    new SvcError("SVC_PARITY_EMULATOR_REFUSED", `the emulator seeded from the snapshot answered ${ep.id} with ${a.status}: ${JSON.stringify(a.body ?? "").slice(0, 300)}`);
   return {
     async *list(ep, input) {
       const paged = withPageSize(input, pageSize);

@@ -12,6 +12,7 @@ import { mergeOptions, optionsFromEnv, resolveConfig, type ResolvedConfig, type 
 import { API_ROOT, encodeBody, encodeQuery, fillPath, isOutsideApiRoot, type RawInput } from "../client/encode";
 import { firstPageQuery, nextPageQuery } from "../client/pagination";
 import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES, sleep } from "../client/retry";
+import { SvcError } from "../errors";
 
 export interface RawAnswer {
   status: number;
@@ -56,6 +57,7 @@ export class RawApi {
       const token = ep.permission === null ? undefined : await this.tokens.token();
       let retryAfter: number | undefined;
       let failure: string;
+      let cause: unknown;
       try {
         const res = await fetch(`${this.config.origin}${path}`, {
           method: ep.method,
@@ -80,10 +82,11 @@ export class RawApi {
         failure = `answered ${status}`;
       } catch (err) {
         failure = `no answer (${(err as Error).message})`;
+        cause = err;
       }
       const delay = retryAfter ?? backoffDelay(attempt, policy);
       if (attempt >= policy.maxAttempts || Date.now() - started + delay > policy.maxElapsedMs) {
-        throw new Error(`${ep.method} ${fillPath(ep, input.params)} at ${this.origin}: ${failure} after ${attempt} attempt(s)`);
+        throw new SvcError("SVC_PLATFORM_NO_ANSWER", `${ep.method} ${fillPath(ep, input.params)} at ${this.origin}: ${failure} after ${attempt} attempt(s)`, { cause });
       }
       await sleep(delay);
     }
@@ -106,7 +109,10 @@ export class RawApi {
     const answer = await this.send(ep, { body: form });
     if (answer.status !== 200) {
       const detail = JSON.stringify(answer.body ?? "").slice(0, 300);
-      throw new Error(`login at ${this.origin} refused (${answer.status}): ${detail}; check the credentials (SVC_CLIENT_ID, SVC_CLIENT_SECRET, SVC_USERNAME, SVC_PASSWORD)`);
+      throw new SvcError(
+        "SVC_LOGIN_REFUSED",
+        `login at ${this.origin} refused (${answer.status}): ${detail}; check the credentials (SVC_CLIENT_ID, SVC_CLIENT_SECRET, SVC_USERNAME, SVC_PASSWORD)`,
+      );
     }
     return answer.body;
   }

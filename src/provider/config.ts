@@ -4,6 +4,7 @@
  * Messages name settings by their keys, never by their values.
  */
 import path from "node:path";
+import { SvcError } from "../errors";
 import { nearest } from "./nearest";
 
 export interface ConfigSource {
@@ -59,13 +60,15 @@ export interface ProviderConfig {
 export const DEFAULT_EMULATOR_STATE = ".svc-emulator/state.json";
 export const DEFAULT_OPERATION_TIMEOUT_SECONDS = 600;
 
+/** The codes of a configuration the provider cannot work with. */
+export type ProviderConfigCode = "SVC_CONFIG_INVALID" | "SVC_CONFIG_MISSING" | "SVC_PLATFORM_URL_WRONG" | "SVC_CREDENTIALS_REFUSED" | "SVC_CREDENTIALS_UNVERIFIED";
+
 /** A configuration the provider cannot work with; the message names the keys involved. */
-export class ProviderConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ProviderConfigError";
+export class ProviderConfigError extends SvcError {
+  constructor(code: ProviderConfigCode, detail: string, options?: { cause?: unknown }) {
+    super(code, detail, options);
     // A mistake in the configuration, not in the code: where it was thrown helps nobody.
-    this.stack = `${this.name}: ${message}`;
+    this.stack = `${this.name}: ${this.message}`;
   }
 }
 
@@ -93,12 +96,13 @@ export function resolveConfig(config: ConfigSource, env: NodeJS.ProcessEnv = pro
   let operationTimeoutSeconds = DEFAULT_OPERATION_TIMEOUT_SECONDS;
   if (timeoutRaw !== undefined) {
     const n = Number(timeoutRaw);
-    if (!Number.isFinite(n) || n <= 0) throw new ProviderConfigError(`${sources.operationTimeoutSeconds} must be a positive number of seconds, got '${timeoutRaw}'`);
+    if (!Number.isFinite(n) || n <= 0)
+      throw new ProviderConfigError("SVC_CONFIG_INVALID", `${sources.operationTimeoutSeconds} must be a positive number of seconds, got '${timeoutRaw}'`);
     operationTimeoutSeconds = n;
   }
   const skipRaw = pick("skipCredentialsCheck");
   if (skipRaw !== undefined && skipRaw !== "" && !truthy(skipRaw) && !falsy(skipRaw)) {
-    throw new ProviderConfigError(`${sources.skipCredentialsCheck} must be true or false, got '${skipRaw}'`);
+    throw new ProviderConfigError("SVC_CONFIG_INVALID", `${sources.skipCredentialsCheck} must be true or false, got '${skipRaw}'`);
   }
   const resolved: ProviderConfig = {
     baseUrl: pick("baseUrl"),
@@ -115,7 +119,10 @@ export function resolveConfig(config: ConfigSource, env: NodeJS.ProcessEnv = pro
   };
   if (!resolved.emulatorStatePath && !resolved.baseUrl) {
     const unknown = resolved.warnings.length ? ` (${resolved.warnings.length === 1 ? "a key was" : "keys were"} not recognised: ${resolved.warnings.join("; ")})` : "";
-    throw new ProviderConfigError(`no platform configured: set svc:baseUrl (or SVC_BASE_URL) with credentials, or svc:emulator to true to use the embedded emulator${unknown}`);
+    throw new ProviderConfigError(
+      "SVC_CONFIG_MISSING",
+      `no platform configured: set svc:baseUrl (or SVC_BASE_URL) with credentials, or svc:emulator to true to use the embedded emulator${unknown}`,
+    );
   }
   return resolved;
 }

@@ -14,6 +14,7 @@ import http from "node:http";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { pidAlive } from "../emulator/store/process";
+import { SvcError } from "../errors";
 
 export interface EmbeddedEmulator {
   baseUrl: string;
@@ -113,7 +114,8 @@ export async function attachEmbedded(statePath: string, options: { timeoutMs?: n
     if (Date.now() >= deadline) {
       const owner = readJson<{ pid: number; host: string }>(`${statePath}.lock-owner`);
       const holder = owner ? `process ${owner.pid} on ${owner.host}` : "another process";
-      throw new Error(
+      throw new SvcError(
+        "SVC_EMULATOR_STATE_HELD",
         `the embedded emulator's state file ${statePath} is held by ${holder}, which did not publish its address in ${addressFile(statePath)} within ${timeoutMs} ms ` +
           `(an \`svc-emulator serve --state\` on the same file, or an older pulumi-svc?); stop it, or point svc:emulator at another state file`,
       );

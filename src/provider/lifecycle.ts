@@ -3,7 +3,8 @@
  * `checkWithPlatform` then reads the platform, in preview too, so that a preview tells a create the
  * platform would refuse (409). create, read, update and delete go through the client.
  */
-import { SvcApiError } from "../client";
+import { SvcApiError, SvcNetworkError, SvcResponseError } from "../client";
+import { isSvcError, SvcError, type ErrorCode } from "../errors";
 import { ADOPT_BY_CONTENT, destroyEffectOf, WARNING_PREFIX, wireArgs, wireNameOf, type Answer, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
 import { refuseUnknownArgs } from "./known-fields";
 import { camel, containedIn, containsUnknown, convertKeys, deepEqual, describeIssue, reconcile, scrub } from "./values";
@@ -54,10 +55,22 @@ export function label(kind: Kind, id: string | undefined): string {
   return id ? `${kind.name} '${id}'` : kind.name;
 }
 
-/** One line naming the resource, the operation and the platform's message. */
-export function describeFailure(kind: Kind, id: string | undefined, op: string, err: unknown): Error {
-  const msg = err instanceof Error ? err.message : String(err);
-  return new Error(`${label(kind, id)}: ${op} failed: ${msg}`);
+/**
+ * One line naming the resource, the operation and the platform's message, with `err` as its cause.
+ * An error of the catalog keeps its code (its detail follows the resource, its code ends the line once).
+ */
+export function describeFailure(kind: Kind, id: string | undefined, op: string, err: unknown): SvcError {
+  const head = `${label(kind, id)}: ${op} failed`;
+  if (err instanceof SvcError) return new SvcError(err.code, `${head}: ${err.detail}`, { cause: err });
+  return new SvcError(failureCode(err), `${head}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+}
+
+/** The code of an operation's failure that is not of the catalog: the platform refused, did not answer, answered amiss, or else. */
+function failureCode(err: unknown): ErrorCode {
+  if (err instanceof SvcApiError) return "SVC_PLATFORM_REFUSED";
+  if (err instanceof SvcNetworkError) return "SVC_PLATFORM_UNREACHABLE";
+  if (err instanceof SvcResponseError) return "SVC_PLATFORM_ANSWER_INVALID";
+  return "SVC_OPERATION_FAILED";
 }
 
 function safeId(kind: Kind, args: Props): string | undefined {
@@ -308,7 +321,8 @@ async function takeOver(kind: Kind, ctx: KindContext, id: string, args: Props, f
   const fixed = Object.keys(args).filter((name) => kind.args[name].replaces && !kind.args[name].writeOnly && !sameArg(kind, name, args[name], server(name)));
   if (fixed.length > 0) {
     const which = fixed.map((name) => `${name} ${JSON.stringify(server(name) ?? null)} where the program declares ${JSON.stringify(args[name])}`).join("; ");
-    throw new Error(
+    throw new SvcError(
+      "SVC_TAKEOVER_CONFLICT",
       `the ${kind.platformTerm} exists on the platform with ${which}. ${fixed.join(", ")} cannot change in place, so it cannot be taken over: declare the platform's value, or give the resource another identity`,
     );
   }
@@ -348,13 +362,10 @@ export async function create(kind: Kind, ctx: KindContext, inputs: Props): Promi
     if (e instanceof SvcApiError && e.status === 409 && naturalId !== undefined && createsAnObject(e.endpointId)) {
       return await existsAlready(kind, ctx, naturalId, args, declared, owner, e);
     }
-    if (e instanceof RefusedTakeover) throw e;
+    if (isSvcError(e, "SVC_ADOPT_REFUSED")) throw e;
     throw describeFailure(kind, naturalId, "create", e);
   }
 }
-
-/** An error that already names the resource and says what to do. */
-class RefusedTakeover extends Error {}
 
 /** The create's context: its calls carry the request id that records who creates the object (ownership.ts). */
 function recordingCreator(kind: Kind, ctx: KindContext, owner: Owner | undefined, naturalId: string | undefined): KindContext {
@@ -395,8 +406,8 @@ async function existsAlready(
     }
   }
   const head = `${label(kind, id)}: create failed: ${conflict.message}.`;
-  if (!("adopt" in kind.args)) throw new Error(`${head} ${creator ? createdBy(kind, creator) : "It already exists on the platform."}`, { cause: conflict });
-  throw new Error(`${head} ${conflictAdvice(kind, creator)}`, { cause: conflict });
+  const advice = "adopt" in kind.args ? conflictAdvice(kind, creator) : creator ? createdBy(kind, creator) : "It already exists on the platform.";
+  throw new SvcError("SVC_ALREADY_EXISTS", `${head} ${advice}`, { cause: conflict });
 }
 
 /** Who created an existing object, in a sentence. */
@@ -436,7 +447,8 @@ async function mayAdopt(kind: Kind, ctx: KindContext, id: string, found: Answer,
       creator.by === "this-stack"
         ? `one object cannot be two resources of one stack: ${renamed(creator.resource, " instead of adopting")}`
         : `two stacks would own one object, and destroying either would delete it for both. Remove \`adopt\` and ${readInstead(kind.name)}; adopt only an object no stack manages`;
-    if (adopt) throw new RefusedTakeover(`${whose}, which manages it, so it is not adopted: ${instead}.`);
+    // Already names the resource and says what to do: create passes it on as it is.
+    if (adopt) throw new SvcError("SVC_ADOPT_REFUSED", `${whose}, which manages it, so it is not adopted: ${instead}.`);
     warn(
       `${whose}, which may still manage it: changes from both stacks would overwrite each other. ${readInstead(kind.name)[0].toUpperCase()}${readInstead(kind.name).slice(1)} instead of declaring it here.`,
     );
@@ -483,11 +495,11 @@ export async function update(kind: Kind, ctx: KindContext, id: string, olds: Pro
   const args = platformArgs(kind, news);
   const before = platformArgs(kind, olds);
   const changed = Object.keys(kind.args).filter((n) => !kind.args[n].local && !deepEqual(before[n], args[n]));
-  if (changed.length > 0 && !kind.update) throw new Error(`${label(kind, id)}: the platform cannot update a ${kind.platformTerm} in place`);
+  if (changed.length > 0 && !kind.update) throw new SvcError("SVC_UPDATE_UNSUPPORTED", `${label(kind, id)}: the platform cannot update a ${kind.platformTerm} in place`);
   try {
     // Only provider-side args changed: nothing to send, the object as it stands gives the outputs.
     const answer = changed.length === 0 ? await existing(kind, ctx, id, args) : await kind.update!(ctx, id, args, before, changed);
-    if (!answer) throw new Error(`the ${kind.platformTerm} no longer exists on the platform; run a refresh, then up to create it again`);
+    if (!answer) throw new SvcError("SVC_OBJECT_GONE", `the ${kind.platformTerm} no longer exists on the platform; run a refresh, then up to create it again`);
     return { outs: outputsOf(kind, argsOf(kind, news), answer) };
   } catch (e) {
     throw describeFailure(kind, id, "update", e);

@@ -13,6 +13,7 @@ import { datatypes } from "../api/datatypes";
 import { workloads } from "../api/workloads";
 import type { CallOutput, ListItem, SvcClient } from "../client";
 import { SvcApiError } from "../client/errors";
+import { SvcError } from "../errors";
 import type { AppRecord, AppVersionRecord, AssetClassRecord, AssetRecord, AssetTypeRecord, ClusterRecord, DataTypeRecord, LabelRecord, WorkloadRecord } from "./records";
 import { proves, type Same } from "./wire-types";
 
@@ -66,6 +67,8 @@ async function client(): Promise<SvcClient> {
 export interface LookupNotFoundError {
   /** `"LookupNotFoundError"`. */
   name: "LookupNotFoundError";
+  /** Its code in the error catalog (docs/errors.md), which also ends the message. */
+  readonly code: "SVC_LOOKUP_NOT_FOUND";
   /** What went wrong and what to do: the lookup, the missing object, where to declare it, and the platform's answer. */
   message: string;
   /** The message with the stack of the lookup's call. */
@@ -84,8 +87,9 @@ export function isLookupNotFound(error: unknown): error is LookupNotFoundError {
 }
 
 // Not a public class: the main entry's classes are the resource kinds.
-class NotFound extends Error implements LookupNotFoundError {
+class NotFound extends SvcError implements LookupNotFoundError {
   declare name: "LookupNotFoundError";
+  declare readonly code: "SVC_LOOKUP_NOT_FOUND";
   constructor(
     /** The lookup and its arguments, as the program called it: `getAssetType("centrifugal-pump")`. */
     readonly lookup: string,
@@ -95,6 +99,7 @@ class NotFound extends Error implements LookupNotFoundError {
     found?: string,
   ) {
     super(
+      "SVC_LOOKUP_NOT_FOUND",
       `${lookup}: the platform has no ${object}${found ? ` (${found})` : ""}. A lookup only reads what another stack (or someone else) manages; ` +
         `it never creates it: declare the ${object} in the stack that owns the objects your stacks share and run that stack's \`pulumi up\` first, ` +
         `or correct the name. The platform answered: ${answer.message}`,

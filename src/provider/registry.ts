@@ -4,13 +4,14 @@
  * exports only its public face (its args and its class), and the public declarations never describe a
  * kind, whose wire mapping reaches the client, the endpoint table and zod.
  */
+import { SvcError } from "../errors";
 import type { Kind } from "./kind";
 
 const registered: Record<string, Kind> = {};
 
 /** Adds a kind to the registry; returns it, so that its module keeps it for its class. */
 export function registerKind<K extends Kind>(kind: K): K {
-  if (registered[kind.name]) throw new Error(`two resource kinds are named '${kind.name}'`);
+  if (registered[kind.name]) throw new SvcError("SVC_KIND_DUPLICATE", `two resource kinds are named '${kind.name}'`);
   registered[kind.name] = kind;
   return kind;
 }

@@ -13,6 +13,7 @@
 import type { ResourceProvider } from "@pulumi/pulumi/dynamic";
 import { SvcApiError, SvcClient, SvcConfigError, SvcNetworkError } from "../client";
 import { credentialKeys, keysSet, ProviderConfigError, resolveConfig, SETTINGS, type ConfigSource, type ProviderConfig, type Setting } from "./config";
+import { SvcError } from "../errors";
 import { WARNING_PREFIX, type CheckFailure, type Kind, type KindContext } from "./kind";
 import * as lifecycle from "./lifecycle";
 import { kinds } from "./kinds";
@@ -59,7 +60,10 @@ async function setUp(source: ConfigSource, warn: (message: string) => void): Pro
   try {
     client = remoteClient(cfg);
   } catch (e) {
-    configError = e instanceof SvcConfigError ? new ProviderConfigError(`${e.message.replace(/^SvcClient: /, "")} (set now: ${keysSet(cfg)})`) : (e as Error);
+    configError =
+      e instanceof SvcConfigError
+        ? new ProviderConfigError("SVC_CONFIG_INVALID", `${e.message.replace(/^SvcClient: /, "")} (set now: ${keysSet(cfg)})`, { cause: e })
+        : (e as Error);
     return;
   }
   context = Promise.resolve({ client, settings: settingsOf(cfg) });
@@ -84,12 +88,17 @@ function credentialsError(cfg: ProviderConfig, err: unknown): Error {
   if (status === 404) {
     // The login or the API is not where the base URL says: the address is wrong, not the credentials.
     return new ProviderConfigError(
+      "SVC_PLATFORM_URL_WRONG",
       `the platform's base URL is wrong: ${platform} has no ${err instanceof SvcApiError ? `${err.method} ${err.path}` : "such endpoint"} (${detail}). ` +
         `Set ${cfg.sources.baseUrl} to the platform's root, under which the API lives at /api/v4 and the login at /auth/realms/svc; the credentials (${used}) were not tried. ${skip}`,
+      { cause: err },
     );
   }
-  const what = err instanceof SvcNetworkError ? "could not verify the credentials" : "the credentials were refused";
-  return new ProviderConfigError(`${what} (${used}, platform ${platform}): ${detail}. ${skip}`);
+  const unanswered = err instanceof SvcNetworkError;
+  const what = unanswered ? "could not verify the credentials" : "the credentials were refused";
+  return new ProviderConfigError(unanswered ? "SVC_CREDENTIALS_UNVERIFIED" : "SVC_CREDENTIALS_REFUSED", `${what} (${used}, platform ${platform}): ${detail}. ${skip}`, {
+    cause: err,
+  });
 }
 
 const NAMES = Object.fromEntries(Object.keys(SETTINGS).map((k) => [k, `svc:${k}`])) as Record<Setting, string>;
@@ -165,7 +174,7 @@ async function checkCtx(): Promise<KindContext | undefined> {
 
 function kindOf(name: string): Kind {
   const k = kinds[name];
-  if (!k) throw new Error(`pulumi-svc has no resource kind '${name}'; the installed package may be older than the program's state`);
+  if (!k) throw new SvcError("SVC_KIND_UNKNOWN", `pulumi-svc has no resource kind '${name}'; the installed package may be older than the program's state`);
   return k;
 }
 

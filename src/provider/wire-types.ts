@@ -12,6 +12,7 @@
  */
 import type { z } from "zod";
 import { renderPath } from "../api/common";
+import { SvcError } from "../errors";
 import { convertKeys, describeIssue, snake, type Issue } from "./values";
 import type { Primitive } from "./input-types";
 
@@ -89,7 +90,7 @@ export function conformed<S extends z.ZodType>(schema: S, value: unknown): z.inp
   const parsed = schema.safeParse(value, { reportInput: true });
   const issues = parsed.success ? [] : parsed.error.issues;
   const shown = issues.slice(0, 3).map((issue: Issue) => `${renderPath("", issue.path).slice(1) || "(body)"}: ${describeIssue(issue, (k) => k)}`);
-  throw new Error(`the request body does not satisfy the API's schema: ${shown.join("; ")}`);
+  throw new SvcError("SVC_BODY_INVALID", `the request body does not satisfy the API's schema: ${shown.join("; ")}`);
 }
 
 /**

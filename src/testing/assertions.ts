@@ -9,11 +9,12 @@ import { describeOperations, isChange, type RunResult } from "./report";
 import type { ResourceState } from "./state";
 import { deepEqual, forProviderMap, omitPaths, PROVIDER_KEY, type PropertyValue } from "./values";
 import type { AdoptableStack, ResourceView } from "./views";
+import { SvcError } from "../errors";
 
 /** Fails unless the run (a preview, typically) changes nothing. */
 export function assertEmptyPlan(result: RunResult, what: string): void {
   const changes = result.operations.filter((o) => isChange(o.op));
-  if (changes.length > 0) throw new Error(`${what} plans ${changes.length} change(s), expected none:\n${describeOperations(changes)}`);
+  if (changes.length > 0) throw new SvcError("SVC_PLAN_NOT_EMPTY", `${what} plans ${changes.length} change(s), expected none:\n${describeOperations(changes)}`);
 }
 
 /**
@@ -28,7 +29,7 @@ export function assertNoDrift(refreshed: RunResult, planned: RunResult): void {
   const parts = [];
   if (drifted.length) parts.push(`refresh found ${drifted.length} resource(s) changed on the platform:\n${describeOperations(drifted)}`);
   if (changes.length) parts.push(`the preview after refresh plans ${changes.length} change(s):\n${describeOperations(changes)}`);
-  throw new Error(`drift detected: ${parts.join("\n")}`);
+  throw new SvcError("SVC_DRIFT_DETECTED", `drift detected: ${parts.join("\n")}`);
 }
 
 /**
@@ -54,7 +55,7 @@ export async function checkDestroyed(ctx: EngineContext, objects: readonly Resou
       }),
     ),
   );
-  if (left.length > 0) throw new Error(`destroy left objects behind:\n  ${left.sort().join("\n  ")}`);
+  if (left.length > 0) throw new SvcError("SVC_DESTROY_LEFT_OBJECTS", `destroy left objects behind:\n  ${left.sort().join("\n  ")}`);
 }
 
 export interface AdoptionOptions {
@@ -69,14 +70,14 @@ export interface AdoptionOptions {
  */
 export async function expectAdoptionMatchesCreate(stack: AdoptableStack, name: string, options: AdoptionOptions = {}): Promise<void> {
   const created = stack.resource(name);
-  if (!created.id) throw new Error(`resource "${name}" has no id to adopt it by`);
+  if (!created.id) throw new SvcError("SVC_ADOPTION_NO_ID", `resource "${name}" has no id to adopt it by`);
   const adopted = await stack.importResource({ name, id: created.id, like: name }, { record: false });
   const ignore = options.ignore ?? [];
   const secret = new Set([...created.secretOutputs, ...adopted.secretOutputs].map((p) => p.split(".")[0]));
   const differences = [...compare("outputs", created.outputs, adopted.outputs, ignore, secret)];
   if (Object.keys(adopted.inputs).length > 0) differences.push(...compare("inputs", created.inputs, adopted.inputs, ignore, secret));
   if (differences.length > 0) {
-    throw new Error(`adopting "${name}" (id ${created.id}) does not produce the state its creation did:\n  ${differences.join("\n  ")}`);
+    throw new SvcError("SVC_ADOPTION_DIFFERS", `adopting "${name}" (id ${created.id}) does not produce the state its creation did:\n  ${differences.join("\n  ")}`);
   }
 }
 

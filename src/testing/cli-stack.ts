@@ -28,6 +28,7 @@ import { DEFAULT_PASSPHRASE } from "./secrets";
 import type { ResourceView, StackOptions, UpOptions } from "./test-stack";
 import { RunError } from "./test-stack";
 import { changedKeys, isInternalKey, isObject, isSecret, type PropertyMap } from "./values";
+import { SvcError } from "../errors";
 
 /** Where the CLI is: the `pulumiPath` option, else `SVC_PULUMI_DIR`, else `pulumi` on PATH. */
 export function findPulumi(dir = process.env.SVC_PULUMI_DIR): string | undefined {
@@ -106,7 +107,8 @@ export class CliStack {
   static async start(program: Program, options: StackOptions, emulator: Emulator | undefined, config: Record<string, string>, secretKeys: string[]): Promise<CliStack> {
     const pulumi = findPulumi(options.pulumiPath);
     if (!pulumi)
-      throw new Error(
+      throw new SvcError(
+        "SVC_PULUMI_CLI_MISSING",
         `engine "pulumi" needs the Pulumi CLI: ${options.pulumiPath ? `no executable pulumi in ${options.pulumiPath}` : "none on PATH and SVC_PULUMI_DIR is not set"} (in this repository, \`npm run --silent pulumi:path\` builds it and prints its folder)`,
       );
     const auto = (await import("@pulumi/pulumi/automation")) as typeof automation;
@@ -237,9 +239,12 @@ export class CliStack {
 
   /** The resource of that name (or URN) in the state the CLI keeps. */
   resource(nameOrUrn: string): ResourceView {
-    const matches = this.resources().filter((r) => r.urn === nameOrUrn || r.name === nameOrUrn);
-    if (matches.length !== 1) throw new Error(`the stack has ${matches.length} resources named "${nameOrUrn}"`);
-    return matches[0];
+    const all = this.resources();
+    const matches = all.filter((r) => r.urn === nameOrUrn || r.name === nameOrUrn);
+    if (matches.length === 1) return matches[0];
+    if (matches.length === 0)
+      throw new SvcError("SVC_RESOURCE_NOT_FOUND", `the stack has no resource named "${nameOrUrn}" (it has: ${all.map((r) => r.name).join(", ") || "none"})`);
+    throw new SvcError("SVC_RESOURCE_AMBIGUOUS", `several resources are named "${nameOrUrn}"; use the URN: ${matches.map((r) => r.urn).join(", ")}`);
   }
 
   /** Every resource of the state (the stack and the default provider excepted), secrets revealed. */
@@ -322,12 +327,12 @@ export class CliStack {
   private export(showSecrets: boolean): unknown {
     const args = ["stack", "export", "--stack", this.stack.name, ...(showSecrets ? ["--show-secrets"] : [])];
     const run = spawnSync(this.settings.pulumi, args, { cwd: this.settings.workDir, env: { ...process.env, ...this.settings.env }, encoding: "utf8", maxBuffer: 1 << 30 });
-    if (run.status !== 0) throw new Error(`pulumi ${args.join(" ")} failed: ${run.stderr}`);
+    if (run.status !== 0) throw new SvcError("SVC_STACK_EXPORT_FAILED", `pulumi ${args.join(" ")} failed: ${run.stderr}`);
     return (JSON.parse(run.stdout) as { deployment: unknown }).deployment;
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    if (this.closed) return Promise.reject(new Error("the stack is closed"));
+    if (this.closed) return Promise.reject(new SvcError("SVC_STACK_CLOSED", "the stack is closed"));
     const run = this.queue.then(work, work);
     this.queue = run.catch(() => undefined);
     return run;
@@ -527,7 +532,7 @@ class Events {
       const ref = { urn: f.urn!, type, name: f.urn!.split("::").pop() ?? f.urn! };
       return new EngineError(ref, this.stepOf(f.urn!), oneLine(f.message));
     });
-    return [...byResource, ...this.general.map((m) => new Error(oneLine(m)))];
+    return [...byResource, ...this.general.map((m) => new SvcError("SVC_ENGINE_FAILED", oneLine(m)))];
   }
 
   private stepOf(urn: string): string {
@@ -589,7 +594,7 @@ function changedSecrets(before: Map<string, Record<string, string>>, after: Map<
 /** The failures of a command: the engine's error diagnostics, else the error lines of the CLI's output. */
 function failuresOf(events: Events, e: unknown): Error[] {
   const reported = events.errors();
-  return reported.length ? reported : [new Error(cliMessage(e))];
+  return reported.length ? reported : [new SvcError("SVC_ENGINE_FAILED", cliMessage(e), { cause: e })];
 }
 
 /**

@@ -3,6 +3,7 @@
  * `expect(result).toHaveActions({ "my-cluster": "update", "asset-1": "replace" })`.
  */
 import { describeOperations, isChange, verb, type OperationKind, type RunResult } from "./report";
+import { SvcError } from "../errors";
 
 interface MatcherResult {
   pass: boolean;
@@ -13,7 +14,7 @@ type Matcher = (this: { isNot?: boolean }, received: unknown, ...args: never[]) 
 
 function asRunResult(received: unknown): RunResult {
   const r = received as RunResult | undefined;
-  if (!r || !Array.isArray(r.operations)) throw new Error("expected the result of up(), preview(), refresh() or destroy()");
+  if (!r || !Array.isArray(r.operations)) throw new SvcError("SVC_NOT_A_RUN_RESULT", "expected the result of up(), preview(), refresh() or destroy()");
   return r;
 }
 
@@ -61,7 +62,7 @@ export const matchers: Record<string, Matcher> = { toHaveNoChanges, toHaveAction
 export function registerMatchers(
   expect: { extend(m: Record<string, unknown>): void } | undefined = (globalThis as { expect?: { extend(m: Record<string, unknown>): void } }).expect,
 ): void {
-  if (!expect) throw new Error("registerMatchers: no jest `expect` found; pass it as the argument");
+  if (!expect) throw new SvcError("SVC_MATCHERS_NO_EXPECT", "registerMatchers: no jest `expect` found; pass it as the argument");
   expect.extend(matchers);
 }
 

@@ -16,6 +16,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { parse } from "yaml";
 import type { Program } from "./program";
+import { SvcError } from "../errors";
 
 /** Where a program lives, for `testing.stack({ dir })`. */
 export interface ProgramFolder {
@@ -37,13 +38,14 @@ export function folderProgram(folder: ProgramFolder): Program {
 }
 
 function entryOf(dir: string): string {
-  if (!fs.existsSync(dir)) throw new Error(`testing.stack({ dir }): the program folder ${dir} does not exist`);
+  if (!fs.existsSync(dir)) throw new SvcError("SVC_PROGRAM_FOLDER_MISSING", `testing.stack({ dir }): the program folder ${dir} does not exist`);
   const project = path.join(dir, "Pulumi.yaml");
   const main = fs.existsSync(project) ? (parse(fs.readFileSync(project, "utf8")) as { main?: unknown } | null)?.main : undefined;
   const target = typeof main === "string" ? path.resolve(dir, main) : dir;
   const found = fs.existsSync(target) && fs.statSync(target).isFile() ? target : moduleIn(target);
   if (!found) {
-    throw new Error(
+    throw new SvcError(
+      "SVC_PROGRAM_ENTRY_MISSING",
       `testing.stack({ dir }): no program entry in ${target} (looked for ${typeof main === "string" ? "Pulumi.yaml's main, then " : ""}package.json's main, index.ts and index.js)`,
     );
   }

@@ -20,6 +20,7 @@ import type { AliasSpec, Answer, Deployment, Registration } from "./deployment";
 import { hookBinding, type ErrorHookArgs, type HookArgs } from "./hooks";
 import { pulumiFile } from "./host";
 import { toPropertyMap, toPropertyValue, type PropertyMap } from "./values";
+import { SvcError } from "../errors";
 
 /** A Pulumi program: creates resources, and may return the stack outputs. */
 export type Program = () => unknown;
@@ -67,10 +68,10 @@ class EngineMonitor extends MockMonitor {
   constructor(private readonly deployment: Deployment) {
     super({
       newResource: () => {
-        throw new Error("unreachable: registrations go to the deployment");
+        throw new SvcError("SVC_KIT_INTERNAL", "unreachable: registrations go to the deployment");
       },
       call: (args) => {
-        throw new Error(`invoke ${args.token} is not supported by the engine kit`);
+        throw new SvcError("SVC_INVOKE_UNSUPPORTED", `invoke ${args.token} is not supported by the engine kit`);
       },
     });
   }
@@ -181,7 +182,7 @@ class EngineMonitor extends MockMonitor {
     const server = internals.settings.getCallbacks();
     const token = req.getCallback()?.getToken();
     try {
-      if (!server || !token) throw new Error(`${kind} "${req.getName()}" has no callback to call`);
+      if (!server || !token) throw new SvcError("SVC_HOOK_UNCALLABLE", `${kind} "${req.getName()}" has no callback to call`);
       register(server, token);
     } catch (e) {
       this.deployment.refuse(e as Error);
@@ -294,7 +295,7 @@ function invokeCallback(server: CallbackServer, token: string, request: Uint8Arr
   invoke.setRequest(request);
   return new Promise((resolve, reject) =>
     server.invoke({ request: invoke }, (err, resp) => {
-      if (err || !resp) reject(new Error(`the hook could not be called: ${err?.details ?? "no answer"}`));
+      if (err || !resp) reject(new SvcError("SVC_HOOK_UNCALLABLE", `the hook could not be called: ${err?.details ?? "no answer"}`, { cause: err ?? undefined }));
       else resolve(resp.getResponse_asU8());
     }),
   );
@@ -399,7 +400,11 @@ export function runProgram(program: Program, deployment: Deployment, s: ProgramS
       if (deployment.failure || (uncaught.size === 0 && !log.hasErrors())) return;
       // The engine's words: the messages of what went uncaught, else a pointer to the logged errors.
       const messages = [...uncaught].map((e) => (e instanceof Error ? e.message : String(e)));
-      throw new Error(`the program failed: One or more errors occurred${messages.length > 0 ? `: ${messages.join(", ")}` : ". Check logs for more details"}`);
+      throw new SvcError(
+        "SVC_PROGRAM_FAILED",
+        `the program failed: One or more errors occurred${messages.length > 0 ? `: ${messages.join(", ")}` : ". Check logs for more details"}`,
+        { cause: [...uncaught][0] },
+      );
     }),
   );
 }
@@ -464,7 +469,7 @@ async function runWithin(program: Program, deployment: Deployment): Promise<void
   deployment.close();
   await deployment.drain();
   if (!outcome.ok && !deployment.failure && !(outcome.error instanceof CancelledError)) {
-    const error = outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
-    throw Object.assign(new Error(`the program failed: ${error.message}`), { cause: error });
+    const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+    throw new SvcError("SVC_PROGRAM_FAILED", `the program failed: ${message}`, { cause: outcome.error });
   }
 }

@@ -5,6 +5,7 @@
  */
 import * as crypto from "node:crypto";
 import { isObject, isSecret, mapValues, secret, SECRET_SIG, SIG_KEY, type PropertyMap, type PropertyValue } from "./values";
+import { SvcError } from "../errors";
 
 /** Used when neither the option nor PULUMI_CONFIG_PASSPHRASE gives one: test state only needs to keep plaintext off disk. */
 export const DEFAULT_PASSPHRASE = "pulumi-svc-testing";
@@ -56,14 +57,14 @@ export class SecretsCipher {
 
   private decrypt(text: string): string {
     const [version, ivText, bodyText] = text.split(":");
-    if (version !== "v1" || !ivText || !bodyText) throw new Error("unrecognised ciphertext in the state file");
+    if (version !== "v1" || !ivText || !bodyText) throw new SvcError("SVC_STATE_CIPHERTEXT_INVALID", "unrecognised ciphertext in the state file");
     const raw = Buffer.from(bodyText, "base64");
     const decipher = crypto.createDecipheriv("aes-256-gcm", this.key, Buffer.from(ivText, "base64"));
     decipher.setAuthTag(raw.subarray(raw.length - 16));
     try {
       return Buffer.concat([decipher.update(raw.subarray(0, raw.length - 16)), decipher.final()]).toString("utf8");
     } catch {
-      throw new Error("cannot decrypt the secrets in the state file: the passphrase differs from the one that wrote it");
+      throw new SvcError("SVC_STATE_PASSPHRASE_WRONG", "cannot decrypt the secrets in the state file: the passphrase differs from the one that wrote it");
     }
   }
 }

@@ -25,6 +25,7 @@ import { DEFAULT_PASSPHRASE } from "./secrets";
 import { StateStore, type ResourceState, type StackState } from "./state";
 import { takeovers } from "./takeover";
 import { forProviderMap, PROVIDER_KEY, redactSecrets, reveal, secret, secretPaths, withoutInternalKeys, type PropertyMap } from "./values";
+import { SvcError } from "../errors";
 
 export interface StackOptions {
   /** Project name (default "test"). */
@@ -292,10 +293,14 @@ export class TestStack {
       const like = args.like !== undefined ? this.entry(args.like) : undefined;
       const type = args.type ?? like?.type;
       const provider = args.provider ?? (like?.inputs[PROVIDER_KEY] as string | undefined);
-      if (!type || !provider) throw new Error(`importResource needs the type and the serialized provider of "${args.name}": pass \`like\` or both \`type\` and \`provider\``);
+      if (!type || !provider)
+        throw new SvcError(
+          "SVC_IMPORT_ARGS_MISSING",
+          `importResource needs the type and the serialized provider of "${args.name}": pass \`like\` or both \`type\` and \`provider\``,
+        );
       const urn = resourceUrn(this.ctx, type, args.name);
       const record = options.record ?? true;
-      if (record && this.ctx.state.get(urn)) throw new Error(`the stack already has a resource ${urn}`);
+      if (record && this.ctx.state.get(urn)) throw new SvcError("SVC_RESOURCE_EXISTS", `the stack already has a resource ${urn}`);
       const ref = { urn, type, name: args.name };
       // The serialized provider goes in both the properties and the inputs: hosts before 3.268 look for it
       // only in the properties, later ones also in the inputs (as the engine's own Get sends them).
@@ -355,7 +360,8 @@ export class TestStack {
     const matches = this.ctx.state.all().filter((e) => !e.delete && (e.urn === nameOrUrn || e.name === nameOrUrn));
     if (matches.length === 1) return matches[0];
     if (matches.length === 0)
-      throw new Error(
+      throw new SvcError(
+        "SVC_RESOURCE_NOT_FOUND",
         `the stack has no resource named "${nameOrUrn}" (it has: ${
           this.ctx.state
             .all()
@@ -363,7 +369,7 @@ export class TestStack {
             .join(", ") || "none"
         })`,
       );
-    throw new Error(`several resources are named "${nameOrUrn}"; use the URN: ${matches.map((e) => e.urn).join(", ")}`);
+    throw new SvcError("SVC_RESOURCE_AMBIGUOUS", `several resources are named "${nameOrUrn}"; use the URN: ${matches.map((e) => e.urn).join(", ")}`);
   }
 
   private async deploy(preview: boolean, adoptionPlan = false, as?: RunKind): Promise<RenderedRunResult> {
@@ -398,7 +404,7 @@ export class TestStack {
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    if (this.closed) return Promise.reject(new Error("the stack is closed"));
+    if (this.closed) return Promise.reject(new SvcError("SVC_STACK_CLOSED", "the stack is closed"));
     const run = this.queue.then(work, work);
     this.queue = run.catch(() => undefined);
     return run;
@@ -432,9 +438,10 @@ function lockState(statePath: string): Promise<() => Promise<void>> {
   return lockFile(file, {
     timeoutMs: 0,
     staleMs: 10_000,
-    failed: (err) => new Error(`cannot lock the state file ${file}: ${(err as Error).message}`),
+    failed: (err) => new SvcError("SVC_STATE_LOCK_FAILED", `cannot lock the state file ${file}: ${(err as Error).message}`, { cause: err }),
     locked: (lockPath, holder) =>
-      new Error(
+      new SvcError(
+        "SVC_STATE_LOCKED",
         `the state file ${file} is locked by ${holder ? `process ${holder.pid} on ${holder.host}${holder.since ? ` since ${holder.since}` : ""}` : "another process"}: ` +
           `another stack is open on it (a state is one stack's at a time). Close that stack (stack.close()) and try again; if that process is gone, remove ${lockPath}.`,
       ),

@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 
 import { startEmulator } from "../../src/emulator";
 import { readSnapshot } from "../../src/emulator/store/persistence";
+import { codeOf } from "../helpers/codes";
 
 const CLI = resolve(__dirname, "../../dist/cli/svc-emulator.js");
 
@@ -123,9 +124,11 @@ describe("svc-emulator serve", () => {
 
     const bad = await serveFails(["--fault-statuses", "418"]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/--fault-statuses: .*429, 500, 502, 503, 504/);
+    expect(codeOf(bad.stderr)).toBe("SVC_FAULT_FLAG_INVALID");
+    for (const named of ["--fault-statuses", "418", "503"]) expect(bad.stderr).toContain(named);
+    // A value out of a flag's own range is refused by the command line's parser (commander), before the injector sees it.
     const badRate = await serveFails(["--fault-package-failure-rate", "2"]);
-    expect(badRate.stderr).toMatch(/--fault-package-failure-rate/);
+    expect(badRate.stderr).toContain("--fault-package-failure-rate");
   });
 
   test("--package-ms sets how long the edge takes to download a package; 0 downloads at once", async () => {

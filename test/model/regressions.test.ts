@@ -11,6 +11,7 @@ import * as lifecycle from "../../src/provider/lifecycle";
 import { kinds } from "../../src/provider/kinds";
 import type { Decl, ProgramSpec } from "./program";
 import { runSequence, type Sequence } from "./run";
+import { codeOf, rejection } from "../helpers/codes";
 
 jest.setTimeout(120_000);
 
@@ -171,9 +172,13 @@ describe("the create's 409 hint", () => {
   const ctx = { client: { withDefaults: () => ({}) }, settings: { operationTimeoutSeconds: 1 } } as unknown as KindContext;
 
   test("says the object exists only when the create call itself answered 409", async () => {
-    await expect(lifecycle.create(kindFailingWith(conflict("workloads.create")), ctx, { name: "a" })).rejects.toThrow("set `adopt: true`");
-    const later = lifecycle.create(kindFailingWith(conflict("workloads.enable")), ctx, { name: "a" });
-    await expect(later).rejects.toThrow("Fake 'a': create failed: POST /x → 409: conflict");
-    await expect(lifecycle.create(kindFailingWith(conflict("workloads.enable")), ctx, { name: "a" })).rejects.not.toThrow("adopt");
+    const created = await rejection(lifecycle.create(kindFailingWith(conflict("workloads.create")), ctx, { name: "a" }));
+    expect(codeOf(created)).toBe("SVC_ALREADY_EXISTS");
+    expect(created.message).toContain("adopt: true");
+    const later = await rejection(lifecycle.create(kindFailingWith(conflict("workloads.enable")), ctx, { name: "a" }));
+    expect(codeOf(later)).toBe("SVC_PLATFORM_REFUSED");
+    expect(later.message).toContain("Fake 'a'");
+    expect(later.message).not.toContain("adopt");
+    expect(later.cause).toBeInstanceOf(SvcApiError);
   });
 });

@@ -9,6 +9,7 @@ import path from "node:path";
 import * as svc from "../../src";
 import * as testing from "../../src/testing";
 import { SvcClient } from "../../src/client";
+import { codeOf, rejection } from "../helpers/codes";
 
 testing.registerMatchers();
 
@@ -64,7 +65,9 @@ describe("adoption (the import route)", () => {
     try {
       const client = adminClient(stack.emulator!.baseUrl);
       await client.assets.typeCreate({ body: { name: "pump", title: "Pump" } });
-      await expect(stack.up()).rejects.toThrow(/AssetType 'pump': create failed: .*409.*set `adopt: true`/);
+      const err = await rejection(stack.up());
+      expect(codeOf(err)).toBe("SVC_ALREADY_EXISTS");
+      for (const named of ["AssetType 'pump'", "adopt: true"]) expect(err.message).toContain(named);
       await client.close();
     } finally {
       await stack.close();
@@ -247,7 +250,9 @@ describe("check and errors", () => {
     );
     try {
       const err = (await stack.up().catch((e: Error) => e)) as testing.RunError;
-      expect(err.providerMessage ?? err.message).toMatch(/Workload 'monitor-1': create failed: POST \/apps\/workloads\/create → 404: cluster 'no-such-cluster' not found/);
+      expect(codeOf(err)).toBe("SVC_PLATFORM_REFUSED");
+      for (const named of ["Workload 'monitor-1'", "POST /apps/workloads/create", "cluster 'no-such-cluster' not found"])
+        expect(err.providerMessage ?? err.message).toContain(named);
       // What succeeded before the failure is in the state; fixing the program creates only the rest.
       expect(stack.resources().map((r) => r.name)).toEqual(["v1"]);
       const fixed = await stack.up(async () => {

@@ -1,5 +1,6 @@
 /** The provider's configuration: stack config first, then SVC_* variables; messages name keys, never values. */
 import { credentialKeys, keysSet, resolveConfig, unknownKeyWarnings } from "../../src/provider/config";
+import { codeOf, thrown } from "../helpers/codes";
 
 const source = (config: Record<string, string>) => ({ get: (k: string) => config[k], keys: () => Object.keys(config) });
 
@@ -31,14 +32,15 @@ describe("settings", () => {
   test("svc:skipCredentialsCheck takes true or false, and says so otherwise", () => {
     expect(resolveConfig(source({ "svc:emulator": "true", "svc:skipCredentialsCheck": "true" }), {}, "/w").skipCredentialsCheck).toBe(true);
     expect(resolveConfig(source({ "svc:emulator": "true" }), {}, "/w").skipCredentialsCheck).toBe(false);
-    expect(() => resolveConfig(source({ "svc:emulator": "true", "svc:skipCredentialsCheck": "sometimes" }), {}, "/w")).toThrow(
-      "svc:skipCredentialsCheck must be true or false, got 'sometimes'",
-    );
+    const err = thrown(() => resolveConfig(source({ "svc:emulator": "true", "svc:skipCredentialsCheck": "sometimes" }), {}, "/w"));
+    expect(codeOf(err)).toBe("SVC_CONFIG_INVALID");
+    expect(err.message).toContain("svc:skipCredentialsCheck");
+    expect(err.message).toContain("'sometimes'");
   });
 
   test("a timeout from the environment is named by its variable", () => {
-    expect(() => resolveConfig(source({ "svc:emulator": "true" }), { SVC_OPERATION_TIMEOUT_SECONDS: "-1" }, "/w")).toThrow(
-      "SVC_OPERATION_TIMEOUT_SECONDS must be a positive number of seconds, got '-1'",
-    );
+    const err = thrown(() => resolveConfig(source({ "svc:emulator": "true" }), { SVC_OPERATION_TIMEOUT_SECONDS: "-1" }, "/w"));
+    expect(codeOf(err)).toBe("SVC_CONFIG_INVALID");
+    expect(err.message).toMatch(/^SVC_OPERATION_TIMEOUT_SECONDS .*'-1'/);
   });
 });

@@ -11,6 +11,7 @@ import path from "node:path";
 import { SvcClient } from "../../src/client";
 import { startEmulator } from "../../src/emulator";
 import { addressFile, attachEmbedded, type EmbeddedEmulator } from "../../src/provider/embedded";
+import { codeOf, rejection } from "../helpers/codes";
 
 const DIST_EMBEDDED = path.join(__dirname, "..", "..", "dist", "provider", "embedded.js");
 
@@ -112,9 +113,9 @@ test("a lock holder that publishes no address is named after the wait", async ()
   const other = await startEmulator({ statePath, log: () => undefined });
   try {
     const t0 = Date.now();
-    await expect(attachEmbedded(statePath, { timeoutMs: 400 })).rejects.toThrow(
-      `the embedded emulator's state file ${statePath} is held by process ${process.pid} on ${hostname()}, which did not publish its address in ${statePath}.addr within 400 ms`,
-    );
+    const err = await rejection(attachEmbedded(statePath, { timeoutMs: 400 }));
+    expect(codeOf(err)).toBe("SVC_EMULATOR_STATE_HELD");
+    for (const named of [statePath, `process ${process.pid} on ${hostname()}`, `${statePath}.addr`, "400 ms"]) expect(err.message).toContain(named);
     expect(Date.now() - t0).toBeLessThan(5_000);
   } finally {
     await other.close();

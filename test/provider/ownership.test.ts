@@ -10,6 +10,7 @@ import { SvcClient } from "../../src/client";
 import * as lifecycle from "../../src/provider/lifecycle";
 import { kinds } from "../../src/provider/kinds";
 import type { KindContext } from "../../src/provider/kind";
+import { codeOf, rejection } from "../helpers/codes";
 import { OWNER_KEY, ownerOf, ownerValue, parseRequestId, requestIdOf, withoutOwner } from "../../src/provider/ownership";
 
 const owned = (stack: string, resource: string, args: Record<string, unknown>) => ({ ...args, [OWNER_KEY]: ownerValue("plant", stack, resource) });
@@ -84,7 +85,7 @@ describe("a create answered 409 (the object exists)", () => {
       // The create is applied and its answer lost; so is every answer to the reads that would confirm it.
       emulator.faults.configure({ rate: 1, mode: "after_apply", after_apply_action: "502", paths: ["/api/v4/assets/types/*"], retry_after_s: 0 });
       const lost = lifecycle.create(assetType, { ...ctx, client: shortRetries }, owned("site-a", "type", { name: "pump", title: "Pump" }));
-      await expect(lost).rejects.toThrow(/502/);
+      expect(codeOf(await rejection(lost))).toBe("SVC_PLATFORM_REFUSED");
       emulator.faults.configure({ rate: 0 });
       expect(await typeTitle("pump")).toBe("Pump");
       const next = await lifecycle.create(assetType, ctx, owned("site-a", "type", { name: "pump", title: "Pump" }));
@@ -98,28 +99,28 @@ describe("a create answered 409 (the object exists)", () => {
   test("an object another stack created fails the create, naming that stack and the lookup to use instead of adopting", async () => {
     await lifecycle.create(assetType, ctx, owned("site-a", "type", { name: "pump", title: "Pump" }));
     const err = (await lifecycle.create(assetType, ctx, owned("site-b", "type", { name: "pump", title: "Pump B" })).catch((e: Error) => e)) as Error;
-    expect(err.message).toMatch(/^AssetType 'pump': create failed: .*409.*created by stack 'plant\/site-a' \(its resource 'type'\), which manages it/);
-    expect(err.message).toMatch(/Do not set `adopt: true`.*svc\.getAssetType.*pulumi\.StackReference/);
+    expect(codeOf(err)).toBe("SVC_ALREADY_EXISTS");
+    for (const named of ["AssetType 'pump'", "stack 'plant/site-a'", "resource 'type'", "svc.getAssetType"]) expect(err.message).toContain(named);
     expect(await typeTitle("pump")).toBe("Pump");
   });
 
   test("an object another resource of this stack created fails the create, with the alias to give a renamed resource", async () => {
     await lifecycle.create(assetType, ctx, owned("site-a", "old-type", { name: "pump", title: "Pump" }));
-    await expect(lifecycle.create(assetType, ctx, owned("site-a", "type", { name: "pump", title: "Pump" }))).rejects.toThrow(
-      /created by this stack's resource 'old-type'.*aliases: \[\{ name: "old-type" \}\]/,
-    );
+    const err = await rejection(lifecycle.create(assetType, ctx, owned("site-a", "type", { name: "pump", title: "Pump" })));
+    expect(codeOf(err)).toBe("SVC_ALREADY_EXISTS");
+    expect(err.message).toContain(`aliases: [{ name: "old-type" }]`);
   });
 
   test("an object no stack created fails the create with both ways: adopt when no stack manages it, a lookup when one does", async () => {
     await client.assets.typeCreate({ body: { name: "pump", title: "By hand" } });
-    await expect(lifecycle.create(assetType, ctx, owned("site-a", "type", { name: "pump", title: "Pump" }))).rejects.toThrow(
-      /No stack of pulumi-svc created it\. If no stack manages it, set `adopt: true` .*If another stack manages it, do not adopt it: read it with the lookup `svc\.getAssetType`/,
-    );
+    const err = await rejection(lifecycle.create(assetType, ctx, owned("site-a", "type", { name: "pump", title: "Pump" })));
+    expect(codeOf(err)).toBe("SVC_ALREADY_EXISTS");
+    for (const named of ["adopt: true", "svc.getAssetType"]) expect(err.message).toContain(named);
   });
 
   test("a resource without the hidden identity (written before it existed) is never taken as this stack's", async () => {
     await lifecycle.create(assetType, ctx, owned("site-a", "type", { name: "pump", title: "Pump" }));
-    await expect(lifecycle.create(assetType, ctx, { name: "pump", title: "Pump" })).rejects.toThrow(/409/);
+    expect(codeOf(await rejection(lifecycle.create(assetType, ctx, { name: "pump", title: "Pump" })))).toBe("SVC_ALREADY_EXISTS");
   });
 });
 
@@ -127,16 +128,16 @@ describe("adopt: true", () => {
   test("is refused on an object another stack created, naming the object, the stack and what to do; the object is left as it is", async () => {
     await lifecycle.create(assetType, ctx, owned("site-a", "type", { name: "pump", title: "Pump" }));
     const err = (await lifecycle.create(assetType, ctx, owned("site-b", "shared-type", { name: "pump", title: "Pump B", adopt: true })).catch((e: Error) => e)) as Error;
-    expect(err.message).toMatch(/^AssetType 'pump': adopt: true: it was created by stack 'plant\/site-a' \(its resource 'type'\), which manages it, so it is not adopted/);
-    expect(err.message).toMatch(/Remove `adopt` and read it with the lookup `svc\.getAssetType`/);
+    expect(codeOf(err)).toBe("SVC_ADOPT_REFUSED");
+    for (const named of ["AssetType 'pump'", "stack 'plant/site-a'", "resource 'type'", "svc.getAssetType"]) expect(err.message).toContain(named);
     expect(await typeTitle("pump")).toBe("Pump");
   });
 
   test("is refused on an object another resource of this stack created", async () => {
     await lifecycle.create(assetType, ctx, owned("site-a", "type", { name: "pump", title: "Pump" }));
-    await expect(lifecycle.create(assetType, ctx, owned("site-a", "type-2", { name: "pump", title: "Pump", adopt: true }))).rejects.toThrow(
-      /created by this stack's resource 'type', which manages it, so it is not adopted/,
-    );
+    const err = await rejection(lifecycle.create(assetType, ctx, owned("site-a", "type-2", { name: "pump", title: "Pump", adopt: true })));
+    expect(codeOf(err)).toBe("SVC_ADOPT_REFUSED");
+    expect(err.message).toContain("this stack's resource 'type'");
   });
 
   test("takes over an object no stack created, and one this resource created, as before", async () => {

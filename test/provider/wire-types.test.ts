@@ -9,6 +9,7 @@ import { toWire } from "../../src/provider/lifecycle";
 import { kinds } from "../../src/provider/kinds";
 import { DEFAULTS_FREE, RUNTIME_FREE, type AppVersionDefaults, type WorkloadRuntime } from "../../src/provider/resources/contract-types";
 import { conformed, wireOf } from "../../src/provider/wire-types";
+import { codeOf, thrown } from "../helpers/codes";
 
 const runtime: WorkloadRuntime = {
   resources: [
@@ -59,8 +60,12 @@ describe("wireOf: a nested arg as the wire carries it", () => {
 
   test("a value the schema refuses never reaches the platform: the error names the field, the rule and the value", () => {
     const bad = { resources: [{ resource: "pump-1" }] };
-    expect(() => wireOf(deploymentRuntime, bad, RUNTIME_FREE)).toThrow(/resources\[0\]\.resource: must be a KRN of namespace asset.*"pump-1"/);
-    expect(() => conformed(deploymentRuntime, { configuration: 5 })).toThrow(/configuration: must be a JSON object/);
+    const refused = thrown(() => wireOf(deploymentRuntime, bad, RUNTIME_FREE));
+    expect(codeOf(refused)).toBe("SVC_BODY_INVALID");
+    for (const named of ["resources[0].resource", "KRN", '"pump-1"']) expect(refused.message).toContain(named);
+    const notObject = thrown(() => conformed(deploymentRuntime, { configuration: 5 }));
+    expect(codeOf(notObject)).toBe("SVC_BODY_INVALID");
+    expect(notObject.message).toContain("configuration");
   });
 });
 
