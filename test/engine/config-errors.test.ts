@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import * as svc from "../../src";
 import * as testing from "../../src/testing";
+import { codeOf } from "../helpers/codes";
 
 testing.registerMatchers();
 
@@ -92,7 +93,7 @@ describe("the credentials are checked once per run", () => {
       new RegExp(
         `^the credentials were refused \\(svc:clientId, svc:clientSecret, platform ${s.emulator!.baseUrl.replace(/\./g, "\\.")} from svc:baseUrl\\): ` +
           `POST /auth/realms/svc/protocol/openid-connect/token → 401: login refused \\(client_credentials grant for client svc-admin\\): .*; check svc:clientId and svc:clientSecret \\(SVC_CLIENT_ID, SVC_CLIENT_SECRET\\).*` +
-          `set svc:skipCredentialsCheck to true to skip the check\\.$`,
+          `set svc:skipCredentialsCheck to true to skip the check\\. \\[SVC_CREDENTIALS_REFUSED\\]$`,
       ),
     );
     expect(JSON.stringify(err.message)).not.toContain("Wrong-Secret-123");
@@ -174,7 +175,9 @@ describe("the credentials are checked once per run", () => {
 
   test("no credentials: the message names the config keys to set and the keys that are set", async () => {
     const s = await open(twoKinds, { config: { "svc:baseUrl": "http://127.0.0.1:9", "svc:clientId": "svc-admin" } });
-    expect((await failure(s.preview())).providerMessage).toBe(
+    const err = await failure(s.preview());
+    expect(codeOf(err)).toBe("SVC_CONFIG_INVALID");
+    expect(err.providerMessage).toContain(
       "no credentials: set svc:token (SVC_TOKEN), or svc:username and svc:password (SVC_USERNAME, SVC_PASSWORD), " +
         "or svc:clientId and svc:clientSecret (SVC_CLIENT_ID, SVC_CLIENT_SECRET) (set now: svc:baseUrl, svc:clientId)",
     );

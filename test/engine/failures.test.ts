@@ -93,7 +93,7 @@ describe("errors the program leaves uncaught or logs fail the run, as under the 
         await stack.close();
       })().catch((e) => { console.error(e); process.exit(1); });`;
     const out = execFileSync(process.execPath, ["-e", script], { encoding: "utf8" });
-    expect(JSON.parse(out.trim().split("\n").pop()!)).toEqual({ failure: "up failed: the program failed: One or more errors occurred: boom", resources: [] });
+    expect(JSON.parse(out.trim().split("\n").pop()!)).toEqual({ failure: "up failed: the program failed: One or more errors occurred: boom [SVC_PROGRAM_FAILED]", resources: [] });
   });
 
   test("an error the program logs (pulumi.log.error): the run fails pointing at the logs", async () => {
