@@ -17,17 +17,17 @@ import type * as automation from "@pulumi/pulumi/automation";
 import type { Emulator } from "../emulator";
 import { WARNING_PREFIX } from "../provider/kind";
 import { assertEmptyPlan, assertNoDrift } from "./assertions";
-import { EngineError } from "./context";
+import { EngineError } from "./engine/context";
 import { destroyEffects } from "./effects";
-import { compileCacheEnv } from "./compile-cache";
-import { pulumiFile } from "./host";
+import { compileCacheEnv } from "./engine/compile-cache";
+import { pulumiFile } from "./engine/host";
 import type { Program } from "./program";
 import { runResult, type RenderedRunResult } from "./render";
-import { reportedInputs, type OperationKind, type OperationReport, type RunKind } from "./report";
-import { DEFAULT_PASSPHRASE } from "./secrets";
+import { reportedInputs, type OperationKind, type OperationReport, type RunKind } from "./engine/report";
+import { DEFAULT_PASSPHRASE } from "./engine/secrets";
 import type { ResourceView, StackOptions, UpOptions } from "./test-stack";
 import { RunError } from "./test-stack";
-import { changedKeys, isInternalKey, isObject, isSecret, type PropertyMap } from "./values";
+import { changedKeys, isInternalKey, isObject, isSecret, type PropertyMap } from "./engine/values";
 
 /** Where the CLI is: the `pulumiPath` option, else `SVC_PULUMI_DIR`, else `pulumi` on PATH. */
 export function findPulumi(dir = process.env.SVC_PULUMI_DIR): string | undefined {

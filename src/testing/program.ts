@@ -15,11 +15,11 @@ import type * as callbackTypes from "@pulumi/pulumi/proto/callback_pb";
 import type * as resprotoTypes from "@pulumi/pulumi/proto/resource_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import * as path from "node:path";
-import { CancelledError } from "./context";
-import type { AliasSpec, Answer, Deployment, Registration } from "./deployment";
-import { hookBinding, type ErrorHookArgs, type HookArgs } from "./hooks";
-import { pulumiFile } from "./host";
-import { toPropertyMap, toPropertyValue, type PropertyMap } from "./values";
+import { CancelledError } from "./engine/context";
+import type { AliasSpec, Answer, Deployment, Registration } from "./engine/deployment";
+import { hookBinding, type ErrorHookArgs, type HookArgs } from "./engine/hooks";
+import { pulumiFile } from "./engine/host";
+import { toPropertyMap, toPropertyValue, type PropertyMap } from "./engine/values";
 
 /** A Pulumi program: creates resources, and may return the stack outputs. */
 export type Program = () => unknown;

@@ -6,7 +6,6 @@
  * `require("...")` in a provider resolves from the host's working directory.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { WARNING_PREFIX } from "../provider/kind";
 import { compileCacheEnv } from "./compile-cache";
 
 export interface HostOptions {
@@ -18,6 +17,8 @@ export interface HostOptions {
   log?: (line: string) => void;
   /** Extra environment for the host process. */
   env?: Record<string, string>;
+  /** How a provider starts a warning's line (`warning: `): such lines are the run's warnings. None when absent. */
+  warningPrefix?: string;
 }
 
 const TAIL_LINES = 200;
@@ -85,6 +86,7 @@ export class ProviderHost {
     private readonly child: ChildProcess,
     readonly address: string,
     private readonly log?: (line: string) => void,
+    private readonly warningPrefix?: string,
   ) {}
 
   static async start(options: HostOptions): Promise<ProviderHost> {
@@ -106,7 +108,7 @@ export class ProviderHost {
     child.removeAllListeners("exit");
     child.removeAllListeners("error");
     child.stderr.removeAllListeners("data");
-    const host = new ProviderHost(child, `127.0.0.1:${port}`, options.log);
+    const host = new ProviderHost(child, `127.0.0.1:${port}`, options.log, options.warningPrefix);
     for (const line of [...early, ...rest]) host.record(line);
     host.follow(child.stdout);
     host.follow(child.stderr);
@@ -172,7 +174,7 @@ export class ProviderHost {
 
   private record(line: string): void {
     for (const l of line.split("\n")) {
-      if (l.startsWith(WARNING_PREFIX)) this.warningLines.add(l.slice(WARNING_PREFIX.length));
+      if (this.warningPrefix && l.startsWith(this.warningPrefix)) this.warningLines.add(l.slice(this.warningPrefix.length));
       this.tail.push(l);
       if (this.tail.length > TAIL_LINES) this.tail.shift();
       this.log?.(l);

@@ -7,7 +7,6 @@
  */
 import { EngineError, providerStep, type EngineContext } from "./context";
 import { runHooks, withErrorHooks, type HookRegistry } from "./hooks";
-import { destroyEffects } from "./effects";
 import type { OperationReport } from "./report";
 import { runOrdered } from "./scheduler";
 import { dependencyOrder, prerequisites, type ResourceState } from "./state";
@@ -40,7 +39,7 @@ export async function deleteResources(ctx: EngineContext, plan: DeletionPlan, re
     }
   }
   const dependents = (e: ResourceState) => dependentsOf.get(e) ?? [];
-  const effectOf = await destroyEffects(managed);
+  const effectOf = await ctx.destroyEffects(managed);
   // As the engine does: in reverse order of the state (a resource declared later goes first), each
   // after what depends on it. With one operation at a time this order decides what waits for what.
   await runOrdered(dependencyOrder(managed).reverse(), dependents, ctx.semaphore, async (e) => {

@@ -17,7 +17,15 @@ export interface EngineContext {
   ledger: Map<string, ResourceState>;
   /** Why the provider host is gone, with its last output, when it is; undefined while it runs. */
   hostProblem(): string | undefined;
+  /**
+   * What destroying each of `entries` does on the platform: the engine knows no kinds, the kit's
+   * answer comes from the provider's declarations (../effects.ts).
+   */
+  destroyEffects(entries: readonly ResourceState[]): Promise<(entry: ResourceState) => DestroyEffect>;
 }
+
+/** What a delete does to its object: deletes it, releases it (it stays and leaves the stack), or resets it to its defaults. */
+export type DestroyEffect = "delete" | "release" | "reset";
 
 /** The URN the engine gives a resource (the root stack is not part of its children's type chain). */
 export function resourceUrn(ctx: { project: string; stack: string }, type: string, name: string, parent?: string): string {
