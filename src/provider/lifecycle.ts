@@ -6,7 +6,8 @@
 import { SvcApiError } from "../client";
 import { ADOPT_BY_CONTENT, destroyEffectOf, WARNING_PREFIX, wireArgs, wireNameOf, type Answer, type CheckFailure, type Kind, type KindContext, type WireRecord } from "./kind";
 import { refuseUnknownArgs } from "./known-fields";
-import { camel, containedIn, containsUnknown, convertKeys, deepEqual, describeIssue, reconcile, scrub } from "./values";
+import { containsUnknown, deepEqual } from "../pulumi/values";
+import { camel, containedIn, convertKeys, describeIssue, reconcile, scrub } from "./values";
 import { renderPath } from "../api/common";
 import { endpoints } from "../api/endpoints";
 import { isCreate } from "../client/retry";

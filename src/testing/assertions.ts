@@ -7,7 +7,8 @@ import { providerStep, type EngineContext } from "./engine/context";
 import { destroyEffects } from "./effects";
 import { describeOperations, isChange, type RunResult } from "./engine/report";
 import type { ResourceState } from "./engine/state";
-import { deepEqual, forProviderMap, omitPaths, PROVIDER_KEY, type PropertyValue } from "./engine/values";
+import { deepEqual } from "../pulumi/values";
+import { forProviderMap, omitPaths, PROVIDER_KEY, type PropertyValue } from "./engine/values";
 import type { AdoptableStack, ResourceView } from "./views";
 
 /** Fails unless the run (a preview, typically) changes nothing. */

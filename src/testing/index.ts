@@ -80,4 +80,4 @@ export type { StackState, ResourceState } from "./engine/state";
 export { EngineError } from "./engine/context";
 export { expectAdoptionMatchesCreate, type AdoptionOptions } from "./assertions";
 export { registerMatchers, toHaveNoChanges, toHaveActions, type ExpectedAction } from "./matchers";
-export { UNKNOWN as unknownValue } from "./engine/values";
+export { UNKNOWN as unknownValue } from "../pulumi/values";

@@ -15,6 +15,7 @@ import type * as callbackTypes from "@pulumi/pulumi/proto/callback_pb";
 import type * as resprotoTypes from "@pulumi/pulumi/proto/resource_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import * as path from "node:path";
+import { resourceUrn } from "../pulumi/urn";
 import { CancelledError } from "./engine/context";
 import type { AliasSpec, Answer, Deployment, Registration } from "./engine/deployment";
 import { hookBinding, type ErrorHookArgs, type HookArgs } from "./engine/hooks";
@@ -301,9 +302,7 @@ function invokeCallback(server: CallbackServer, token: string, request: Uint8Arr
 }
 
 function resourceUrnOf(req: resprotoTypes.RegisterResourceRequest): string {
-  const parent = req.getParent();
-  const type = parent ? `${parent.split("::")[2]}$${req.getType()}` : req.getType();
-  return `urn:pulumi:${settings.getStack()}::${settings.getProject()}::${type}::${req.getName()}`;
+  return resourceUrn({ stack: settings.getStack(), project: settings.getProject() }, req.getType(), req.getName(), req.getParent() || undefined);
 }
 
 /** For each input, the URNs of the resources its value came from (the request's property dependencies). */

@@ -4,7 +4,8 @@
  * (what `pulumi preview --diff` prints) or as Markdown for a pull-request comment.
  */
 import { isChange, verb, type OperationKind, type OperationReport, type RunKind, type RunResult } from "./engine/report";
-import { deepEqual, isObject, isSecret, OUTPUT_SIG, RESOURCE_SIG, SIG_KEY, UNKNOWN } from "./engine/values";
+import { deepEqual, UNKNOWN } from "../pulumi/values";
+import { isObject, isSecret, OUTPUT_SIG, RESOURCE_SIG, SIG_KEY } from "./engine/values";
 
 export type RenderFormat = "text" | "markdown";
 

@@ -27,8 +27,9 @@ import type * as emptyTypes from "google-protobuf/google/protobuf/empty_pb";
 import { kinds } from "../kinds";
 import { changedArgs } from "../lifecycle";
 import { configure, shim } from "../runtime";
-import { deepEqual } from "../values";
+import { deepEqual, UNKNOWN } from "../../pulumi/values";
 import type { ConfigSource } from "../config";
+import { urnType } from "../../pulumi/urn";
 
 /** The package name: the type tokens' and the configuration keys' prefix. */
 export const PACKAGE = "svc";
@@ -61,9 +62,7 @@ export function packageVersion(): string {
 
 /** The kind a URN's type token names (`urn:pulumi:stack::project::svc:index:Asset::name`). */
 function kindOfUrn(urn: string): string {
-  const type = urn.split("::")[2] ?? "";
-  // A parent's type is joined with `$`: the resource's own type is the last.
-  const own = type.split("$").pop() ?? "";
+  const own = urnType(urn);
   if (!own.startsWith(TOKEN_PREFIX) || !kinds[own.slice(TOKEN_PREFIX.length)]) {
     throw new Error(
       `the svc provider has no resource type '${own}' (types: ${Object.keys(kinds)
@@ -89,10 +88,9 @@ export function configSource(args: Props): ConfigSource {
   return { get: (key) => values.get(key), keys: () => [...values.keys()] };
 }
 
-/** The protocol's marks of a secret value and of a value not known yet (in a preview). */
+/** The protocol's mark of a secret value. */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
-const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** A configuration value without its secret mark (the engine sends the provider's args with their marks). */
 function unwrapSecret(v: unknown): unknown {

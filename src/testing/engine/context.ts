@@ -4,8 +4,6 @@ import type { Semaphore } from "./scheduler";
 import type { ResourceState, StateStore } from "./state";
 import { isObject, isSecret, protectSecretTexts, type PropertyMap, type PropertyValue } from "./values";
 
-export const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
-
 export interface EngineContext {
   client: ProviderClient;
   state: StateStore;
@@ -26,16 +24,6 @@ export interface EngineContext {
 
 /** What a delete does to its object: deletes it, releases it (it stays and leaves the stack), or resets it to its defaults. */
 export type DestroyEffect = "delete" | "release" | "reset";
-
-/** The URN the engine gives a resource (the root stack is not part of its children's type chain). */
-export function resourceUrn(ctx: { project: string; stack: string }, type: string, name: string, parent?: string): string {
-  let qualified = type;
-  if (parent) {
-    const parentType = parent.split("::")[2];
-    if (parentType && parentType !== ROOT_STACK_TYPE) qualified = `${parentType}$${type}`;
-  }
-  return `urn:pulumi:${ctx.stack}::${ctx.project}::${qualified}::${name}`;
-}
 
 /** A provider operation that failed, named after the resource and the operation. */
 export class EngineError extends Error {

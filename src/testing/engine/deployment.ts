@@ -11,27 +11,15 @@
  * The first failure stops the run: steps already running finish, later registrations are refused,
  * nothing is deleted, and `failure` rejects with an error naming the resource and the operation.
  */
-import { CancelledError, EngineError, providerStep, resourceUrn, ROOT_STACK_TYPE, type EngineContext } from "./context";
+import { containsUnknown, deepEqual, UNKNOWN } from "../../pulumi/values";
+import { resourceUrn, ROOT_STACK_TYPE, urnName, urnQualifiedType, urnType } from "../../pulumi/urn";
+import { CancelledError, EngineError, providerStep, type EngineContext } from "./context";
 import { deleteObject, deleteResources } from "./deletion";
 import { ProviderError, type ResourceRef } from "./grpc";
 import { HookRegistry, runHooks, withErrorHooks, type HookBinding } from "./hooks";
 import { reportedInputs, type OperationKind, type OperationReport } from "./report";
 import { dependencyOrder, type ResourceState } from "./state";
-import {
-  annotateSecrets,
-  changedKeys,
-  deepEqual,
-  forProviderMap,
-  UNKNOWN,
-  isObject,
-  isSecret,
-  markStepSecrets,
-  reveal,
-  secret,
-  unwrapSecret,
-  type PropertyMap,
-  type PropertyValue,
-} from "./values";
+import { annotateSecrets, changedKeys, forProviderMap, isObject, isSecret, markStepSecrets, reveal, secret, unwrapSecret, type PropertyMap, type PropertyValue } from "./values";
 
 /** A resource registration as the program sends it (RegisterResourceRequest / ReadResourceRequest). */
 export interface Registration {
@@ -164,7 +152,7 @@ export class Deployment {
   /** Outputs a component (or the stack) registers after its children. */
   registerOutputs(urn: string, outputs: PropertyMap): void {
     this.ctx.redactor.learn(outputs);
-    if (urn.split("::")[2] === ROOT_STACK_TYPE) {
+    if (urnQualifiedType(urn) === ROOT_STACK_TYPE) {
       this.stackOutputs = outputs;
       return;
     }
@@ -720,9 +708,6 @@ function triggerChanged(old: PropertyValue | undefined, now: PropertyValue | und
   return !deepEqual(reveal(old), reveal(now));
 }
 
-const containsUnknown = (v: PropertyValue | undefined): boolean =>
-  v === UNKNOWN || (Array.isArray(v) ? v.some(containsUnknown) : isObject(v) ? Object.values(v).some(containsUnknown) : false);
-
 interface Deferred<T> {
   promise: Promise<T>;
   resolve(value: T): void;
@@ -733,9 +718,3 @@ function deferred<T>(): Deferred<T> {
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
 }
-
-/** The name part of a URN (what follows its last "::"). */
-const urnName = (urn: string): string => urn.split("::").slice(3).join("::");
-
-/** The type of a URN without its parents' types. */
-const urnType = (urn: string): string => (urn.split("::")[2] ?? "").split("$").pop() ?? "";
