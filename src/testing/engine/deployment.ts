@@ -86,7 +86,14 @@ export class Deployment {
     const urn = resourceUrn(this.ctx, reg.type, reg.name, reg.parent);
     if (this.registered.has(urn)) {
       return this.track(
-        Promise.reject(new EngineError({ urn, type: reg.type, name: reg.name }, "register", `duplicate resource URN ${urn}: two resources of the same type have the same name`)),
+        Promise.reject(
+          new EngineError(
+            { urn, type: reg.type, name: reg.name },
+            "register",
+            `duplicate resource URN ${urn}: two resources of the same type have the same name`,
+            "SVC_KIT_DUPLICATE_URN",
+          ),
+        ),
       );
     }
     this.registered.add(urn);

@@ -6,6 +6,7 @@
  * `require("...")` in a provider resolves from the host's working directory.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { SvcError } from "../../errors";
 import { compileCacheEnv } from "./compile-cache";
 
 export interface HostOptions {
@@ -186,12 +187,12 @@ export class ProviderHost {
 function awaitPort(child: ChildProcess, script: string, early: string[]): Promise<{ port: number; rest: string[] }> {
   return new Promise((resolve, reject) => {
     let buffer = "";
-    const timer = setTimeout(() => fail(new Error(`the dynamic-provider host did not report its port within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
-    const fail = (err: Error) => {
+    const timer = setTimeout(() => fail(`the dynamic-provider host did not report its port within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+    const fail = (detail: string, cause?: Error) => {
       clearTimeout(timer);
       child.stdout!.off("data", onData);
       child.kill("SIGKILL");
-      reject(new Error(`${err.message}${early.length ? `\n${early.join("\n")}` : ""}`));
+      reject(new SvcError("SVC_KIT_HOST_START_FAILED", `${detail}${early.length ? `\n${early.join("\n")}` : ""}`, { cause }));
     };
     const onData = (chunk: Buffer) => {
       buffer += chunk.toString("utf8");
@@ -200,7 +201,7 @@ function awaitPort(child: ChildProcess, script: string, early: string[]): Promis
       const first = buffer.slice(0, nl).trim();
       clearTimeout(timer);
       child.stdout!.off("data", onData);
-      if (!/^\d+$/.test(first)) return fail(new Error(`the dynamic-provider host printed "${first}" instead of its port`));
+      if (!/^\d+$/.test(first)) return fail(`the dynamic-provider host printed "${first}" instead of its port`);
       resolve({
         port: Number(first),
         rest: buffer
@@ -211,7 +212,7 @@ function awaitPort(child: ChildProcess, script: string, early: string[]): Promis
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", (c: Buffer) => early.push(c.toString("utf8").trimEnd()));
-    child.once("error", (e) => fail(new Error(`cannot start the dynamic-provider host (${script}): ${e.message}`)));
-    child.once("exit", (code) => fail(new Error(`the dynamic-provider host exited with code ${code} before reporting its port`)));
+    child.once("error", (e) => fail(`cannot start the dynamic-provider host (${script}): ${e.message}`, e));
+    child.once("exit", (code) => fail(`the dynamic-provider host exited with code ${code} before reporting its port`));
   });
 }

@@ -23,7 +23,7 @@ export async function checkStep(run: Run, ref: ResourceRef, olds: PropertyMap, n
   const { ctx } = run;
   const checked = await providerStep(ctx, ref, "check", () => ctx.client.check(ref, forProviderMap(olds), forProviderMap(news)));
   if (checked.failures.length > 0) {
-    throw new EngineError(ref, "check", ctx.redactor.mask(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")));
+    throw new EngineError(ref, "check", ctx.redactor.mask(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")), "SVC_KIT_CHECK_REFUSED");
   }
   return ctx.redactor.protect(annotateSecrets(checked.inputs, news));
 }
@@ -132,6 +132,7 @@ function refuseProtected(ref: ResourceRef, old: ResourceState, reg: Registration
     ref,
     "replace",
     `unable to replace resource "${ref.urn}"\nas it is currently marked for protection. To unprotect the resource, remove the \`protect\` flag from the resource in your Pulumi program and run \`pulumi up\``,
+    "SVC_KIT_PROTECTED",
   );
 }
 
@@ -142,6 +143,7 @@ function refuseProtectedDependent(ref: ResourceRef, dependents: readonly Depende
     ref,
     "replace",
     `unable to replace resource "${guarded.entry.urn}" as part of replacing "${ref.urn}" as it is currently marked for protection. To unprotect the resource, remove the \`protect\` flag from the resource in your Pulumi program and run \`pulumi up\`, or use the command:\n\`pulumi state unprotect '${guarded.entry.urn}'\``,
+    "SVC_KIT_PROTECTED",
   );
 }
 
@@ -245,7 +247,7 @@ export async function readStep(run: Run, ref: ResourceRef, reg: Registration): P
   const { ctx } = run;
   const props = forProviderMap(reg.inputs);
   const read = await providerStep(ctx, ref, "read", () => ctx.client.read(ref, reg.readId ?? "", props, props));
-  if (!read.id) throw new EngineError(ref, "read", `there is no object with id "${reg.readId}"`);
+  if (!read.id) throw new EngineError(ref, "read", `there is no object with id "${reg.readId}"`, "SVC_KIT_NO_SUCH_OBJECT");
   const outputs = annotateSecrets(read.properties, reg.inputs, reg.additionalSecretOutputs);
   ctx.redactor.learn(outputs);
   if (!run.preview) ctx.state.put({ ...stateEntry(ref.urn, reg, reg.inputs, outputs, read.id), external: true });
@@ -265,6 +267,7 @@ export function refuseImport(ref: ResourceRef): Promise<Answer> {
       ref,
       "import",
       "code must be a string, not undefined (the engine imports with a Read that carries no inputs, and the dynamic-provider host needs the serialized provider among them: dynamic resources cannot be imported with the `import` option; pulumi-svc kinds take an existing object over with `adopt: true`)",
+      "SVC_KIT_IMPORT_UNSUPPORTED",
     ),
   );
 }
