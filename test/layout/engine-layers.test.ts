@@ -20,7 +20,7 @@ function sources(dir: string): string[] {
 }
 
 /** The modules a file reaches by a relative specifier (import, export … from, import(), require()), as paths under src/. */
-export function importsOf(text: string, file: string): string[] {
+function importsOf(text: string, file: string): string[] {
   const patterns = [/^(?:import|export)\s[^;]*?from\s+"(\.[^"]+)"/gms, /^import\s+"(\.[^"]+)"/gm, /\bimport\(\s*"(\.[^"]+)"\s*\)/g, /\brequire\(\s*"(\.[^"]+)"\s*\)/g];
   return patterns.flatMap((re) => [...text.matchAll(re)].map((m) => relative(SRC, resolve(dirname(file), m[1]))));
 }
