@@ -65,7 +65,7 @@ export default tseslint.config(
   {
     // The kit loads @pulumi/pulumi's generated gRPC stubs from the user's install, found at run time,
     // and a program folder's entry, afresh for each run.
-    files: ["src/testing/grpc.ts", "src/testing/program.ts", "src/testing/program-folder.ts"],
+    files: ["src/testing/engine/grpc.ts", "src/testing/program.ts", "src/testing/program-folder.ts"],
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {

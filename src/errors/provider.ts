@@ -82,4 +82,13 @@ export const providerErrors = {
     meaning: "The embedded emulator's state file is held by another process that did not publish its address in time.",
     fix: "Stop the other process (an `svc-emulator serve --state` on the same file, or an older pulumi-svc), or point `svc:emulator` at another state file.",
   },
+  SVC_NATIVE_TYPE_UNKNOWN: {
+    meaning:
+      "The engine asked the native provider about a resource type it does not serve (a type token other than `svc:index:<Kind>` of one of its kinds); the message lists the types it serves.",
+    fix: "Correct the type in the program (or the state), or install the pulumi-svc plugin version that has the kind.",
+  },
+  SVC_NATIVE_SCHEMA_VERSION: {
+    meaning: "The engine asked the native provider for a version of the package schema other than the one it writes (0).",
+    fix: "Use a Pulumi CLI that asks for schema version 0 (every 3.x release does), or report the CLI's version.",
+  },
 } as const satisfies Record<string, CatalogEntry>;

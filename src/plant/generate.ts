@@ -22,7 +22,7 @@ import semver from "semver";
 import { parse as parseYaml } from "yaml";
 import { argsOfRecord, wireName } from "../provider/lifecycle";
 import { kinds } from "../provider/kinds";
-import { deepEqual } from "../provider/values";
+import { deepEqual } from "../pulumi/values";
 import { ownPackage, vendoredSpec, vendorPackage, VENDOR_DIR } from "./package-source";
 import { Code, identifier, moduleVar, packageJson, pulumiYaml, sourceFiles, tsconfig, type Decl, type UndeclaredRecord } from "./program-text";
 import { SvcError } from "../errors";

@@ -1,25 +1,11 @@
 /**
- * Value handling shared by every resource kind: camelCase ↔ snake_case at the wire, Pulumi's unknown
- * sentinel, scrubbing `undefined` (the host cannot encode it), and the comparisons diff and refresh use.
+ * Value handling shared by every resource kind: camelCase ↔ snake_case at the wire, scrubbing
+ * `undefined` (the host cannot encode it), and the comparisons diff and refresh use beyond equality
+ * (the unknown sentinel and deep equality, which the kit's engine shares, are ../pulumi/values.ts).
  */
 
 import type { z } from "zod";
 import { showValue } from "../api/common";
-
-/** What Pulumi sends for an input that is not known yet (during preview), whatever the field's type. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-
-export function isUnknown(v: unknown): boolean {
-  return v === UNKNOWN;
-}
-
-/** True when the value, or anything inside it, is not known yet. */
-export function containsUnknown(v: unknown): boolean {
-  if (v === UNKNOWN) return true;
-  if (Array.isArray(v)) return v.some(containsUnknown);
-  if (v && typeof v === "object") return Object.values(v).some(containsUnknown);
-  return false;
-}
 
 export const snake = (s: string): string => s.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
 export const camel = (s: string): string => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -64,24 +50,6 @@ export function scrub<T>(value: T, dropNull = false): T {
     out[k] = scrub(v, dropNull);
   }
   return out as T;
-}
-
-/** Deep equality that ignores key order and treats an absent key like `undefined`. */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined || a === null || b === null) return a === b;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => deepEqual(x, b[i]));
-  }
-  if (typeof a === "object" && typeof b === "object") {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const k of keys) {
-      if (!deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
-    }
-    return true;
-  }
-  return false;
 }
 
 /**

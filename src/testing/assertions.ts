@@ -3,11 +3,12 @@
  * nothing drifted after a refresh, destroy leaves nothing behind, and adopting an object (import)
  * yields the state a fresh create produces.
  */
-import { providerStep, type EngineContext } from "./context";
+import { providerStep, type EngineContext } from "./engine/context";
 import { destroyEffects } from "./effects";
-import { describeOperations, isChange, type RunResult } from "./report";
-import type { ResourceState } from "./state";
-import { deepEqual, forProviderMap, omitPaths, PROVIDER_KEY, type PropertyValue } from "./values";
+import { describeOperations, isChange, type RunResult } from "./engine/report";
+import type { ResourceState } from "./engine/state";
+import { deepEqual } from "../pulumi/values";
+import { forProviderMap, omitPaths, PROVIDER_KEY, type PropertyValue } from "./engine/values";
 import type { AdoptableStack, ResourceView } from "./views";
 import { SvcError } from "../errors";
 

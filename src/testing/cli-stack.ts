@@ -15,19 +15,20 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
 import type { Emulator } from "../emulator";
+import { urnName, urnQualifiedType, urnType } from "../pulumi/urn";
 import { WARNING_PREFIX } from "../provider/kind";
 import { assertEmptyPlan, assertNoDrift } from "./assertions";
-import { EngineError } from "./context";
+import { EngineError } from "./engine/context";
 import { destroyEffects } from "./effects";
-import { compileCacheEnv } from "./compile-cache";
-import { pulumiFile } from "./host";
+import { compileCacheEnv } from "./engine/compile-cache";
+import { pulumiFile } from "./engine/host";
 import type { Program } from "./program";
 import { runResult, type RenderedRunResult } from "./render";
-import { reportedInputs, type OperationKind, type OperationReport, type RunKind } from "./report";
-import { DEFAULT_PASSPHRASE } from "./secrets";
+import { reportedInputs, type OperationKind, type OperationReport, type RunKind } from "./engine/report";
+import { DEFAULT_PASSPHRASE } from "./engine/secrets";
 import type { ResourceView, StackOptions, UpOptions } from "./test-stack";
 import { RunError } from "./test-stack";
-import { changedKeys, isInternalKey, isObject, isSecret, type PropertyMap } from "./values";
+import { changedKeys, isInternalKey, isObject, isSecret, type PropertyMap } from "./engine/values";
 import { SvcError } from "../errors";
 
 /** Where the CLI is: the `pulumiPath` option, else `SVC_PULUMI_DIR`, else `pulumi` on PATH. */
@@ -383,7 +384,7 @@ function viewOf(r: ExportedResource): ResourceView {
   return {
     urn: r.urn,
     type: r.type,
-    name: r.urn.split("::").pop() ?? r.urn,
+    name: urnName(r.urn),
     id: r.id || undefined,
     inputs: revealed(inputs, "", []) as Record<string, unknown>,
     outputs: revealed(outputs, "", secretOutputs) as Record<string, unknown>,
@@ -473,7 +474,7 @@ class Events {
       if (step.old?.inputs && !known.oldInputs && known.op !== "create") known.oldInputs = reportedInputs(step.old.inputs);
       return;
     }
-    const report: OperationReport = { urn: step.urn, type: step.type, name: step.urn.split("::").pop() ?? step.urn, op };
+    const report: OperationReport = { urn: step.urn, type: step.type, name: urnName(step.urn), op };
     if (step.old?.inputs && op !== "create" && op !== "same" && op !== "read") report.oldInputs = reportedInputs(step.old.inputs);
     if (step.new?.inputs && op !== "delete" && op !== "same" && op !== "read") report.newInputs = reportedInputs(step.new.inputs);
     if (op === "replace" && step.keys?.length) report.replaces = [...step.keys];
@@ -515,9 +516,9 @@ class Events {
 
   private addError(d: automation.DiagnosticEvent): void {
     const text = d.message.trim();
-    const onStack = !d.urn || isEngineResource(d.urn.split("::")[2] ?? "");
+    const onStack = !d.urn || isEngineResource(urnQualifiedType(d.urn));
     if (!onStack) {
-      this.failures.push({ urn: d.urn, type: d.urn!.split("::")[2], message: text.replace(/^(preview|update|refresh|destroy) failed: /i, "") });
+      this.failures.push({ urn: d.urn, type: urnType(d.urn!), message: text.replace(/^(preview|update|refresh|destroy) failed: /i, "") });
       return;
     }
     // The engine's closing line repeats that the command failed; the failures themselves came before.
@@ -528,8 +529,7 @@ class Events {
   /** The failures the engine reported, the resource's first: each an EngineError when it names a resource. */
   errors(): Error[] {
     const byResource = this.failures.map((f) => {
-      const type = (f.type ?? "").split("$").pop() ?? "";
-      const ref = { urn: f.urn!, type, name: f.urn!.split("::").pop() ?? f.urn! };
+      const ref = { urn: f.urn!, type: f.type ?? "", name: urnName(f.urn!) };
       return new EngineError(ref, this.stepOf(f.urn!), oneLine(f.message));
     });
     return [...byResource, ...this.general.map((m) => new SvcError("SVC_ENGINE_FAILED", oneLine(m)))];

@@ -5,7 +5,7 @@
  * `retainOnDelete` releases any resource. Everything else is deleted.
  */
 import { TYPE_TOKEN_PREFIX, type DestroyEffect } from "../provider/kind";
-import type { ResourceState } from "./state";
+import type { ResourceState } from "./engine/state";
 
 export type { DestroyEffect };
 

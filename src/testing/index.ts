@@ -62,7 +62,7 @@ export { CliStack, findPulumi } from "./cli-stack";
 export { TestStack, RunError, type StackOptions, type ResourceView, type ImportArgs, type UpOptions } from "./test-stack";
 export type { Program } from "./program";
 export type { ProgramFolder } from "./program-folder";
-export type { RunResult, RunKind, OperationReport, OperationKind } from "./report";
+export type { RunResult, RunKind, OperationReport, OperationKind } from "./engine/report";
 export type { RenderedRunResult } from "./render";
 export {
   renderPlan,
@@ -76,8 +76,8 @@ export {
   type PropertyChange,
   type PropertyChangeKind,
 } from "./render";
-export type { StackState, ResourceState } from "./state";
-export { EngineError } from "./context";
+export type { StackState, ResourceState } from "./engine/state";
+export { EngineError } from "./engine/context";
 export { expectAdoptionMatchesCreate, type AdoptionOptions } from "./assertions";
 export { registerMatchers, toHaveNoChanges, toHaveActions, type ExpectedAction } from "./matchers";
-export { UNKNOWN as unknownValue } from "./values";
+export { UNKNOWN as unknownValue } from "../pulumi/values";

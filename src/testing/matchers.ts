@@ -2,7 +2,7 @@
  * Jest matchers over run results: `expect(result).toHaveNoChanges()` and
  * `expect(result).toHaveActions({ "my-cluster": "update", "asset-1": "replace" })`.
  */
-import { describeOperations, isChange, verb, type OperationKind, type RunResult } from "./report";
+import { describeOperations, isChange, verb, type OperationKind, type RunResult } from "./engine/report";
 import { SvcError } from "../errors";
 
 interface MatcherResult {

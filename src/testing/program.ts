@@ -15,11 +15,13 @@ import type * as callbackTypes from "@pulumi/pulumi/proto/callback_pb";
 import type * as resprotoTypes from "@pulumi/pulumi/proto/resource_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import * as path from "node:path";
-import { CancelledError } from "./context";
-import type { AliasSpec, Answer, Deployment, Registration } from "./deployment";
-import { hookBinding, type ErrorHookArgs, type HookArgs } from "./hooks";
-import { pulumiFile } from "./host";
-import { toPropertyMap, toPropertyValue, type PropertyMap } from "./values";
+import { resourceUrn } from "../pulumi/urn";
+import { CancelledError } from "./engine/context";
+import type { Deployment } from "./engine/deployment";
+import type { AliasSpec, Answer, Registration } from "./engine/registration";
+import { hookBinding, type ErrorHookArgs, type HookArgs } from "./engine/hooks";
+import { pulumiFile } from "./engine/host";
+import { toPropertyMap, toPropertyValue, type PropertyMap } from "./engine/values";
 import { SvcError } from "../errors";
 
 /** A Pulumi program: creates resources, and may return the stack outputs. */
@@ -302,9 +304,7 @@ function invokeCallback(server: CallbackServer, token: string, request: Uint8Arr
 }
 
 function resourceUrnOf(req: resprotoTypes.RegisterResourceRequest): string {
-  const parent = req.getParent();
-  const type = parent ? `${parent.split("::")[2]}$${req.getType()}` : req.getType();
-  return `urn:pulumi:${settings.getStack()}::${settings.getProject()}::${type}::${req.getName()}`;
+  return resourceUrn({ stack: settings.getStack(), project: settings.getProject() }, req.getType(), req.getName(), req.getParent() || undefined);
 }
 
 /** For each input, the URNs of the resources its value came from (the request's property dependencies). */

@@ -3,8 +3,9 @@
  * inputs of a create, the properties that force a replacement, secrets masked. As text for a terminal
  * (what `pulumi preview --diff` prints) or as Markdown for a pull-request comment.
  */
-import { isChange, verb, type OperationKind, type OperationReport, type RunKind, type RunResult } from "./report";
-import { deepEqual, isObject, isSecret, OUTPUT_SIG, RESOURCE_SIG, SIG_KEY, UNKNOWN } from "./values";
+import { isChange, verb, type OperationKind, type OperationReport, type RunKind, type RunResult } from "./engine/report";
+import { deepEqual, UNKNOWN } from "../pulumi/values";
+import { isObject, isSecret, OUTPUT_SIG, RESOURCE_SIG, SIG_KEY } from "./engine/values";
 
 export type RenderFormat = "text" | "markdown";
 

@@ -7,7 +7,8 @@
  * releases would take over (an object an earlier destroy left).
  */
 import { ADOPT_BY_CONTENT, TYPE_TOKEN_PREFIX, type Kind } from "../provider/kind";
-import { forProviderMap, UNKNOWN, unwrapSecret, type PropertyMap } from "./values";
+import { UNKNOWN } from "../pulumi/values";
+import { forProviderMap, unwrapSecret, type PropertyMap } from "./engine/values";
 
 export interface Takeovers {
   /** Whether a create with these inputs takes the object with its identity over, when there is one. */

@@ -2,7 +2,7 @@
  * A stack under test: a program, its state, and ONE dynamic-provider host child process that every
  * operation of the stack goes through. Operations on one stack run one at a time.
  */
-import { HookRegistry } from "./hooks";
+import { HookRegistry } from "./engine/hooks";
 import type { ImportArgs, ResourceView } from "./views";
 
 export type { ImportArgs, ResourceView } from "./views";
@@ -10,21 +10,24 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Emulator, EmulatorOptions } from "../emulator";
 import { lockFile } from "../emulator/store/file-lock";
+import { WARNING_PREFIX } from "../provider/kind";
 import { assertEmptyPlan, assertNoDrift, checkDestroyed } from "./assertions";
-import { EngineError, Redactor, resourceUrn, type EngineContext } from "./context";
-import { deleteResources } from "./deletion";
-import { Deployment } from "./deployment";
-import { ProviderClient } from "./grpc";
-import { ProviderHost } from "./host";
+import { resourceUrn } from "../pulumi/urn";
+import { EngineError, Redactor, type EngineContext } from "./engine/context";
+import { deleteResources } from "./engine/deletion";
+import { destroyEffects } from "./effects";
+import { Deployment } from "./engine/deployment";
+import { ProviderClient } from "./engine/grpc";
+import { ProviderHost } from "./engine/host";
 import { runProgram, type Program } from "./program";
-import { refreshResources } from "./refresh";
+import { refreshResources } from "./engine/refresh";
 import { runResult, type RenderedRunResult } from "./render";
-import { describeFailures, reportedInputs, type OperationReport, type RunKind } from "./report";
-import { Semaphore } from "./scheduler";
-import { DEFAULT_PASSPHRASE } from "./secrets";
-import { StateStore, type ResourceState, type StackState } from "./state";
+import { describeFailures, reportedInputs, type OperationReport, type RunKind } from "./engine/report";
+import { Semaphore } from "./engine/scheduler";
+import { DEFAULT_PASSPHRASE } from "./engine/secrets";
+import { StateStore, type ResourceState, type StackState } from "./engine/state";
 import { takeovers } from "./takeover";
-import { forProviderMap, PROVIDER_KEY, redactSecrets, reveal, secret, secretPaths, withoutInternalKeys, type PropertyMap } from "./values";
+import { forProviderMap, PROVIDER_KEY, redactSecrets, reveal, secret, secretPaths, withoutInternalKeys, type PropertyMap } from "./engine/values";
 import { SvcError } from "../errors";
 
 export interface StackOptions {
@@ -136,7 +139,7 @@ export class TestStack {
     try {
       const passphrase = options.secretsPassphrase ?? process.env.PULUMI_CONFIG_PASSPHRASE ?? DEFAULT_PASSPHRASE;
       const state = StateStore.open(options.statePath, passphrase, project, stackName);
-      host = await ProviderHost.start({ cwd: options.cwd ?? process.cwd(), project, stack: stackName, log: options.log });
+      host = await ProviderHost.start({ cwd: options.cwd ?? process.cwd(), project, stack: stackName, log: options.log, warningPrefix: WARNING_PREFIX });
       const started = host;
       client = new ProviderClient(host.address);
       await client.ready();
@@ -152,6 +155,7 @@ export class TestStack {
           const reason = started.exitReason();
           return reason && `the provider host ${reason}; its last output:\n${started.recentOutput()}`;
         },
+        destroyEffects,
       };
       await configureProvider(ctx, config, secretKeys);
       const settings = {

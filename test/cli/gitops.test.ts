@@ -12,7 +12,7 @@ import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { parse as parseYaml, stringify as toYaml } from "yaml";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { pulumiWorkspace } from "../../src/testing/cli-stack";
-import { DEFAULT_PASSPHRASE } from "../../src/testing/secrets";
+import { DEFAULT_PASSPHRASE } from "../../src/testing/engine/secrets";
 import { pullRequestComment, runStep, type StepResult } from "../../examples/gitops/inline";
 import { loadDesired, type Desired } from "../../examples/gitops/program";
 import { describeCli, pulumiDir, tempDir } from "./harness";

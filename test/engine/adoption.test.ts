@@ -49,7 +49,9 @@ describe("adopting an object another stack created", () => {
     const b = await fixtureStack(() => void new Record("x", { key: "x", value: "one", note: "n" }, { import: created.id }), { storeDir: owner.storeDir });
     const before = b.records();
     const logged = b.ops().length;
-    await expect(b.stack.up()).rejects.toThrow(`import of ${TYPE} "x" failed: code must be a string, not undefined`);
+    const refused = b.stack.up();
+    await expect(refused).rejects.toThrow(`import of ${TYPE} "x" failed: code must be a string, not undefined`);
+    await expect(refused).rejects.toMatchObject({ failures: [expect.objectContaining({ code: "SVC_KIT_IMPORT_UNSUPPORTED" })] });
     expect(b.stack.resources()).toEqual([]);
     expect(b.records()).toEqual(before);
     expect(

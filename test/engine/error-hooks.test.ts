@@ -76,7 +76,11 @@ describe("error hooks", () => {
         });
         new Record("stuck", { key: "stuck", fail: "create" }, { hooks: { onError: [hook] } });
       });
-      await expect(f.stack.up()).rejects.toMatchObject({ operation: "create", providerMessage: "maximum number of error hook retries reached" });
+      await expect(f.stack.up()).rejects.toMatchObject({
+        operation: "create",
+        providerMessage: "maximum number of error hook retries reached",
+        failures: [expect.objectContaining({ code: "SVC_KIT_HOOK_RETRIES_EXHAUSTED" })],
+      });
       expect(f.ops("create")).toHaveLength(100);
       expect(asked).toBe(99);
     },

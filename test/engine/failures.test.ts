@@ -31,7 +31,8 @@ describe("a failure during up", () => {
     const f = await fixtureStack(program({ fail: "create" }), { statePath });
     const error = (await f.stack.up().catch((e: unknown) => e)) as testing.RunError;
     expect(error).toBeInstanceOf(testing.RunError);
-    expect(error.message).toBe(`up failed: create of ${TYPE} "c" failed: record c: create refused by the backend (fail=create)`);
+    expect(error.message).toBe(`up failed: create of ${TYPE} "c" failed: record c: create refused by the backend (fail=create) [SVC_KIT_PROVIDER_FAILED]`);
+    expect(error.failures[0]).toMatchObject({ code: "SVC_KIT_PROVIDER_FAILED" });
     expect(error.resource?.name).toBe("c");
     expect(error.operation).toBe("create");
     expect(error.providerMessage).toBe("record c: create refused by the backend (fail=create)");

@@ -24,7 +24,7 @@ describe("protect and retainOnDelete", () => {
     await expect(f.stack.up(() => undefined)).rejects.toThrow(
       `delete of ${TYPE} "vault" failed: resource "urn:pulumi:test::test::${TYPE}::vault" cannot be deleted\nbecause it is protected`,
     );
-    await expect(f.stack.destroy()).rejects.toThrow("cannot be deleted\nbecause it is protected");
+    await expect(f.stack.destroy()).rejects.toMatchObject({ failures: [expect.objectContaining({ code: "SVC_KIT_PROTECTED" })] });
     await f.stack.up(() => void new Record("vault", { key: "vault" }, { protect: false }));
     await expect(f.stack.destroy()).resolves.toMatchObject({ totals: { delete: 1 } });
   });

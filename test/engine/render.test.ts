@@ -1,7 +1,8 @@
 /** The plan renderer: old => new values per property path, creates' inputs, forced replacements, secrets masked. */
 import { renderPlan, propertyChanges, summaryLine, type OperationReport } from "../../src/testing";
-import { reportedInputs } from "../../src/testing/report";
-import { secret, UNKNOWN } from "../../src/testing/values";
+import { reportedInputs } from "../../src/testing/engine/report";
+import { UNKNOWN } from "../../src/pulumi/values";
+import { secret } from "../../src/testing/engine/values";
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "../../src";
 import { assets } from "../../src/api/assets";

@@ -72,6 +72,8 @@ describe("secrets", () => {
   test("secret values are masked in error messages", async () => {
     const f = await fixtureStack(() => void new Record("hush", { key: pulumi.secret("hush-hush-key"), fail: "create" }));
     const error = (await f.stack.up().catch((e: unknown) => e)) as Error;
-    expect(error.message).toBe('up failed: create of pulumi-nodejs:dynamic/fixture:Record "hush" failed: record [secret]: create refused by the backend (fail=create)');
+    expect(error.message).toBe(
+      'up failed: create of pulumi-nodejs:dynamic/fixture:Record "hush" failed: record [secret]: create refused by the backend (fail=create) [SVC_KIT_PROVIDER_FAILED]',
+    );
   });
 });

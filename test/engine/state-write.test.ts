@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { StateStore, writeAtomically } from "../../src/testing/state";
+import { StateStore, writeAtomically } from "../../src/testing/engine/state";
 import { tempDir } from "./fixtures/harness";
 
 test("the text reaches the disk (fsync) before the rename puts it in place, and the folder is flushed after", () => {

@@ -4,7 +4,7 @@
  */
 import { check, diff } from "../../src/provider/lifecycle";
 import { kinds } from "../../src/provider/kinds";
-import { UNKNOWN } from "../../src/provider/values";
+import { UNKNOWN } from "../../src/pulumi/values";
 import fc from "fast-check";
 import { KINDS } from "../model/kinds";
 import { plainArgs } from "../model/program";

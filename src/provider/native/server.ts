@@ -29,8 +29,10 @@ import { kinds } from "../kinds";
 import { changedArgs } from "../lifecycle";
 import { OWNER_KEY, ownerValue } from "../ownership";
 import { configure, shim } from "../runtime";
-import { deepEqual } from "../values";
+import { deepEqual, UNKNOWN } from "../../pulumi/values";
 import type { ConfigSource } from "../config";
+import { urnType } from "../../pulumi/urn";
+import { SvcError } from "../../errors";
 
 /** The package name: the type tokens' and the configuration keys' prefix. */
 export const PACKAGE = "svc";
@@ -63,11 +65,10 @@ export function packageVersion(): string {
 
 /** The kind a URN's type token names (`urn:pulumi:stack::project::svc:index:Asset::name`). */
 function kindOfUrn(urn: string): string {
-  const type = urn.split("::")[2] ?? "";
-  // A parent's type is joined with `$`: the resource's own type is the last.
-  const own = type.split("$").pop() ?? "";
+  const own = urnType(urn);
   if (!own.startsWith(TOKEN_PREFIX) || !kinds[own.slice(TOKEN_PREFIX.length)]) {
-    throw new Error(
+    throw new SvcError(
+      "SVC_NATIVE_TYPE_UNKNOWN",
       `the svc provider has no resource type '${own}' (types: ${Object.keys(kinds)
         .map((k) => TOKEN_PREFIX + k)
         .join(", ")})`,
@@ -102,10 +103,9 @@ export function configSource(args: Props): ConfigSource {
   return { get: (key) => values.get(key), keys: () => [...values.keys()] };
 }
 
-/** The protocol's marks of a secret value and of a value not known yet (in a preview). */
+/** The protocol's mark of a secret value. */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
-const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** A configuration value without its secret mark (the engine sends the provider's args with their marks). */
 function unwrapSecret(v: unknown): unknown {
@@ -181,7 +181,7 @@ function service(engineAddress: string | undefined): grpcTypes.UntypedServiceImp
   return {
     getPluginInfo: answer(async () => new plugin.PluginInfo().setVersion(packageVersion())),
     getSchema: answer(async (req: provproto.GetSchemaRequest) => {
-      if (req.getVersion() !== 0) throw new Error(`unsupported schema version ${req.getVersion()}`);
+      if (req.getVersion() !== 0) throw new SvcError("SVC_NATIVE_SCHEMA_VERSION", `unsupported schema version ${req.getVersion()}`);
       schema ??= fs.readFileSync(path.join(packageRoot, "schema", "schema.json"), "utf8");
       return new provider.GetSchemaResponse().setSchema(schema);
     }),

@@ -7,7 +7,8 @@
  */
 import { datalabels } from "../../api/datalabels";
 import type { KindContext, RecordOf } from "../kind";
-import { deepEqual, sameInstant } from "../values";
+import { deepEqual } from "../../pulumi/values";
+import { sameInstant } from "../values";
 import type { BodyOf, CamelCasedDeep } from "../wire-types";
 
 type DataLabelRecord = RecordOf<typeof datalabels.get>;

@@ -7,7 +7,8 @@ import { SvcResource } from "../shim";
 import type { Resolved } from "../input-types";
 import { type BodyOf, type CamelCasedDeep, type Same, proves } from "../wire-types";
 import semverValid from "semver/functions/valid";
-import { containedIn, deepEqual } from "../values";
+import { deepEqual } from "../../pulumi/values";
+import { containedIn } from "../values";
 
 /** The arguments of a {@link DataType}. A published version is immutable: a change replaces it, which means publishing a new `icd.version`. */
 export interface DataTypeArgs {

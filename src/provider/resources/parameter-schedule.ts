@@ -4,7 +4,8 @@ import { ParametersScheduleCreate, schedules, type ParameterSchedule as Schedule
 import { declareKind, defineOutputs, echoes, type CheckFailure, type Conflicts, type KindContext, type Unchecked, type OutputValues, type DeclaredOutputs } from "../kind";
 import { registerKind } from "../registry";
 import { SvcResource } from "../shim";
-import { containsUnknown, deepEqual, sameInstant } from "../values";
+import { containsUnknown, deepEqual } from "../../pulumi/values";
+import { sameInstant } from "../values";
 import { isAssetRef, toAssetKrn } from "./refs";
 import type { Resolved } from "../input-types";
 import { type BodyOf, type CamelCasedDeep, type Same, proves } from "../wire-types";

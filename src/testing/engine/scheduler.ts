@@ -1,11 +1,12 @@
 /** Concurrency limits for provider operations, as the engine's `--parallel` gives them. */
+import { SvcError } from "../../errors";
 
 export class Semaphore {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
 
   constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new Error(`parallel must be a positive integer, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1) throw new SvcError("SVC_KIT_PARALLEL_INVALID", `parallel must be a positive integer, got ${limit}`);
   }
 
   async run<T>(work: () => Promise<T>): Promise<T> {

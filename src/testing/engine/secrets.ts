@@ -5,7 +5,7 @@
  */
 import * as crypto from "node:crypto";
 import { isObject, isSecret, mapValues, secret, SECRET_SIG, SIG_KEY, type PropertyMap, type PropertyValue } from "./values";
-import { SvcError } from "../errors";
+import { SvcError } from "../../errors";
 
 /** Used when neither the option nor PULUMI_CONFIG_PASSPHRASE gives one: test state only needs to keep plaintext off disk. */
 export const DEFAULT_PASSPHRASE = "pulumi-svc-testing";

@@ -3,8 +3,10 @@
  * secret signature, an unknown (preview only) is the runtime's unknown sentinel string, and a reference
  * to another resource is an object tagged with the resource signature. This is the form the program
  * sends in a registration and receives in the answer; the helpers here convert it to what a provider
- * that accepts neither secrets nor resource references must see, and back.
+ * that accepts neither secrets nor resource references must see, and back. The unknown sentinel and
+ * deep equality are ../../pulumi/values.ts, shared with the provider.
  */
+import { deepEqual, UNKNOWN } from "../../pulumi/values";
 
 export type PropertyValue = null | boolean | number | string | PropertyValue[] | PropertyMap;
 export interface PropertyMap {
@@ -16,7 +18,6 @@ export const SIG_KEY = "4dabf18193072939515e22adb298388d";
 export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 export const RESOURCE_SIG = "5cf8f73096256a8f31e491e813e4eb8e";
 export const OUTPUT_SIG = "d0e6a833031e9bbcd3f4e8bde6ca49a4";
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 /** The key under which a dynamic resource carries its serialized provider. */
 export const PROVIDER_KEY = "__provider";
 
@@ -117,22 +118,6 @@ export function containsSecret(v: PropertyValue): boolean {
   if (isSecret(v)) return true;
   if (Array.isArray(v)) return v.some(containsSecret);
   if (isObject(v)) return Object.values(v).some(containsSecret);
-  return false;
-}
-
-/** Deep equality of plain JSON values (object key order ignored). */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => deepEqual(x, b[i]));
-  }
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a);
-    const kb = Object.keys(b);
-    if (ka.length !== kb.length) return false;
-    return ka.every((k) => k in b && deepEqual(a[k], b[k]));
-  }
   return false;
 }
 

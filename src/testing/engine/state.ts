@@ -11,6 +11,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { SvcError } from "../../errors";
 import { SecretsCipher } from "./secrets";
 import type { PropertyMap, PropertyValue } from "./values";
 
@@ -98,9 +99,9 @@ export class StateStore {
   }
 
   private load(saved: StackState, file: string): void {
-    if (saved.version !== STATE_VERSION) throw new Error(`${file}: state version ${saved.version} is not supported (expected ${STATE_VERSION})`);
+    if (saved.version !== STATE_VERSION) throw new SvcError("SVC_KIT_STATE_UNREADABLE", `${file}: state version ${saved.version} is not supported (expected ${STATE_VERSION})`);
     if (saved.project !== this.project || saved.stack !== this.stack) {
-      throw new Error(`${file} holds the state of ${saved.project}/${saved.stack}, not of ${this.project}/${this.stack}`);
+      throw new SvcError("SVC_KIT_STATE_UNREADABLE", `${file} holds the state of ${saved.project}/${saved.stack}, not of ${this.project}/${this.stack}`);
     }
     this.cipher = new SecretsCipher(this.passphrase, saved.secrets.salt);
     this.sealed = new WeakMap();

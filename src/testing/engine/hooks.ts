@@ -10,7 +10,8 @@
  * told each failed create, update or delete of a custom resource, with the failures so far, newest
  * first; when one asks, the provider is called again, up to the engine's limit of attempts.
  */
-import { EngineError } from "./context";
+import { SvcError } from "../../errors";
+import { EngineError, wordsAndCode } from "./context";
 import type { ResourceRef } from "./grpc";
 import type { PropertyMap } from "./values";
 
@@ -74,15 +75,15 @@ export class HookRegistry {
 
   /** Resource hooks and error hooks share one space of names, as in the engine (resource_hooks.go). */
   private claim(name: string): void {
-    if (!name) throw new Error("resource hook name cannot be empty");
-    if (this.hooks.has(name) || this.errorHooks.has(name)) throw new Error(`resource hook already registered for name "${name}"`);
+    if (!name) throw new SvcError("SVC_KIT_HOOK_NAME_TAKEN", "resource hook name cannot be empty");
+    if (this.hooks.has(name) || this.errorHooks.has(name)) throw new SvcError("SVC_KIT_HOOK_NAME_TAKEN", `resource hook already registered for name "${name}"`);
   }
 
   /** Runs the hooks `binding` names for `type`, in order; rejects with the engine's words when one fails. */
   async run(binding: HookBinding | undefined, type: HookType, preview: boolean, args: HookArgs): Promise<void> {
     for (const name of binding?.[type] ?? []) {
       const hook = this.hooks.get(name);
-      if (!hook) throw new Error(`hook "${name}" was not registered`);
+      if (!hook) throw new SvcError("SVC_KIT_HOOK_FAILED", `hook "${name}" was not registered`);
       if (preview && !hook.onDryRun) continue;
       const error = await hook.call(args);
       if (error === undefined) continue;
@@ -90,7 +91,7 @@ export class HookRegistry {
         this.warnings.push(`${type[0].toUpperCase()}${type.slice(1)} hook "${name}" failed: ${error}`);
         continue;
       }
-      throw new Error(`${type.startsWith("before") ? "before" : "after"} hook "${name}" failed: ${error}`);
+      throw new SvcError("SVC_KIT_HOOK_FAILED", `${type.startsWith("before") ? "before" : "after"} hook "${name}" failed: ${error}`);
     }
   }
 
@@ -102,9 +103,9 @@ export class HookRegistry {
     let retry = false;
     for (const name of names) {
       const hook = this.errorHooks.get(name);
-      if (!hook) throw new Error(`error hooks execution failed: error hook "${name}" was not registered`);
+      if (!hook) throw new SvcError("SVC_KIT_HOOK_FAILED", `error hooks execution failed: error hook "${name}" was not registered`);
       const answer = await hook.call(args);
-      if (answer.error !== undefined) throw new Error(`error hooks execution failed: error hook "${name}" failed: ${answer.error}`);
+      if (answer.error !== undefined) throw new SvcError("SVC_KIT_HOOK_FAILED", `error hooks execution failed: error hook "${name}" failed: ${answer.error}`);
       retry ||= answer.retry;
     }
     return retry;
@@ -131,7 +132,8 @@ export async function runHooks(
   try {
     await hooks.run(binding, type, preview, { ...args, urn: ref.urn, name: ref.name, type: ref.type });
   } catch (e) {
-    throw new EngineError(ref, type, (e as Error).message);
+    const { words, code } = wordsAndCode(e, "SVC_KIT_HOOK_FAILED");
+    throw new EngineError(ref, type, words, code);
   }
 }
 
@@ -160,14 +162,15 @@ export async function withErrorHooks<T>(
       failures.unshift(e.providerMessage);
       if (failures.length >= MAX_ERROR_HOOK_RETRIES) {
         hooks.warnings.push(`maximum number of error hook retries (${MAX_ERROR_HOOK_RETRIES}) reached`);
-        throw new EngineError(ref, operation, "maximum number of error hook retries reached");
+        throw new EngineError(ref, operation, "maximum number of error hook retries reached", "SVC_KIT_HOOK_RETRIES_EXHAUSTED");
       }
       let retry: boolean;
       try {
         retry = await hooks.shouldRetry(names, { ...args, urn: ref.urn, name: ref.name, type: ref.type, failedOperation: operation, errors: [...failures] });
       } catch (hookError) {
         if (operation === "delete") throw e;
-        throw new EngineError(ref, operation, (hookError as Error).message);
+        const { words, code } = wordsAndCode(hookError, "SVC_KIT_HOOK_FAILED");
+        throw new EngineError(ref, operation, words, code);
       }
       if (!retry) throw e;
       hooks.warnings.push(`retrying ${operation} due to on-error hook request (${failures.length}/${MAX_ERROR_HOOK_RETRIES})`);

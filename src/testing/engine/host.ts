@@ -6,7 +6,7 @@
  * `require("...")` in a provider resolves from the host's working directory.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { WARNING_PREFIX } from "../provider/kind";
+import { SvcError } from "../../errors";
 import { compileCacheEnv } from "./compile-cache";
 
 export interface HostOptions {
@@ -18,6 +18,8 @@ export interface HostOptions {
   log?: (line: string) => void;
   /** Extra environment for the host process. */
   env?: Record<string, string>;
+  /** How a provider starts a warning's line (`warning: `): such lines are the run's warnings. None when absent. */
+  warningPrefix?: string;
 }
 
 const TAIL_LINES = 200;
@@ -85,6 +87,7 @@ export class ProviderHost {
     private readonly child: ChildProcess,
     readonly address: string,
     private readonly log?: (line: string) => void,
+    private readonly warningPrefix?: string,
   ) {}
 
   static async start(options: HostOptions): Promise<ProviderHost> {
@@ -106,7 +109,7 @@ export class ProviderHost {
     child.removeAllListeners("exit");
     child.removeAllListeners("error");
     child.stderr.removeAllListeners("data");
-    const host = new ProviderHost(child, `127.0.0.1:${port}`, options.log);
+    const host = new ProviderHost(child, `127.0.0.1:${port}`, options.log, options.warningPrefix);
     for (const line of [...early, ...rest]) host.record(line);
     host.follow(child.stdout);
     host.follow(child.stderr);
@@ -172,7 +175,7 @@ export class ProviderHost {
 
   private record(line: string): void {
     for (const l of line.split("\n")) {
-      if (l.startsWith(WARNING_PREFIX)) this.warningLines.add(l.slice(WARNING_PREFIX.length));
+      if (this.warningPrefix && l.startsWith(this.warningPrefix)) this.warningLines.add(l.slice(this.warningPrefix.length));
       this.tail.push(l);
       if (this.tail.length > TAIL_LINES) this.tail.shift();
       this.log?.(l);
@@ -184,12 +187,12 @@ export class ProviderHost {
 function awaitPort(child: ChildProcess, script: string, early: string[]): Promise<{ port: number; rest: string[] }> {
   return new Promise((resolve, reject) => {
     let buffer = "";
-    const timer = setTimeout(() => fail(new Error(`the dynamic-provider host did not report its port within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
-    const fail = (err: Error) => {
+    const timer = setTimeout(() => fail(`the dynamic-provider host did not report its port within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+    const fail = (detail: string, cause?: Error) => {
       clearTimeout(timer);
       child.stdout!.off("data", onData);
       child.kill("SIGKILL");
-      reject(new Error(`${err.message}${early.length ? `\n${early.join("\n")}` : ""}`));
+      reject(new SvcError("SVC_KIT_HOST_START_FAILED", `${detail}${early.length ? `\n${early.join("\n")}` : ""}`, { cause }));
     };
     const onData = (chunk: Buffer) => {
       buffer += chunk.toString("utf8");
@@ -198,7 +201,7 @@ function awaitPort(child: ChildProcess, script: string, early: string[]): Promis
       const first = buffer.slice(0, nl).trim();
       clearTimeout(timer);
       child.stdout!.off("data", onData);
-      if (!/^\d+$/.test(first)) return fail(new Error(`the dynamic-provider host printed "${first}" instead of its port`));
+      if (!/^\d+$/.test(first)) return fail(`the dynamic-provider host printed "${first}" instead of its port`);
       resolve({
         port: Number(first),
         rest: buffer
@@ -209,7 +212,7 @@ function awaitPort(child: ChildProcess, script: string, early: string[]): Promis
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", (c: Buffer) => early.push(c.toString("utf8").trimEnd()));
-    child.once("error", (e) => fail(new Error(`cannot start the dynamic-provider host (${script}): ${e.message}`)));
-    child.once("exit", (code) => fail(new Error(`the dynamic-provider host exited with code ${code} before reporting its port`)));
+    child.once("error", (e) => fail(`cannot start the dynamic-provider host (${script}): ${e.message}`, e));
+    child.once("exit", (code) => fail(`the dynamic-provider host exited with code ${code} before reporting its port`));
   });
 }

@@ -1,10 +1,9 @@
 /** What every engine operation shares: the provider connection, the state, the limit, the secrets to hide. */
+import { SvcError, type ErrorCode } from "../../errors";
 import { ProviderError, type ProviderClient, type ResourceRef } from "./grpc";
 import type { Semaphore } from "./scheduler";
 import type { ResourceState, StateStore } from "./state";
 import { isObject, isSecret, protectSecretTexts, type PropertyMap, type PropertyValue } from "./values";
-
-export const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
 
 export interface EngineContext {
   client: ProviderClient;
@@ -17,36 +16,46 @@ export interface EngineContext {
   ledger: Map<string, ResourceState>;
   /** Why the provider host is gone, with its last output, when it is; undefined while it runs. */
   hostProblem(): string | undefined;
+  /**
+   * What destroying each of `entries` does on the platform: the engine knows no kinds, the kit's
+   * answer comes from the provider's declarations (../effects.ts).
+   */
+  destroyEffects(entries: readonly ResourceState[]): Promise<(entry: ResourceState) => DestroyEffect>;
 }
 
-/** The URN the engine gives a resource (the root stack is not part of its children's type chain). */
-export function resourceUrn(ctx: { project: string; stack: string }, type: string, name: string, parent?: string): string {
-  let qualified = type;
-  if (parent) {
-    const parentType = parent.split("::")[2];
-    if (parentType && parentType !== ROOT_STACK_TYPE) qualified = `${parentType}$${type}`;
-  }
-  return `urn:pulumi:${ctx.stack}::${ctx.project}::${qualified}::${name}`;
-}
+/** What a delete does to its object: deletes it, releases it (it stays and leaves the stack), or resets it to its defaults. */
+export type DestroyEffect = "delete" | "release" | "reset";
 
-/** A provider operation that failed, named after the resource and the operation. */
-export class EngineError extends Error {
+/**
+ * A step of a resource that failed, named after the resource and the operation. `providerMessage` is
+ * what failed underneath, in its own words (the provider's, a hook's, or the engine's refusal), which
+ * the error hooks are told and a run's failures are grouped by; `code` is the catalog's entry, a
+ * provider call's failure unless the engine refused the step itself.
+ */
+export class EngineError extends SvcError {
   constructor(
     readonly resource: ResourceRef,
     readonly operation: string,
     readonly providerMessage: string,
+    code: ErrorCode = "SVC_KIT_PROVIDER_FAILED",
   ) {
-    super(`${operation} of ${resource.type} "${resource.name}" failed: ${providerMessage}`);
+    super(code, `${operation} of ${resource.type} "${resource.name}" failed: ${providerMessage}`);
     this.name = "EngineError";
   }
 }
 
 /** The answer to a registration that arrives after the run failed: the engine no longer starts steps. */
-export class CancelledError extends Error {
+export class CancelledError extends SvcError {
   constructor(what: string) {
-    super(`${what} was not processed because the run had already failed`);
+    super("SVC_KIT_RUN_STOPPED", `${what} was not processed because the run had already failed`);
     this.name = "CancelledError";
   }
+}
+
+/** An error's words without its catalog code, and its code (`fallback` for an error outside the catalog). */
+export function wordsAndCode(e: unknown, fallback: ErrorCode): { words: string; code: ErrorCode } {
+  if (e instanceof SvcError) return { words: e.detail, code: e.code };
+  return { words: e instanceof Error ? e.message : String(e), code: fallback };
 }
 
 /**
@@ -90,7 +99,10 @@ export class Redactor {
   }
 }
 
-/** Runs a provider call for a resource, turning a provider failure into an EngineError with secrets hidden. */
+/**
+ * Runs a provider call for a resource, turning a provider failure into an EngineError with secrets
+ * hidden. The provider's error is not kept as the cause: its words may hold a secret the message masks.
+ */
 export async function providerStep<T>(ctx: EngineContext, ref: ResourceRef, operation: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();

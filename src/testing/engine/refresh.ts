@@ -49,12 +49,7 @@ async function driftedInputs(ctx: EngineContext, e: ResourceState, id: string, i
   return diff.diffs.length > 0 ? diff.diffs : moved;
 }
 
-async function refreshed(
-  ctx: EngineContext,
-  e: ResourceState,
-  read: { id: string; properties: PropertyMap; inputs?: PropertyMap },
-  report: (op: OperationReport) => void,
-): Promise<void> {
+async function refreshed(ctx: EngineContext, e: ResourceState, read: ReadBack, report: (op: OperationReport) => void): Promise<void> {
   const ref = { urn: e.urn, type: e.type, name: e.name };
   if (!read.id) {
     ctx.state.remove(e);
@@ -64,25 +59,35 @@ async function refreshed(
   const outputs = ctx.redactor.protect(annotateSecrets(read.properties, e.outputs, e.additionalSecretOutputs));
   const inputs = read.inputs ? ctx.redactor.protect(annotateSecrets(read.inputs, e.inputs)) : e.inputs;
   ctx.redactor.learn(outputs);
-  const id = read.id;
   const outputDiffs = changedKeys(e.outputs, outputs);
   const moved = changedKeys(e.inputs, inputs);
   // Only a provider that reads inputs back says which of the program's inputs changed.
-  const inputDiffs = read.inputs && moved.length > 0 ? await driftedInputs(ctx, e, id, inputs, outputs, moved) : [];
-  if (outputDiffs.length === 0 && inputDiffs.length === 0 && id === e.id) {
+  const inputDiffs = read.inputs && moved.length > 0 ? await driftedInputs(ctx, e, read.id, inputs, outputs, moved) : [];
+  if (outputDiffs.length === 0 && inputDiffs.length === 0 && read.id === e.id) {
     report({ ...ref, op: "same" });
     return;
   }
-  ctx.state.replace(e, { ...e, id, inputs, outputs });
-  const withId = (keys: string[]) => (id === e.id ? keys : [...keys, "id"]);
-  report({
-    ...ref,
+  const now = { ...e, id: read.id, inputs, outputs };
+  ctx.state.replace(e, now);
+  report(driftReport(e, now, outputDiffs, read.inputs ? inputDiffs : undefined));
+}
+
+/** What a Read returned: an empty id when the object is gone; `inputs` from a provider that reads them back. */
+type ReadBack = { id: string; properties: PropertyMap; inputs?: PropertyMap };
+
+/** The update a refresh reports: the outputs and inputs that moved (and the id, when it changed), before and after. */
+function driftReport(was: ResourceState, now: ResourceState, outputDiffs: string[], inputDiffs: string[] | undefined): OperationReport {
+  const withId = (keys: string[]) => (now.id === was.id ? keys : [...keys, "id"]);
+  return {
+    urn: was.urn,
+    type: was.type,
+    name: was.name,
     op: "update",
-    diffs: withId([...new Set([...outputDiffs, ...inputDiffs])].sort()),
-    ...(read.inputs ? { inputDiffs: withId(inputDiffs) } : {}),
-    oldInputs: reportedInputs(e.inputs),
-    newInputs: reportedInputs(inputs),
-    oldOutputs: reportedInputs(e.outputs),
-    newOutputs: reportedInputs(outputs),
-  });
+    diffs: withId([...new Set([...outputDiffs, ...(inputDiffs ?? [])])].sort()),
+    ...(inputDiffs ? { inputDiffs: withId(inputDiffs) } : {}),
+    oldInputs: reportedInputs(was.inputs),
+    newInputs: reportedInputs(now.inputs),
+    oldOutputs: reportedInputs(was.outputs),
+    newOutputs: reportedInputs(now.outputs),
+  };
 }
