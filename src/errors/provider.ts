@@ -1,4 +1,9 @@
 /** The error codes the provider (both adapters: the dynamic resources and the native plugin) raises; see ./index.ts. */
 import type { CatalogEntry } from "./entry";
 
-export const providerErrors = {} as const satisfies Record<string, CatalogEntry>;
+export const providerErrors = {
+  SVC_MANIFEST_UNUSABLE: {
+    meaning: "An app version's manifest file cannot be used: it cannot be read, it is not valid YAML, or it holds no mapping.",
+    fix: "Give the path of a readable YAML file that holds the app manifest as a mapping; a relative path is relative to the program's working directory.",
+  },
+} as const satisfies Record<string, CatalogEntry>;

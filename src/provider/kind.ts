@@ -25,6 +25,22 @@ export const TYPE_TOKEN_PREFIX = "pulumi-nodejs:dynamic/svc:";
 
 export interface ArgSpec<T = unknown> {
   /**
+   * What the arg is, as its doc on hover and in the package schema: what it names, its default, what a
+   * change does. The platform's rule for it is never written here: the generated doc states the rule
+   * of its wire field (`{rule}` places it, else it ends the doc; see scripts/kind-classes.js).
+   */
+  doc: string;
+  /**
+   * The schema that checks the arg where the kind's wire schema does not hold it (a path value of its
+   * endpoints): its rule is stated in the arg's doc. Never used to check (the endpoint's schema does).
+   */
+  rule?: z.ZodType;
+  /**
+   * The arg is also a readable output of the resource class, with this doc; `type` is the output's
+   * TypeScript type where it is not the arg's (resolved) type.
+   */
+  output?: string | { doc: string; type: string };
+  /**
    * A program must set it (checked before any call). Exactly the args the inputs type requires carry
    * it: a declaration whose specs disagree with its inputs type does not compile (see `ArgSpecs`).
    */
@@ -108,7 +124,7 @@ export type RecordOf<E extends AnyEndpoint> = NonNullable<E["success"]["body"]> 
  * made by {@link echoes} also names the args `A` whose value the output states (whole, in part, in
  * another form, or inside a record that holds it).
  */
-export type OutputReader<R, A extends string = string> = ((record: R) => unknown) & { readonly echoes?: readonly A[] };
+export type OutputReader<R, A extends string = string> = ((record: R) => unknown) & { readonly echoes?: readonly A[]; readonly doc?: string };
 
 /**
  * A kind's computed outputs, declared once: output name (camelCase) → how it is read from the
@@ -126,6 +142,12 @@ export type OutputMap<R = never, A extends string = string> = Record<string, Out
  */
 export const echoes = <const A extends string, R, T>(args: readonly A[], read: (record: R) => T): ((record: R) => T) & { readonly echoes: readonly A[] } =>
   Object.assign((record: R) => read(record), { echoes: args });
+
+/**
+ * A computed output with its doc (the doc of the resource class's property, on hover and in the
+ * package schema): `output("When it was created (RFC 3339).", (r) => r.created)`.
+ */
+export const output = <F extends (record: never) => unknown>(doc: string, read: F): F & { readonly doc: string } => Object.assign(read, { doc });
 
 /** The values of a kind's computed outputs, as its output map reads them. */
 export type OutputValues<O extends OutputMap> = { [K in keyof O]: ReturnType<O[K]> };
@@ -186,6 +208,15 @@ interface DeclarationBase<I extends object, R extends WireRecord = WireRecord> {
   name: string;
   /** What the platform calls its objects, as messages name them: `workload`, `asset type`. */
   platformTerm: string;
+  /** The resource class's doc: what the object is, what destroying it does. */
+  doc: string;
+  /** The doc of the class's args interface (`<Kind>Args`): what a change of the args does as a whole. */
+  argsDoc: string;
+  /**
+   * The args as the program gave them, made into what the class registers (runs in the program,
+   * before any provider call): e.g. a manifest given as a file path read into its value.
+   */
+  programArgs?(args: object): object;
   /** Every arg of `I`, and only those, with how it maps to the wire; the required ones say so. */
   args: ArgSpecs<I>;
   /** The platform's identity of the object, from its inputs; becomes the Pulumi id. Absent when the platform assigns it (the record's `id`). */
@@ -263,6 +294,9 @@ export type KindDeclaration<I extends object, R extends WireRecord = WireRecord>
 interface KindBase {
   name: string;
   platformTerm: string;
+  doc: string;
+  argsDoc: string;
+  programArgs?(args: object): object;
   args: Readonly<Record<string, ArgSpec>>;
   /** The args a program must set (those whose spec says `required`). */
   required: readonly string[];
@@ -281,6 +315,8 @@ interface KindBase {
   update?(ctx: KindContext, id: string, news: Props, olds: Props | undefined, changed: string[]): Promise<Answer>;
   /** The names of the computed outputs (the keys of the declared output map), which the resource class registers. */
   outputNames: readonly string[];
+  /** The doc of each computed output (its property on the resource class). */
+  outputDocs: Readonly<Record<string, string>>;
   /** The outputs that state args' values, each with those args: secret whenever one of them is. */
   outputEchoes: Readonly<Record<string, readonly string[]>>;
   argsFromRecord?(record: WireRecord, olds: Props): Props;
@@ -379,6 +415,9 @@ export function defineKind<I extends object, R extends WireRecord = WireRecord>(
   const base: KindBase = {
     name: d.name,
     platformTerm: d.platformTerm,
+    doc: d.doc,
+    argsDoc: d.argsDoc,
+    programArgs: d.programArgs,
     args: d.args,
     required,
     id: id && ((props) => id(inputs(props, "id"))),
@@ -393,6 +432,7 @@ export function defineKind<I extends object, R extends WireRecord = WireRecord>(
     read: async (ctx, id, props) => answered(await d.read(ctx, id, knownArgs(props))),
     update: update && (async (ctx, id, news, before, changed) => answer(await update(ctx, id, inputs(news, "update"), previousInputs(before), changed.filter(isArg)))),
     outputNames: Object.keys(map),
+    outputDocs: Object.fromEntries(Object.entries(map).map(([name, reader]) => [name, reader.doc ?? ""])),
     outputEchoes: echoesOf(d.name, map, declared),
     argsFromRecord: argsFromRecord && ((record, before) => Object.fromEntries(Object.entries(argsFromRecord(record, knownArgs(before))))),
     skipAdoptUpdate: d.skipAdoptUpdate,
