@@ -144,7 +144,8 @@ let problems = [];
 
 /** An arg's doc with its rule: at `{rule}`, else as the doc's last sentence. */
 function argDoc(kind, arg, spec, patternRules) {
-  if (!spec.doc) throw new Error(`kind-classes: ${kind.name}: the arg '${arg}' has no doc`);
+  if (!spec.doc) problems.push(`${kind.name}: the arg '${arg}' has no doc`);
+  if (!spec.doc) return "";
   const field = spec.local ? undefined : fieldOf(kind, arg, spec);
   const rule = field && ruleOf(field, patternRules);
   if (spec.doc.includes("{rule}")) {
@@ -219,6 +220,7 @@ function importsUsed(source, texts) {
 
 /** The class and args interface of one kind. */
 function kindText(kind, decl, iface, source, checker, patternRules, imports) {
+  for (const member of ["doc", "argsDoc"]) if (!kind[member]) problems.push(`${kind.name}: the declaration has no ${member}`);
   const args = Object.entries(kind.args);
   const types = Object.fromEntries(args.map(([arg]) => [arg, argTypeOf(iface, arg, source)]));
   for (const m of iface.members) if (!(m.name.getText(source) in kind.args)) throw new Error(`kind-classes: ${kind.name}: ${iface.name.text}.${m.name.getText(source)} is no arg`);
@@ -230,7 +232,7 @@ function kindText(kind, decl, iface, source, checker, patternRules, imports) {
       return { name: arg, doc: o.doc, type: o.type ?? resolvedText(types[arg].text, types[arg].optional, `${kind.name}.${arg}`) };
     });
   const computed = kind.outputNames.map((o) => {
-    if (!kind.outputDocs[o]) throw new Error(`kind-classes: ${kind.name}: the output '${o}' has no doc (output("...", reader))`);
+    if (!kind.outputDocs[o]) problems.push(`${kind.name}: the output '${o}' has no doc (output("...", reader))`);
     return { name: o, doc: kind.outputDocs[o], type: outs[o] };
   });
   for (const [name, from] of importsUsed(source, [...Object.values(types).map((t) => t.text), ...computed.map((c) => c.type)])) imports.set(name, from);

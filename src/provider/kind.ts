@@ -27,9 +27,10 @@ export interface ArgSpec<T = unknown> {
   /**
    * What the arg is, as its doc on hover and in the package schema: what it names, its default, what a
    * change does. The platform's rule for it is never written here: the generated doc states the rule
-   * of its wire field (`{rule}` places it, else it ends the doc; see scripts/kind-classes.js).
+   * of its wire field (`{rule}` places it, else it ends the doc; see scripts/kind-classes.js, which
+   * refuses a registered kind's arg without one).
    */
-  doc: string;
+  doc?: string;
   /**
    * The schema that checks the arg where the kind's wire schema does not hold it (a path value of its
    * endpoints): its rule is stated in the arg's doc. Never used to check (the endpoint's schema does).
@@ -208,10 +209,10 @@ interface DeclarationBase<I extends object, R extends WireRecord = WireRecord> {
   name: string;
   /** What the platform calls its objects, as messages name them: `workload`, `asset type`. */
   platformTerm: string;
-  /** The resource class's doc: what the object is, what destroying it does. */
-  doc: string;
+  /** The resource class's doc: what the object is, what destroying it does (kind-classes.js requires it of a registered kind). */
+  doc?: string;
   /** The doc of the class's args interface (`<Kind>Args`): what a change of the args does as a whole. */
-  argsDoc: string;
+  argsDoc?: string;
   /**
    * The args as the program gave them, made into what the class registers (runs in the program,
    * before any provider call): e.g. a manifest given as a file path read into its value.
@@ -294,8 +295,8 @@ export type KindDeclaration<I extends object, R extends WireRecord = WireRecord>
 interface KindBase {
   name: string;
   platformTerm: string;
-  doc: string;
-  argsDoc: string;
+  doc?: string;
+  argsDoc?: string;
   programArgs?(args: object): object;
   args: Readonly<Record<string, ArgSpec>>;
   /** The args a program must set (those whose spec says `required`). */
