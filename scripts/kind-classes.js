@@ -23,12 +23,12 @@ const RESOURCES = path.join(ROOT, "src", "provider", "resources");
 const CLASSES_PATH = path.join(RESOURCES, "classes.ts");
 const HEADER = "// Written by scripts/kind-classes.js from the kind declarations (src/provider/resources/<kind>.ts); do not edit: `npm run classes`.\n";
 
-/** The declaration modules: the modules of src/provider/resources that register kinds. */
-function declarationModules() {
+/** The declaration modules: the modules of src/provider/resources (of `resources`) that register kinds. */
+function declarationModules(resources = RESOURCES) {
   return fs
-    .readdirSync(RESOURCES)
+    .readdirSync(resources)
     .filter((f) => f.endsWith(".ts") && f !== "classes.ts" && f !== "index.ts")
-    .filter((f) => fs.readFileSync(path.join(RESOURCES, f), "utf8").includes("registerKind("))
+    .filter((f) => fs.readFileSync(path.join(resources, f), "utf8").includes("registerKind("))
     .map((f) => f.slice(0, -".ts".length))
     .sort();
 }
@@ -145,6 +145,7 @@ let problems = [];
 /** An arg's doc with its rule: at `{rule}`, else as the doc's last sentence. */
 function argDoc(kind, arg, spec, patternRules) {
   if (!spec.doc) problems.push(`${kind.name}: the arg '${arg}' has no doc`);
+  if (spec.doc?.startsWith("TODO")) problems.push(`${kind.name}: the doc of the arg '${arg}' is still to write: ${spec.doc}`);
   if (!spec.doc) return "";
   const field = spec.local ? undefined : fieldOf(kind, arg, spec);
   const rule = field && ruleOf(field, patternRules);
@@ -218,9 +219,18 @@ function importsUsed(source, texts) {
   return used;
 }
 
+/** Adds to `problems` what a kind's declaration lacks: its docs, the rules its docs place. */
+function declarationProblems(kind, patternRules) {
+  for (const member of ["doc", "argsDoc", "platformTerm"]) {
+    if (!kind[member]) problems.push(`${kind.name}: the declaration has no ${member}`);
+    else if (kind[member].startsWith("TODO")) problems.push(`${kind.name}: the declaration's ${member} is still to write: ${kind[member]}`);
+  }
+  for (const [arg, spec] of Object.entries(kind.args)) argDoc(kind, arg, spec, patternRules);
+  for (const o of kind.outputNames) if (!kind.outputDocs[o]) problems.push(`${kind.name}: the output '${o}' has no doc (output("...", reader))`);
+}
+
 /** The class and args interface of one kind. */
 function kindText(kind, decl, iface, source, checker, patternRules, imports) {
-  for (const member of ["doc", "argsDoc"]) if (!kind[member]) problems.push(`${kind.name}: the declaration has no ${member}`);
   const args = Object.entries(kind.args);
   const types = Object.fromEntries(args.map(([arg]) => [arg, argTypeOf(iface, arg, source)]));
   for (const m of iface.members) if (!(m.name.getText(source) in kind.args)) throw new Error(`kind-classes: ${kind.name}: ${iface.name.text}.${m.name.getText(source)} is no arg`);
@@ -232,7 +242,6 @@ function kindText(kind, decl, iface, source, checker, patternRules, imports) {
       return { name: arg, doc: o.doc, type: o.type ?? resolvedText(types[arg].text, types[arg].optional, `${kind.name}.${arg}`) };
     });
   const computed = kind.outputNames.map((o) => {
-    if (!kind.outputDocs[o]) problems.push(`${kind.name}: the output '${o}' has no doc (output("...", reader))`);
     return { name: o, doc: kind.outputDocs[o], type: outs[o] };
   });
   for (const [name, from] of importsUsed(source, [...Object.values(types).map((t) => t.text), ...computed.map((c) => c.type)])) imports.set(name, from);
@@ -252,11 +261,14 @@ function kindText(kind, decl, iface, source, checker, patternRules, imports) {
  * `kinds` gives the registered kinds once every module loaded; `patternRules` describes the contract's
  * name patterns in words (src/api/common.ts).
  */
-function generateClasses({ load, kinds, patternRules }) {
-  problems = [];
-  const modules = declarationModules();
+function generateClasses({ load, kinds, patternRules, resources = RESOURCES }) {
+  const modules = declarationModules(resources);
   for (const m of modules) load(m);
   const registered = kinds();
+  problems = [];
+  // What the declarations lack is told before the types are read (which takes the compiler a while).
+  for (const kind of Object.values(registered)) declarationProblems(kind, patternRules);
+  if (problems.length) throw new Error(`kind-classes: the declarations are incomplete:\n${problems.join("\n")}`);
   const program = compilerProgram(modules.map((m) => path.join(RESOURCES, `${m}.ts`)));
   const checker = program.getTypeChecker();
   const imports = new Map();
@@ -305,7 +317,7 @@ function classesOfBuild() {
   return formatted(generateClasses({ load: (m) => require(path.join(dist, "resources", m)), kinds: () => registeredKinds, patternRules: PATTERN_RULES }));
 }
 
-module.exports = { generateClasses, formatted, ruleOf, declarationModules, CLASSES_PATH };
+module.exports = { generateClasses, formatted, ruleOf, declarationModules, CLASSES_PATH, RESOURCES };
 
 if (require.main === module) {
   fs.writeFileSync(CLASSES_PATH, classesOfBuild());
