@@ -9,6 +9,7 @@ import { pathParamNames, type AnyEndpoint } from "../api/endpoint";
 import type { CallInput, SvcClient } from "../client";
 import { convertKeys, snake } from "./values";
 import type { BodyOf, CamelCasedDeep, SnakeCase } from "./wire-types";
+import { SvcError } from "../errors";
 
 /**
  * The type token prefix of every resource: `pulumi-nodejs:dynamic/svc:<Kind>`, the token
@@ -362,7 +363,7 @@ function echoesOf(kind: string, map: OutputMap<never>, declared: readonly string
   for (const [name, reader] of Object.entries(map)) {
     if (!reader.echoes?.length) continue;
     const unknown = reader.echoes.filter((a) => !declared.includes(a));
-    if (unknown.length) throw new Error(`${kind}: the output ${name} echoes ${unknown.join(", ")}, which the kind does not declare as args`);
+    if (unknown.length) throw new SvcError("SVC_KIND_DECLARATION_INVALID", `${kind}: the output ${name} echoes ${unknown.join(", ")}, which the kind does not declare as args`);
     out[name] = reader.echoes;
   }
   return out;
@@ -396,7 +397,7 @@ export function defineKind<I extends object, R extends WireRecord = WireRecord>(
   const inputs = (props: Props, op: string): I => {
     const args = pick(props);
     if (hasRequired(args)) return args;
-    throw new Error(`${d.name}: ${op} needs the required arg(s) ${missingArgs(required, args).join(", ")}, which the inputs lack`);
+    throw new SvcError("SVC_KIND_INPUTS_INCOMPLETE", `${d.name}: ${op} needs the required arg(s) ${missingArgs(required, args).join(", ")}, which the inputs lack`);
   };
   /** The inputs of the last run, when there was one and they are complete. */
   const previousInputs = (props: Props | undefined): I | undefined => {
@@ -598,7 +599,7 @@ export function argsInBody<A extends Readonly<Record<string, ArgSpec>>>(specs: A
 /** The body fields an endpoint's schema declares (its object shape); `who` names the caller in the error. */
 function bodyFields(who: string, ep: AnyEndpoint): readonly string[] {
   if (ep.body instanceof z.ZodObject) return Object.keys(ep.body.shape);
-  throw new Error(`${who}: the endpoint ${ep.id} declares no object body, so the args cannot build it; write this call by hand`);
+  throw new SvcError("SVC_KIND_DECLARATION_INVALID", `${who}: the endpoint ${ep.id} declares no object body, so the args cannot build it; write this call by hand`);
 }
 
 const isRecord = (v: unknown): v is WireRecord => typeof v === "object" && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
@@ -646,7 +647,7 @@ export function declareKind<I extends object>() {
     if (!create && eps.create) {
       const ep: AnyEndpoint = eps.create;
       const fields = bodyFields(d.name, ep);
-      if (pathParamNames(ep.path).length > 0 && !d.id) throw new Error(`${d.name}: ${ep.id} has path values, which need the kind's id`);
+      if (pathParamNames(ep.path).length > 0 && !d.id) throw new SvcError("SVC_KIND_DECLARATION_INVALID", `${d.name}: ${ep.id} has path values, which need the kind's id`);
       create = async ({ client }, i) => record(ep, await client.call(ep, input(ep, idOf(i), i, fields)));
       named.create = ep;
     }
@@ -671,15 +672,15 @@ export function declareKind<I extends object>() {
       };
       named.delete = ep;
     }
-    if (!create || !read) throw new Error(`${d.name}: the declaration needs a create and a read, each an endpoint or a function`);
+    if (!create || !read) throw new SvcError("SVC_KIND_DECLARATION_INVALID", `${d.name}: the declaration needs a create and a read, each an endpoint or a function`);
     // Check validates against the create body unless the declaration says otherwise.
     const base = { ...rest, args: d.args, schema: d.schema ?? eps.create?.body, create, read, update };
     let kind: Kind;
     if (d.onDestroy === "release") {
-      if (remove) throw new Error(`${d.name}: a kind whose destroy releases the object has no delete`);
+      if (remove) throw new SvcError("SVC_KIND_DECLARATION_INVALID", `${d.name}: a kind whose destroy releases the object has no delete`);
       kind = defineKind<I, R>({ ...base, onDestroy: "release" });
     } else {
-      if (!remove) throw new Error(`${d.name}: the declaration needs a delete, an endpoint or a function (or onDestroy "release")`);
+      if (!remove) throw new SvcError("SVC_KIND_DECLARATION_INVALID", `${d.name}: the declaration needs a delete, an endpoint or a function (or onDestroy "release")`);
       kind = defineKind<I, R>({ ...base, onDestroy: d.onDestroy, delete: remove });
     }
     return { ...kind, endpoints: named };

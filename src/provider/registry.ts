@@ -5,12 +5,13 @@
  * kind, whose wire mapping reaches the client, the endpoint table and zod.
  */
 import type { Kind } from "./kind";
+import { SvcError } from "../errors";
 
 const registered: Record<string, Kind> = {};
 
 /** Adds a kind to the registry; returns it, so that its module keeps it for its class. */
 export function registerKind<K extends Kind>(kind: K): K {
-  if (registered[kind.name]) throw new Error(`two resource kinds are named '${kind.name}'`);
+  if (registered[kind.name]) throw new SvcError("SVC_KIND_DECLARATION_INVALID", `two resource kinds are named '${kind.name}'`);
   registered[kind.name] = kind;
   return kind;
 }

@@ -7,6 +7,7 @@ import { name as nameSchema } from "../../api/common";
 import { declareKind, defineOutputs, type RecordOf, output } from "../kind";
 import { registerKind } from "../registry";
 import type { Resolved } from "../input-types";
+import { SvcError } from "../../errors";
 
 /** The types of an {@link App}'s args as programs write them (their docs are the specs' below). */
 interface AppArgTypes {
@@ -46,7 +47,8 @@ async function waitUntilUndeployed(client: SvcClient, app: string, timeoutMs: nu
     if (page.data.length === 0) return;
     if (Date.now() + POLL_MS > deadline) {
       const names = page.data.map((w) => w.name).join(", ");
-      throw new Error(
+      throw new SvcError(
+        "SVC_APP_STILL_RUNS",
         `app '${app}' still runs as workload(s) ${names} after ${Math.round(timeoutMs / 1000)} s: delete them first (a workload outside this stack keeps the app), or raise svc:operationTimeoutSeconds`,
       );
     }

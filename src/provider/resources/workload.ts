@@ -13,6 +13,7 @@ import type { WorkloadRecord } from "../records";
 import { wireOf, type BodyOf, type Same, proves } from "../wire-types";
 import { camel, convertKeys, snake } from "../values";
 import { RUNTIME_FREE, type DeploymentType, type WorkloadApiPermissions, type WorkloadRuntime, type WorkloadSystem } from "./contract-types";
+import { SvcError } from "../../errors";
 
 /** The types of a {@link Workload}'s args as programs write them (their docs are the specs' below). */
 interface WorkloadArgTypes {
@@ -142,12 +143,14 @@ async function waitForRollout(client: SvcClient, name: string, record: WorkloadR
     const s = r.staged;
     if (!s?.instantly_apply) return r;
     if (!pendingStaged(r)) {
-      throw new Error(
+      throw new SvcError(
+        "SVC_STAGED_VERSION_NOT_APPLIED",
         `workload '${name}': the staged version ${s.app_version} was not applied: its package did not download (${r.download_error ?? s.status.message}); it still runs ${r.app_version}. The next up stages it again`,
       );
     }
     if (Date.now() + ROLLOUT_POLL_MS > deadline) {
-      throw new Error(
+      throw new SvcError(
+        "SVC_STAGED_VERSION_NOT_APPLIED",
         `workload '${name}': the staged version ${s.app_version} is not applied after ${Math.round(timeoutMs / 1000)} s (download_status ${r.download_status}); it still runs ${r.app_version}. Raise svc:operationTimeoutSeconds, or use deploymentType staged-only to apply it yourself`,
       );
     }
