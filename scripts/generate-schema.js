@@ -4,7 +4,8 @@
  * declarations the dynamic resources use (`npm run schema`):
  * - which resources, their args (required, replace-on-change, provider-side) and computed outputs: the
  *   registered kinds (src/provider/kinds.ts);
- * - the types and docs: the TypeScript declarations the programs see, read with the compiler API: each
+ * - the types and docs: the TypeScript declarations the programs see (src/provider/resources/classes.ts,
+ *   written from the declarations by scripts/kind-classes.js), read with the compiler API: each
  *   kind's `<Kind>Args` interface as the provider receives it (`Resolved<...>`, every Input resolved),
  *   its class's doc comment and its output properties (`pulumi.Output<T>` → T);
  * - the provider's configuration: the settings of src/provider/config.ts (keys, environment variables,
@@ -60,6 +61,8 @@ function docOf(checker, symbol) {
   const text = ts
     .displayPartsToString(symbol.getDocumentationComment(checker))
     .replace(/\{@link(?:code|plain)?\s+([^}|\s]+)(?:[\s|]+([^}]*))?\}/g, (_, target, label) => "`" + (label?.trim() || target) + "`")
+    // A doc's line breaks are the source's wrapping, not the text's: one paragraph is one line.
+    .replace(/([^\n])\n(?=[^\n])/g, "$1 ")
     .trim();
   return text || undefined;
 }

@@ -20,6 +20,7 @@ import {
   semverString,
   text,
   title,
+  describedPattern,
 } from "./common";
 import { area, endpoint, pathValues } from "./endpoint";
 
@@ -45,7 +46,7 @@ export const absentIfNull = <T extends z.ZodType>(s: T) => s.nullish().transform
 const opt = absentIfNull;
 
 /** App names of the manifest (facts §3.1); a subset of the spec's filter charset. */
-export const APP_NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+export const APP_NAME_PATTERN = describedPattern(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, "lowercase letters, digits and '-', starting and ending with a letter or digit");
 export const appName = z
   .string()
   .min(1, { message: "must not be empty" })

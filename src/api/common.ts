@@ -33,8 +33,22 @@ export function showValue(v: unknown): string {
 
 const tooLong = (max: number, v: unknown) => `must be at most ${max} characters, got ${typeof v === "string" ? `${v.length}: ` : ""}${showValue(v)}`;
 
+/**
+ * The contract's patterns in words, by the pattern's source: the docs of the resources' args state
+ * the rule of the field that checks them from its zod schema (scripts/kind-classes.js), and a pattern
+ * is the one part of a rule that needs words, given beside it with `describedPattern`.
+ */
+const patternRules = new Map<string, string>();
+export const PATTERN_RULES: ReadonlyMap<string, string> = patternRules;
+
+/** A pattern of the contract with its rule in words (as the docs state it). */
+export function describedPattern(pattern: RegExp, words: string): RegExp {
+  patternRules.set(String(pattern), words);
+  return pattern;
+}
+
 /** Names used as filters (app, version, cluster, node, workload, asset): lowercase alphanumerics and `.`, `_`, `-`. */
-export const NAME_PATTERN = /^[a-z0-9._-]+$/;
+export const NAME_PATTERN = describedPattern(/^[a-z0-9._-]+$/, "lowercase letters, digits, '.', '_' and '-'");
 /** The rule a name follows, as messages state it. */
 export const nameRule = (max = 64) => `may contain only lowercase letters, digits and '.', '_', '-' and be 1-${max} characters long`;
 export const name = (max = 64) =>

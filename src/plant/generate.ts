@@ -21,7 +21,7 @@ import * as path from "node:path";
 import semver from "semver";
 import { parse as parseYaml } from "yaml";
 import { argsOfRecord, wireName } from "../provider/lifecycle";
-import { kinds } from "../provider/kinds";
+import { kinds, type KindName } from "../provider/kinds";
 import { deepEqual } from "../pulumi/values";
 import { ownPackage, vendoredSpec, vendorPackage, VENDOR_DIR } from "./package-source";
 import { Code, identifier, moduleVar, packageJson, pulumiYaml, sourceFiles, tsconfig, type Decl, type UndeclaredRecord } from "./program-text";
@@ -222,7 +222,7 @@ const leaveAll =
   };
 
 /** Each section the package knows, in the order the program declares them (later ones refer to earlier ones). */
-const SECTIONS: Record<string, SectionBuilder> = {
+const SECTIONS = {
   asset_classes: (b, list) => {
     for (const e of list.sort(byName)) b.declare("assets", "AssetClass", String(e.name), b.argsOf("asset_classes", String(e.name), "AssetClass", e));
   },
@@ -313,6 +313,29 @@ const SECTIONS: Record<string, SectionBuilder> = {
     if (list[0]) b.declare("settings", "InstanceSettings", "instance-settings", b.argsOf("instance_settings", "settings", "InstanceSettings", list[0]));
     for (const extra of list.slice(1)) b.leave("instance_settings", JSON.stringify(extra), "a platform has one settings record: only the first entry is declared");
   },
+} satisfies Record<string, SectionBuilder>;
+
+/**
+ * The snapshot section each kind's objects are declared from, or why a program declares none: keyed
+ * by every kind (the public classes), so that a kind without its entry here fails the type-check.
+ */
+export const KIND_SECTIONS: Record<KindName, keyof typeof SECTIONS | { none: string }> = {
+  AssetClass: "asset_classes",
+  AssetType: "asset_types",
+  Asset: "assets",
+  AssetProperty: "assets",
+  AssetMetadata: "assets",
+  Cluster: "clusters",
+  Label: "labels",
+  DataLabel: { none: RECORD_REASONS.data_labels },
+  DataType: "data_types",
+  App: { none: "an app is made by its first version: the program declares the versions (AppVersion)" },
+  AppVersion: "apps",
+  AppParameterValues: "parameter_values",
+  ParameterSchedule: "schedules",
+  Workload: "workloads",
+  Bridge: "bridges",
+  InstanceSettings: "instance_settings",
 };
 
 /** An app's appName and appVersion args as references to its declared AppVersion, when there is one. */

@@ -9,6 +9,7 @@ import { pathParamNames, type AnyEndpoint } from "../api/endpoint";
 import type { CallInput, SvcClient } from "../client";
 import { convertKeys, snake } from "./values";
 import type { BodyOf, CamelCasedDeep, SnakeCase } from "./wire-types";
+import { SvcError } from "../errors";
 
 /**
  * The type token prefix of every resource: `pulumi-nodejs:dynamic/svc:<Kind>`, the token
@@ -24,6 +25,23 @@ export const ADOPT_BY_CONTENT = "(adopt: the object that states every declared a
 export const TYPE_TOKEN_PREFIX = "pulumi-nodejs:dynamic/svc:";
 
 export interface ArgSpec<T = unknown> {
+  /**
+   * What the arg is, as its doc on hover and in the package schema: what it names, its default, what a
+   * change does. The platform's rule for it is never written here: the generated doc states the rule
+   * of its wire field (`{rule}` places it, else it ends the doc; see scripts/kind-classes.js, which
+   * refuses a registered kind's arg without one).
+   */
+  doc?: string;
+  /**
+   * The schema that checks the arg where the kind's wire schema does not hold it (a path value of its
+   * endpoints): its rule is stated in the arg's doc. Never used to check (the endpoint's schema does).
+   */
+  rule?: z.ZodType;
+  /**
+   * The arg is also a readable output of the resource class, with this doc; `type` is the output's
+   * TypeScript type where it is not the arg's (resolved) type.
+   */
+  output?: string | { doc: string; type: string };
   /**
    * A program must set it (checked before any call). Exactly the args the inputs type requires carry
    * it: a declaration whose specs disagree with its inputs type does not compile (see `ArgSpecs`).
@@ -108,7 +126,7 @@ export type RecordOf<E extends AnyEndpoint> = NonNullable<E["success"]["body"]> 
  * made by {@link echoes} also names the args `A` whose value the output states (whole, in part, in
  * another form, or inside a record that holds it).
  */
-export type OutputReader<R, A extends string = string> = ((record: R) => unknown) & { readonly echoes?: readonly A[] };
+export type OutputReader<R, A extends string = string> = ((record: R) => unknown) & { readonly echoes?: readonly A[]; readonly doc?: string };
 
 /**
  * A kind's computed outputs, declared once: output name (camelCase) → how it is read from the
@@ -126,6 +144,12 @@ export type OutputMap<R = never, A extends string = string> = Record<string, Out
  */
 export const echoes = <const A extends string, R, T>(args: readonly A[], read: (record: R) => T): ((record: R) => T) & { readonly echoes: readonly A[] } =>
   Object.assign((record: R) => read(record), { echoes: args });
+
+/**
+ * A computed output with its doc (the doc of the resource class's property, on hover and in the
+ * package schema): `output("When it was created (RFC 3339).", (r) => r.created)`.
+ */
+export const output = <F extends (record: never) => unknown>(doc: string, read: F): F & { readonly doc: string } => Object.assign(read, { doc });
 
 /** The values of a kind's computed outputs, as its output map reads them. */
 export type OutputValues<O extends OutputMap> = { [K in keyof O]: ReturnType<O[K]> };
@@ -186,6 +210,15 @@ interface DeclarationBase<I extends object, R extends WireRecord = WireRecord> {
   name: string;
   /** What the platform calls its objects, as messages name them: `workload`, `asset type`. */
   platformTerm: string;
+  /** The resource class's doc: what the object is, what destroying it does (kind-classes.js requires it of a registered kind). */
+  doc?: string;
+  /** The doc of the class's args interface (`<Kind>Args`): what a change of the args does as a whole. */
+  argsDoc?: string;
+  /**
+   * The args as the program gave them, made into what the class registers (runs in the program,
+   * before any provider call): e.g. a manifest given as a file path read into its value.
+   */
+  programArgs?(args: object): object;
   /** Every arg of `I`, and only those, with how it maps to the wire; the required ones say so. */
   args: ArgSpecs<I>;
   /** The platform's identity of the object, from its inputs; becomes the Pulumi id. Absent when the platform assigns it (the record's `id`). */
@@ -263,6 +296,9 @@ export type KindDeclaration<I extends object, R extends WireRecord = WireRecord>
 interface KindBase {
   name: string;
   platformTerm: string;
+  doc?: string;
+  argsDoc?: string;
+  programArgs?(args: object): object;
   args: Readonly<Record<string, ArgSpec>>;
   /** The args a program must set (those whose spec says `required`). */
   required: readonly string[];
@@ -281,6 +317,8 @@ interface KindBase {
   update?(ctx: KindContext, id: string, news: Props, olds: Props | undefined, changed: string[]): Promise<Answer>;
   /** The names of the computed outputs (the keys of the declared output map), which the resource class registers. */
   outputNames: readonly string[];
+  /** The doc of each computed output (its property on the resource class). */
+  outputDocs: Readonly<Record<string, string>>;
   /** The outputs that state args' values, each with those args: secret whenever one of them is. */
   outputEchoes: Readonly<Record<string, readonly string[]>>;
   argsFromRecord?(record: WireRecord, olds: Props): Props;
@@ -325,7 +363,7 @@ function echoesOf(kind: string, map: OutputMap<never>, declared: readonly string
   for (const [name, reader] of Object.entries(map)) {
     if (!reader.echoes?.length) continue;
     const unknown = reader.echoes.filter((a) => !declared.includes(a));
-    if (unknown.length) throw new Error(`${kind}: the output ${name} echoes ${unknown.join(", ")}, which the kind does not declare as args`);
+    if (unknown.length) throw new SvcError("SVC_KIND_DECLARATION_INVALID", `${kind}: the output ${name} echoes ${unknown.join(", ")}, which the kind does not declare as args`);
     out[name] = reader.echoes;
   }
   return out;
@@ -359,7 +397,7 @@ export function defineKind<I extends object, R extends WireRecord = WireRecord>(
   const inputs = (props: Props, op: string): I => {
     const args = pick(props);
     if (hasRequired(args)) return args;
-    throw new Error(`${d.name}: ${op} needs the required arg(s) ${missingArgs(required, args).join(", ")}, which the inputs lack`);
+    throw new SvcError("SVC_KIND_INPUTS_INCOMPLETE", `${d.name}: ${op} needs the required arg(s) ${missingArgs(required, args).join(", ")}, which the inputs lack`);
   };
   /** The inputs of the last run, when there was one and they are complete. */
   const previousInputs = (props: Props | undefined): I | undefined => {
@@ -379,6 +417,9 @@ export function defineKind<I extends object, R extends WireRecord = WireRecord>(
   const base: KindBase = {
     name: d.name,
     platformTerm: d.platformTerm,
+    doc: d.doc,
+    argsDoc: d.argsDoc,
+    programArgs: d.programArgs,
     args: d.args,
     required,
     id: id && ((props) => id(inputs(props, "id"))),
@@ -393,6 +434,7 @@ export function defineKind<I extends object, R extends WireRecord = WireRecord>(
     read: async (ctx, id, props) => answered(await d.read(ctx, id, knownArgs(props))),
     update: update && (async (ctx, id, news, before, changed) => answer(await update(ctx, id, inputs(news, "update"), previousInputs(before), changed.filter(isArg)))),
     outputNames: Object.keys(map),
+    outputDocs: Object.fromEntries(Object.entries(map).map(([name, reader]) => [name, reader.doc ?? ""])),
     outputEchoes: echoesOf(d.name, map, declared),
     argsFromRecord: argsFromRecord && ((record, before) => Object.fromEntries(Object.entries(argsFromRecord(record, knownArgs(before))))),
     skipAdoptUpdate: d.skipAdoptUpdate,
@@ -557,7 +599,7 @@ export function argsInBody<A extends Readonly<Record<string, ArgSpec>>>(specs: A
 /** The body fields an endpoint's schema declares (its object shape); `who` names the caller in the error. */
 function bodyFields(who: string, ep: AnyEndpoint): readonly string[] {
   if (ep.body instanceof z.ZodObject) return Object.keys(ep.body.shape);
-  throw new Error(`${who}: the endpoint ${ep.id} declares no object body, so the args cannot build it; write this call by hand`);
+  throw new SvcError("SVC_KIND_DECLARATION_INVALID", `${who}: the endpoint ${ep.id} declares no object body, so the args cannot build it; write this call by hand`);
 }
 
 const isRecord = (v: unknown): v is WireRecord => typeof v === "object" && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
@@ -605,7 +647,7 @@ export function declareKind<I extends object>() {
     if (!create && eps.create) {
       const ep: AnyEndpoint = eps.create;
       const fields = bodyFields(d.name, ep);
-      if (pathParamNames(ep.path).length > 0 && !d.id) throw new Error(`${d.name}: ${ep.id} has path values, which need the kind's id`);
+      if (pathParamNames(ep.path).length > 0 && !d.id) throw new SvcError("SVC_KIND_DECLARATION_INVALID", `${d.name}: ${ep.id} has path values, which need the kind's id`);
       create = async ({ client }, i) => record(ep, await client.call(ep, input(ep, idOf(i), i, fields)));
       named.create = ep;
     }
@@ -630,15 +672,15 @@ export function declareKind<I extends object>() {
       };
       named.delete = ep;
     }
-    if (!create || !read) throw new Error(`${d.name}: the declaration needs a create and a read, each an endpoint or a function`);
+    if (!create || !read) throw new SvcError("SVC_KIND_DECLARATION_INVALID", `${d.name}: the declaration needs a create and a read, each an endpoint or a function`);
     // Check validates against the create body unless the declaration says otherwise.
     const base = { ...rest, args: d.args, schema: d.schema ?? eps.create?.body, create, read, update };
     let kind: Kind;
     if (d.onDestroy === "release") {
-      if (remove) throw new Error(`${d.name}: a kind whose destroy releases the object has no delete`);
+      if (remove) throw new SvcError("SVC_KIND_DECLARATION_INVALID", `${d.name}: a kind whose destroy releases the object has no delete`);
       kind = defineKind<I, R>({ ...base, onDestroy: "release" });
     } else {
-      if (!remove) throw new Error(`${d.name}: the declaration needs a delete, an endpoint or a function (or onDestroy "release")`);
+      if (!remove) throw new SvcError("SVC_KIND_DECLARATION_INVALID", `${d.name}: the declaration needs a delete, an endpoint or a function (or onDestroy "release")`);
       kind = defineKind<I, R>({ ...base, onDestroy: d.onDestroy, delete: remove });
     }
     return { ...kind, endpoints: named };

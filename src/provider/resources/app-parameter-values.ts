@@ -2,38 +2,27 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { SvcClient } from "../../client";
 import { parameters } from "../../api/parameters";
-import { defineKind, type CheckFailure, type OutputReader, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { defineKind, type CheckFailure, type OutputReader, type WireRecord } from "../kind";
 import { registerKind } from "../registry";
-import { SvcResource } from "../shim";
 import { assetNameOfKrn, nameKeyedRecord, scalarValue, showValue } from "../../api/common";
 import { parameterName } from "../../api/apps";
 import { isAssetRef, toAssetKrn } from "./refs";
 import type { Resolved } from "../input-types";
-import { proves, type Same } from "../wire-types";
+import type { Scalar } from "./contract-types";
 
-type Scalar = string | number | boolean;
-
-/** The arguments of an {@link AppParameterValues}. */
-export interface AppParameterValuesArgs {
-  /** The app whose parameters are set (an app name, 1–64 characters). Changing it replaces the resource. */
+/** The types of an {@link AppParameterValues}'s args as programs write them (their docs are the specs' below). */
+interface AppParameterValuesArgTypes {
   appName: pulumi.Input<string>;
-  /** The app version that declares the parameters, a semantic version such as `1.2.0`. Changing it replaces the resource. */
   appVersion: pulumi.Input<string>;
-  /** The resource the values are for: an asset name or KRN (`krn:asset:<name>`). Changing it replaces the resource. */
   resource: pulumi.Input<string>;
-  /**
-   * The managed values: parameter name → number, string or boolean (the parameter's type). Only
-   * these parameters are managed; one removed from here returns to its default. Changes update in place.
-   */
   values: pulumi.Input<Record<string, pulumi.Input<Scalar>>>;
-  /** A comment stored with the values when they are written; not read back; default: none. Changes update in place. */
   comment?: pulumi.Input<string>;
 }
 
 /** Parameter values have no computed outputs: `values` (the managed values as the platform holds them) is their state. */
 const appParameterValuesOutputs: Record<never, OutputReader<ValuesRecord>> = {};
 
-type Inputs = Resolved<AppParameterValuesArgs>;
+type Inputs = Resolved<AppParameterValuesArgTypes>;
 type Identity = Pick<Inputs, "appName" | "appVersion" | "resource">;
 
 const params = (i: Identity) => ({ app_name: i.appName, app_version: i.appVersion });
@@ -77,17 +66,30 @@ function fromId(id: string): Identity {
   return { appName: id.slice(0, at), appVersion: id.slice(at + 1, slash), resource: id.slice(slash + 1) };
 }
 
-const appParameterValuesKind = registerKind(
+export const appParameterValuesKind = registerKind(
   defineKind<Inputs, ValuesRecord>({
     name: "AppParameterValues",
     platformTerm: "parameter values",
+    doc: "The values of an app version's parameters for one resource (asset), with patch semantics: only the parameters named in `values` are managed; the resource's other parameters are left alone. Removing a parameter from `values` (or destroying the resource) resets it to its default. A new app, version or resource replaces it; the values update in place.",
+    argsDoc: "The arguments of an {@link AppParameterValues}.",
     args: {
-      appName: { required: true, replaces: true },
-      appVersion: { required: true, replaces: true },
-      resource: { required: true, replaces: true },
+      appName: {
+        rule: parameters.valuesUpdate.params?.shape.app_name,
+        doc: "The app whose parameters are set (an app name, {rule}). Changing it replaces the resource.",
+        required: true,
+        replaces: true,
+      },
+      appVersion: { doc: "The app version that declares the parameters, a semantic version such as `1.2.0`. Changing it replaces the resource.", required: true, replaces: true },
+      resource: { doc: "The resource the values are for: an asset name or KRN (`krn:asset:<name>`). Changing it replaces the resource.", required: true, replaces: true },
       // Parameter name → value: any name is data.
-      values: { required: true, compare: "exact", schema: nameKeyedRecord(parameterName, scalarValue) },
-      comment: { writeOnly: true },
+      values: {
+        doc: "The managed values: parameter name → number, string or boolean (the parameter's type). Only these parameters are managed; one removed from here returns to its default. Changes update in place.",
+        output: { doc: "The managed values as the platform holds them.", type: "Record<string, Scalar>" },
+        required: true,
+        compare: "exact",
+        schema: nameKeyedRecord(parameterName, scalarValue),
+      },
+      comment: { doc: "A comment stored with the values when they are written; not read back; default: none. Changes update in place.", writeOnly: true },
     },
     id: (i) => `${i.appName}@${i.appVersion}/${toAssetKrn(i.resource)}`,
     check(i): CheckFailure[] {
@@ -146,20 +148,3 @@ const appParameterValuesKind = registerKind(
     outputs: appParameterValuesOutputs,
   }),
 );
-
-/**
- * The values of an app version's parameters for one resource (asset), with patch semantics: only
- * the parameters named in `values` are managed; the resource's other parameters are left alone.
- * Removing a parameter from `values` (or destroying the resource) resets it to its default. A new
- * app, version or resource replaces it; the values update in place.
- */
-export class AppParameterValues extends SvcResource {
-  /** The managed values as the platform holds them. */
-  declare readonly values: pulumi.Output<Record<string, Scalar>>;
-
-  constructor(name: string, args: AppParameterValuesArgs, opts?: pulumi.CustomResourceOptions) {
-    super(appParameterValuesKind, name, args, opts);
-  }
-}
-
-proves<Same<OutputValues<typeof appParameterValuesOutputs>, DeclaredOutputs<AppParameterValues, keyof typeof appParameterValuesOutputs>>>();

@@ -1,75 +1,30 @@
 /** AppVersion: one version of an app; the first version creates the app. */
-import fs from "node:fs";
-import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import type * as Yaml from "yaml";
 import { z } from "zod";
-import { AppVersionCreate, AppVersionPatch, apps } from "../../api/apps";
+import { AppVersionCreate, AppVersionPatch, appImageInput, apps } from "../../api/apps";
 import { auditAt, renderPath } from "../../api/common";
-import { declareKind, defineOutputs, echoes, type CheckFailure, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { declareKind, defineOutputs, echoes, type CheckFailure, type WireRecord, output } from "../kind";
 import { registerKind } from "../registry";
-import { SvcResource } from "../shim";
+import { UNUSABLE_MANIFEST, readManifestFile, type Json } from "./manifest-file";
 import { containsUnknown, deepEqual } from "../../pulumi/values";
 import { camel, convertKeys, describeIssue, reconcile, snake } from "../values";
 import type { DeepInput, Resolved } from "../input-types";
 import { conformed, type Same, proves } from "../wire-types";
 import { DEFAULTS_FREE, MANIFEST_ARGS_ONLY, SCHEMAS_FREE, type AppManifest, type AppVersionDefaults, type AppVersionSchemas } from "./contract-types";
 
-/** The YAML parser, loaded at the first manifest file: the provider host loads this module with every kind, and most programs have none. */
-let yaml: typeof Yaml | undefined;
-function parseYaml(text: string): unknown {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  yaml ??= require("yaml") as typeof Yaml;
-  return yaml.parse(text);
-}
-
-type Json = Record<string, unknown>;
-
-/**
- * The arguments of an {@link AppVersion}. `image`, `defaults` and `schemas` change in place (as args
- * or in the manifest); a change of anything else replaces the version.
- */
-export interface AppVersionArgs {
-  /** The app's name: lowercase letters, digits, '.', '_' and '-', 1–64 characters; the first version creates the app. Changing it replaces the version. */
+/** The types of an {@link AppVersion}'s args as programs write them (their docs are the specs' below). */
+interface AppVersionArgTypes {
   appName: pulumi.Input<string>;
-  /** The version, a semantic version such as `1.2.0` (at most 64 characters). Changing it replaces the version. */
   version: pulumi.Input<string>;
-  /** The app's type: `app`, `importer`, `exporter` or `docker`. Changing it replaces the version. */
   type: pulumi.Input<"app" | "importer" | "exporter" | "docker">;
-  /** The display title, 1–128 characters; default: the manifest's, else the app name. Changing it replaces the version. */
   title?: pulumi.Input<string>;
-  /** The description, up to 4096 characters; default: the manifest's, else empty. Changing it replaces the version. */
   description?: pulumi.Input<string>;
-  /** The container image, up to 1024 characters; default: the manifest's, else none. Changes update in place. */
   image?: pulumi.Input<string>;
-  /**
-   * The deployment defaults: `deployment`, `app` (its `configuration` passes through untouched),
-   * `system` and `apiPermissions` (untouched); camelCase here, snake_case on the platform. Default:
-   * the manifest's, else none. Changes update in place.
-   */
   defaults?: pulumi.Input<DeepInput<AppVersionDefaults>>;
-  /**
-   * The schemas: `parameters` and `configuration` (JSON Schemas, untouched) and `ioConfiguration`.
-   * Default: the manifest's, else none. Changes update in place.
-   */
   schemas?: pulumi.Input<DeepInput<AppVersionSchemas>>;
-  /**
-   * The rest of the app manifest in the platform's shape (snake_case: io, parameters, flags, ...):
-   * an object, or the path of a YAML file read when the program runs. A relative path is relative to
-   * the program's working directory (`process.cwd()` of the program: with the Pulumi CLI, the project
-   * directory that holds Pulumi.yaml, or `main` when that names a directory). A file that cannot be
-   * read or is not a YAML mapping fails the resource's check, naming the path and that directory.
-   * Explicit args win over the manifest; `name`, `version` and `type` must be set with the args.
-   * Default: none. A change of its `image`, `defaults` or `schemas` (where no arg overrides them)
-   * updates in place; a change of anything else in it replaces the version.
-   */
   manifest?: pulumi.Input<DeepInput<AppManifest> | string>;
-  /** Take over a version that already exists instead of failing, and bring it to the declared arguments. Provider-side only (never sent); default `false`. */
   adopt?: pulumi.Input<boolean>;
 }
-
-/** The key of the value a manifest file that could not be used is replaced with; check reports it. */
-const UNUSABLE_MANIFEST = "__unusableManifest";
 
 const MANIFEST_OWN = ["name", "version", "type", "title", "description", "image", "defaults", "schemas"];
 /** The manifest's fields an explicit arg of the same name overrides. */
@@ -81,11 +36,11 @@ const PATCHABLE = ["image", "defaults", "schemas"] as const;
  * The app version's args as the provider receives them. The manifest arrives as a mapping (a file's is
  * read by the resource class), whose content check validates with the rest of the body.
  */
-type Inputs = Omit<Resolved<AppVersionArgs>, "manifest"> & { manifest?: Json };
+type Inputs = Omit<Resolved<AppVersionArgTypes>, "manifest"> & { manifest?: Json };
 // The args resolve to the documented contract types (contract-types.ts proves those are the contract's).
 proves<Same<NonNullable<Inputs["defaults"]>, AppVersionDefaults>>();
 proves<Same<NonNullable<Inputs["schemas"]>, AppVersionSchemas>>();
-proves<Same<Exclude<Resolved<AppVersionArgs["manifest"]>, string | undefined>, AppManifest>>();
+proves<Same<Exclude<Resolved<AppVersionArgTypes["manifest"]>, string | undefined>, AppManifest>>();
 
 /** The create body before validation: the manifest, overridden by the explicit args. */
 function createBody(i: Inputs): Json {
@@ -163,33 +118,85 @@ const params = (id: string) => {
 
 /** An app version's computed outputs, read from the platform's record. */
 const appVersionOutputs = defineOutputs(apps.versionGet, {
-  createdAt: (r) => r.created_at,
-  createdBy: (r) => r.created_by,
-  updatedAt: (r) => r.updated_at,
-  updatedBy: (r) => r.updated_by,
+  createdAt: output("When the version was created (RFC 3339).", (r) => r.created_at),
+  createdBy: output("Who created the version.", (r) => r.created_by),
+  updatedAt: output("When the version was last changed (RFC 3339).", (r) => r.updated_at),
+  updatedBy: output("Who changed the version last.", (r) => r.updated_by),
   // The manifest declares the parameters and the flags.
-  parameterNames: echoes(["manifest"], (r) => (r.parameters ?? []).map((p) => p.name)),
-  flags: echoes(["manifest"], (r): Json => r.flags),
+  parameterNames: output(
+    "The names of the parameters the version declares (its manifest's `parameters`), in order.",
+    echoes(["manifest"], (r) => (r.parameters ?? []).map((p) => p.name)),
+  ),
+  flags: output(
+    "The version's flags as the platform holds them (snake_case, the platform's defaults filled in).",
+    echoes(["manifest"], (r): { [x: string]: unknown } => r.flags),
+  ),
 });
 
-const appVersionKind = registerKind(
+export const appVersionKind = registerKind(
   declareKind<Inputs>()({
     name: "AppVersion",
     platformTerm: "app version",
+    doc: "One version of an app, with the id `<app>@<version>`; the first version creates the app. `image`, `defaults` and `schemas` change in place (the platform's patchable keys, patch semantics), whether an arg or the manifest sets them; any other change replaces the version, because the platform cannot patch the rest of a manifest. Destroying it deletes the version.",
+    argsDoc:
+      "The arguments of an {@link AppVersion}. `image`, `defaults` and `schemas` change in place (as args or in the manifest); a change of anything else replaces the version.",
     args: {
-      appName: { required: true, wire: "name", replaces: true },
-      version: { required: true, replaces: true },
-      type: { required: true, replaces: true },
-      title: { replaces: true },
-      description: { replaces: true },
-      image: {},
-      defaults: { nested: true, freeForm: DEFAULTS_FREE, schema: AppVersionCreate.shape.defaults },
-      schemas: { nested: true, freeForm: SCHEMAS_FREE, schema: AppVersionCreate.shape.schemas },
+      appName: {
+        rule: AppVersionCreate.shape.name,
+        doc: "The app's name: {rule}; the first version creates the app. Changing it replaces the version.",
+        output: "The app's name.",
+        required: true,
+        wire: "name",
+        replaces: true,
+      },
+      version: {
+        rule: AppVersionCreate.shape.version,
+        doc: "The version, a semantic version such as `1.2.0` ({rule}). Changing it replaces the version.",
+        output: "The version.",
+        required: true,
+        replaces: true,
+      },
+      type: {
+        doc: "The app's type: `app`, `importer`, `exporter` or `docker`. Changing it replaces the version.",
+        output: { doc: "The app's type.", type: "string" },
+        required: true,
+        replaces: true,
+      },
+      title: {
+        rule: AppVersionCreate.shape.title,
+        doc: "The display title, {rule}; default: the manifest's, else the app name. Changing it replaces the version.",
+        replaces: true,
+      },
+      description: {
+        rule: AppVersionCreate.shape.description,
+        doc: "The description, {rule}; default: the manifest's, else empty. Changing it replaces the version.",
+        replaces: true,
+      },
+      image: { rule: appImageInput.options[0], doc: "The container image, {rule}; default: the manifest's, else none. Changes update in place." },
+      defaults: {
+        doc: "The deployment defaults: `deployment`, `app` (its `configuration` passes through untouched), `system` and `apiPermissions` (untouched); camelCase here, snake_case on the platform. Default: the manifest's, else none. Changes update in place.",
+        nested: true,
+        freeForm: DEFAULTS_FREE,
+        schema: AppVersionCreate.shape.defaults,
+      },
+      schemas: {
+        doc: "The schemas: `parameters` and `configuration` (JSON Schemas, untouched) and `ioConfiguration`. Default: the manifest's, else none. Changes update in place.",
+        nested: true,
+        freeForm: SCHEMAS_FREE,
+        schema: AppVersionCreate.shape.schemas,
+      },
       // A manifest change replaces the version unless it only changes what a patch can (see replaceWhen).
       // Its fields are the create body's (check refuses name, version and type there, which args set),
       // and the mark of a file that could not be used, which check reports.
-      manifest: { wire: "__manifest", schema: AppVersionCreate.extend({ [UNUSABLE_MANIFEST]: z.string().optional() }) },
-      adopt: { local: true },
+      manifest: {
+        doc: "The rest of the app manifest in the platform's shape (snake_case: io, parameters, flags, ...): an object, or the path of a YAML file read when the program runs. A relative path is relative to the program's working directory (`process.cwd()` of the program: with the Pulumi CLI, the project directory that holds Pulumi.yaml, or `main` when that names a directory). A file that cannot be read or is not a YAML mapping fails the resource's check, naming the path and that directory. Explicit args win over the manifest; `name`, `version` and `type` must be set with the args. Default: none. A change of its `image`, `defaults` or `schemas` (where no arg overrides them) updates in place; a change of anything else in it replaces the version.",
+        wire: "__manifest",
+        schema: AppVersionCreate.extend({ [UNUSABLE_MANIFEST]: z.string().optional() }),
+      },
+      adopt: {
+        doc: "Take over a version that already exists instead of failing, and bring it to the declared arguments. Provider-side only (never sent); default `false`.",
+        local: true,
+      },
     },
     id: (i) => `${i.appName}@${i.version}`,
     // The manifest and the args make one body: a change the platform cannot patch replaces the version.
@@ -238,8 +245,20 @@ const appVersionKind = registerKind(
       return { image, manifest: manifestFromRecord(olds.manifest, { ...r, image: manifestImage }, olds) };
     },
     outputs: appVersionOutputs,
+    // A file that cannot be used becomes a value check refuses: the resource fails, the program does not crash.
+    programArgs: (args: { manifest?: pulumi.Input<unknown> }) => ({
+      ...args,
+      manifest: args.manifest === undefined ? undefined : pulumi.output(args.manifest).apply(manifestValue),
+    }),
   }),
 );
+
+/** A manifest as the program gave it (a mapping, or the path of its YAML file) as the class registers it. */
+function manifestValue(manifest: unknown): unknown {
+  if (typeof manifest !== "string") return manifest;
+  const read = readManifestFile(manifest);
+  return "problem" in read ? { [UNUSABLE_MANIFEST]: read.problem } : read.manifest;
+}
 
 /** What check says about a manifest file that could not be used, when that is what `manifest` holds. */
 function manifestProblem(manifest: unknown): string | undefined {
@@ -247,79 +266,3 @@ function manifestProblem(manifest: unknown): string | undefined {
   const problem = m && typeof m === "object" && !Array.isArray(m) ? m[UNUSABLE_MANIFEST] : undefined;
   return typeof problem === "string" ? problem : undefined;
 }
-
-/**
- * Reads a manifest YAML file, relative paths against `cwd` (the program's working directory): the
- * mapping it holds, or why it cannot be used (naming the path given, the directory and the file).
- */
-export function readManifestFile(file: string, cwd = process.cwd()): { manifest: Json } | { problem: string } {
-  const resolved = path.resolve(cwd, file);
-  const where = path.isAbsolute(file) ? `manifest file '${file}'` : `manifest file '${file}' (relative to the program's working directory ${cwd}: ${resolved})`;
-  let text: string;
-  try {
-    text = fs.readFileSync(resolved, "utf8");
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    const why = err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "it is a directory" : err.code === "EACCES" ? "permission denied" : err.message;
-    return { problem: `cannot read the ${where}: ${why}${err.code && !why.includes(err.code) ? ` (${err.code})` : ""}` };
-  }
-  let doc: unknown;
-  try {
-    doc = parseYaml(text);
-  } catch (e) {
-    return { problem: `the ${where} is not valid YAML: ${(e as Error).message.split("\n")[0]}` };
-  }
-  if (!doc || typeof doc !== "object" || Array.isArray(doc)) {
-    const holds = doc === null || doc === undefined ? "nothing" : Array.isArray(doc) ? "a list" : `a ${typeof doc}`;
-    return { problem: `the ${where} must hold a YAML mapping (the app manifest); it holds ${holds}` };
-  }
-  return { manifest: doc as Json };
-}
-
-/** Reads a manifest YAML file (relative paths against the working directory); throws when it cannot be used. */
-export function loadManifest(file: string): Json {
-  const read = readManifestFile(file);
-  if ("problem" in read) throw new Error(`AppVersion: ${read.problem}`);
-  return read.manifest;
-}
-
-/**
- * One version of an app, with the id `<app>@<version>`; the first version creates the app. `image`,
- * `defaults` and `schemas` change in place (the platform's patchable keys, patch semantics), whether
- * an arg or the manifest sets them; any other change replaces the version, because the platform
- * cannot patch the rest of a manifest.
- * Destroying it deletes the version.
- */
-export class AppVersion extends SvcResource {
-  /** The app's name. */
-  declare readonly appName: pulumi.Output<string>;
-  /** The version. */
-  declare readonly version: pulumi.Output<string>;
-  /** The app's type. */
-  declare readonly type: pulumi.Output<string>;
-
-  /** When the version was created (RFC 3339). */
-  declare readonly createdAt: pulumi.Output<string>;
-  /** Who created the version. */
-  declare readonly createdBy: pulumi.Output<string>;
-  /** When the version was last changed (RFC 3339). */
-  declare readonly updatedAt: pulumi.Output<string>;
-  /** Who changed the version last. */
-  declare readonly updatedBy: pulumi.Output<string>;
-  /** The names of the parameters the version declares (its manifest's `parameters`), in order. */
-  declare readonly parameterNames: pulumi.Output<string[]>;
-  /** The version's flags as the platform holds them (snake_case, the platform's defaults filled in). */
-  declare readonly flags: pulumi.Output<{ [x: string]: unknown }>;
-
-  constructor(name: string, args: AppVersionArgs, opts?: pulumi.CustomResourceOptions) {
-    // A file that cannot be used becomes a value check refuses: the resource fails, the program does not crash.
-    const fromFile = (file: string) => {
-      const read = readManifestFile(file);
-      return "problem" in read ? { [UNUSABLE_MANIFEST]: read.problem } : read.manifest;
-    };
-    const manifest = args.manifest === undefined ? undefined : pulumi.output(args.manifest).apply((m) => (typeof m === "string" ? fromFile(m) : m));
-    super(appVersionKind, name, { ...args, manifest }, opts);
-  }
-}
-
-proves<Same<OutputValues<typeof appVersionOutputs>, DeclaredOutputs<AppVersion, keyof typeof appVersionOutputs>>>();

@@ -4,24 +4,16 @@ import { AppPatch, apps } from "../../api/apps";
 import { workloads } from "../../api/workloads";
 import type { SvcClient } from "../../client";
 import { name as nameSchema } from "../../api/common";
-import { declareKind, defineOutputs, type OutputValues, type DeclaredOutputs, type RecordOf } from "../kind";
+import { declareKind, defineOutputs, type RecordOf, output } from "../kind";
 import { registerKind } from "../registry";
-import { SvcResource } from "../shim";
 import type { Resolved } from "../input-types";
-import { proves, type Same } from "../wire-types";
+import { SvcError } from "../../errors";
 
-/** The arguments of an {@link App}. */
-export interface AppArgs {
-  /**
-   * The app's name, as its first {@link AppVersion} created it (e.g. `version.appName`): lowercase
-   * letters, digits, '.', '_', '-'; 1–64 characters. Changing it replaces the App resource.
-   */
+/** The types of an {@link App}'s args as programs write them (their docs are the specs' below). */
+interface AppArgTypes {
   name: pulumi.Input<string>;
-  /** The app's display title, 1–128 characters; default: left as the versions set it. Changes update in place. */
   title?: pulumi.Input<string>;
-  /** The app's description, up to 4096 characters; default: left as the versions set it. Changes update in place. */
   description?: pulumi.Input<string>;
-  /** The app's category, free text up to 256 characters; default: none. Changes update in place. */
   category?: pulumi.Input<string>;
 }
 
@@ -30,11 +22,11 @@ export interface AppArgs {
  * with other resources of the stack (versions, workloads) and are read with `getApp`.
  */
 const appOutputs = defineOutputs(apps.get, {
-  type: (r) => r.type,
-  createdAt: (r) => r.created_at,
-  createdBy: (r) => r.created_by,
+  type: output("The app's type, fixed by its first version: `app`, `importer`, `exporter` or `docker`.", (r) => r.type),
+  createdAt: output("When the app was created (RFC 3339), by its first version.", (r) => r.created_at),
+  createdBy: output("Who created the app.", (r) => r.created_by),
 });
-type Inputs = Resolved<AppArgs>;
+type Inputs = Resolved<AppArgTypes>;
 type AppRecord = RecordOf<typeof apps.get>;
 
 const patchBody = (i: Inputs) => ({ title: i.title, description: i.description, category: i.category });
@@ -55,7 +47,8 @@ async function waitUntilUndeployed(client: SvcClient, app: string, timeoutMs: nu
     if (page.data.length === 0) return;
     if (Date.now() + POLL_MS > deadline) {
       const names = page.data.map((w) => w.name).join(", ");
-      throw new Error(
+      throw new SvcError(
+        "SVC_APP_STILL_RUNS",
         `app '${app}' still runs as workload(s) ${names} after ${Math.round(timeoutMs / 1000)} s: delete them first (a workload outside this stack keeps the app), or raise svc:operationTimeoutSeconds`,
       );
     }
@@ -63,11 +56,23 @@ async function waitUntilUndeployed(client: SvcClient, app: string, timeoutMs: nu
   }
 }
 
-const appKind = registerKind(
+export const appKind = registerKind(
   declareKind<Inputs>()({
     name: "App",
     platformTerm: "app",
-    args: { name: { required: true, replaces: true }, title: {}, description: {}, category: {} },
+    doc: "The app-level fields (title, description, category) of an app that its versions create. Declare it after the first version, e.g. `name: version.appName`, which also orders it after that version. Creating it patches the app; a new `name` replaces it, other changes update in place. Destroying it waits until no workload runs the app, then deletes the app with all its versions. Its outputs are the app's own, fixed fields (type, creation). The app's latest version, status and update time move whenever its versions or workloads change, which are other resources of the stack: kept in this resource's state they would be stale after every such change (and every refresh would report them), so the App does not report them; `getApp` reads them.",
+    argsDoc: "The arguments of an {@link App}.",
+    args: {
+      name: {
+        doc: "The app's name, as its first {@link AppVersion} created it (e.g. `version.appName`): {rule}. Changing it replaces the App resource.",
+        output: "The app's name (its id on the platform).",
+        required: true,
+        replaces: true,
+      },
+      title: { doc: "The app's display title, {rule}; default: left as the versions set it. Changes update in place." },
+      description: { doc: "The app's description, {rule}; default: left as the versions set it. Changes update in place." },
+      category: { doc: "The app's category, free text {rule}; default: none. Changes update in place." },
+    },
     id: (i) => i.name,
     schema: AppPatch.extend({ name: nameSchema(64) }),
     // The app exists once a version created it: creating this resource takes its fields over.
@@ -83,32 +88,3 @@ const appKind = registerKind(
     outputs: appOutputs,
   }),
 );
-
-/**
- * The app-level fields (title, description, category) of an app that its versions create. Declare
- * it after the first version, e.g. `name: version.appName`, which also orders it after that
- * version. Creating it patches the app; a new `name` replaces it, other changes update in place.
- * Destroying it waits until no workload runs the app, then deletes the app with all its versions.
- *
- * Its outputs are the app's own, fixed fields (type, creation). The app's latest version, status and
- * update time move whenever its versions or workloads change, which are other resources of the stack:
- * kept in this resource's state they would be stale after every such change (and every refresh would
- * report them), so the App does not report them; `getApp` reads them.
- */
-export class App extends SvcResource {
-  /** The app's name (its id on the platform). */
-  declare readonly name: pulumi.Output<string>;
-
-  /** The app's type, fixed by its first version: `app`, `importer`, `exporter` or `docker`. */
-  declare readonly type: pulumi.Output<"app" | "importer" | "exporter" | "docker">;
-  /** When the app was created (RFC 3339), by its first version. */
-  declare readonly createdAt: pulumi.Output<string>;
-  /** Who created the app. */
-  declare readonly createdBy: pulumi.Output<string>;
-
-  constructor(name: string, args: AppArgs, opts?: pulumi.CustomResourceOptions) {
-    super(appKind, name, args, opts);
-  }
-}
-
-proves<Same<OutputValues<typeof appOutputs>, DeclaredOutputs<App, keyof typeof appOutputs>>>();

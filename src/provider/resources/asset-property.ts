@@ -3,52 +3,34 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { AssetPropertyCreate, MetadataCreate, assets } from "../../api/assets";
 import { name as nameSchema } from "../../api/common";
-import { declareKind, defineOutputs, echoes, type OutputValues, type DeclaredOutputs } from "../kind";
+import { declareKind, defineOutputs, echoes, output } from "../kind";
 import { registerKind } from "../registry";
-import { SvcResource } from "../shim";
 import type { Resolved } from "../input-types";
-import { proves, type Same } from "../wire-types";
+import type { PropertyValue } from "./contract-types";
 
-type Value = string | number | boolean | string[] | number[] | boolean[];
-
-/** The arguments of an {@link AssetProperty}. */
-export interface AssetPropertyArgs {
-  /** The asset the property belongs to: an asset name (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changing it replaces the property. */
+/** The types of an {@link AssetProperty}'s args as programs write them (their docs are the specs' below). */
+interface AssetPropertyArgTypes {
   assetName: pulumi.Input<string>;
-  /** The property's name: lowercase letters, digits, '.', '_' and '-', 1–64 characters. Changing it replaces the property. */
   name: pulumi.Input<string>;
-  /**
-   * The property's display title, 1–64 characters; default: none. Property names are
-   * platform-wide: when the name exists already, its title stays as it is. Changes update in place.
-   */
   title?: pulumi.Input<string>;
-  /**
-   * The value: a string, number, boolean or an array of one of these. The platform stores it as
-   * text (arrays as JSON), which refresh compares with the text of the declared value. Changes update in place.
-   */
-  value: pulumi.Input<Value>;
-  /** Take over a property that already exists with this name on the asset instead of failing. Provider-side only (never sent); default `false`. */
+  value: pulumi.Input<PropertyValue>;
   adopt?: pulumi.Input<boolean>;
 }
-/** The arguments of an {@link AssetMetadata}. */
-export interface AssetMetadataArgs {
-  /** The asset the metadata belongs to: an asset name (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changing it replaces the metadata. */
+/** The types of an {@link AssetMetadata}'s args as programs write them (their docs are the specs' below). */
+interface AssetMetadataArgTypes {
   assetName: pulumi.Input<string>;
-  /** The metadata record's name: lowercase letters, digits, '.', '_' and '-', 1–64 characters. Changing it replaces the metadata. */
   name: pulumi.Input<string>;
-  /** The metadata: a free-form JSON object, passed through untouched. Changes update in place. */
   payload: pulumi.Input<Record<string, unknown>>;
-  /** Take over a metadata record that already exists with this name on the asset instead of failing. Provider-side only (never sent); default `false`. */
   adopt?: pulumi.Input<boolean>;
 }
 
-type PropInputs = Resolved<AssetPropertyArgs>;
-type MetaInputs = Resolved<AssetMetadataArgs>;
+type PropInputs = Resolved<AssetPropertyArgTypes>;
+type MetaInputs = Resolved<AssetMetadataArgTypes>;
 
 /** The text the platform stores for a value (arrays as JSON). */
-export const valueText = (v: Value): string => (Array.isArray(v) ? JSON.stringify(v) : String(v));
+export const valueText = (v: PropertyValue): string => (Array.isArray(v) ? JSON.stringify(v) : String(v));
 /** Whether the platform's text is the declared value's. */
-const sameValueText = (declared: Value, stated: unknown): boolean => valueText(declared) === stated;
+const sameValueText = (declared: PropertyValue, stated: unknown): boolean => valueText(declared) === stated;
 
 type ParamOf<E> = E extends { params?: infer P extends z.ZodType } ? keyof z.input<P> & string : never;
 /** The path parameter that names a record of an asset (a property, a metadata record) in the table. */
@@ -67,29 +49,43 @@ const childParams =
 
 /** An asset property's computed outputs, read from the platform's record. */
 const assetPropertyOutputs = defineOutputs(assets.propertyGet, {
-  storedValue: echoes(["value"], (r) => r.value),
-  storedTitle: echoes(["title"], (r) => r.title),
-  created: (r) => r.created,
-  updated: (r) => r.updated,
+  storedValue: output(
+    "The value as the platform stores it: text (arrays as JSON).",
+    echoes(["value"], (r) => r.value),
+  ),
+  storedTitle: output(
+    "The title as the platform holds it (it keeps the title of a property name that existed already).",
+    echoes(["title"], (r) => r.title),
+  ),
+  created: output("When the property was created on the platform (RFC 3339).", (r) => r.created),
+  updated: output("When the property was last changed on the platform (RFC 3339).", (r) => r.updated),
 });
 
 /** An asset metadata record's computed outputs, read from the platform's record. */
 const assetMetadataOutputs = defineOutputs(assets.metadataGet, {
-  created: (r) => r.created,
-  updated: (r) => r.updated,
+  created: output("When the metadata was created on the platform (RFC 3339).", (r) => r.created),
+  updated: output("When the metadata was last changed on the platform (RFC 3339).", (r) => r.updated),
 });
 
-const assetPropertyKind = registerKind(
+export const assetPropertyKind = registerKind(
   declareKind<PropInputs>()({
     name: "AssetProperty",
     platformTerm: "asset property",
+    doc: "A property of an asset (a named value such as a rated power). A new `assetName` or `name` replaces it; the title and the value update in place. Destroying it deletes the property.",
+    argsDoc: "The arguments of an {@link AssetProperty}.",
     args: {
-      assetName: { required: true, wire: "asset_name", replaces: true },
-      name: { required: true, replaces: true },
-      title: {},
+      assetName: { doc: "The asset the property belongs to: an asset name ({rule}). Changing it replaces the property.", required: true, wire: "asset_name", replaces: true },
+      name: { doc: "The property's name: {rule}. Changing it replaces the property.", required: true, replaces: true },
+      title: {
+        doc: "The property's display title, {rule}; default: none. Property names are platform-wide: when the name exists already, its title stays as it is. Changes update in place.",
+      },
       // The platform stores the value as text.
-      value: { required: true, equal: sameValueText },
-      adopt: { local: true },
+      value: {
+        doc: "The value: a string, number, boolean or an array of one of these. The platform stores it as text (arrays as JSON), which refresh compares with the text of the declared value. Changes update in place.",
+        required: true,
+        equal: sameValueText,
+      },
+      adopt: { doc: "Take over a property that already exists with this name on the asset instead of failing. Provider-side only (never sent); default `false`.", local: true },
     },
     id: (i) => `${i.assetName}/${i.name}`,
     schema: AssetPropertyCreate.extend({ asset_name: nameSchema(64) }),
@@ -107,15 +103,20 @@ const assetPropertyKind = registerKind(
   }),
 );
 
-const assetMetadataKind = registerKind(
+export const assetMetadataKind = registerKind(
   declareKind<MetaInputs>()({
     name: "AssetMetadata",
     platformTerm: "asset metadata",
+    doc: "A metadata record of an asset: a named free-form JSON payload. A new `assetName` or `name` replaces it; the payload updates in place. Destroying it deletes the record.",
+    argsDoc: "The arguments of an {@link AssetMetadata}.",
     args: {
-      assetName: { required: true, wire: "asset_name", replaces: true },
-      name: { required: true, replaces: true },
-      payload: { required: true, compare: "exact" },
-      adopt: { local: true },
+      assetName: { doc: "The asset the metadata belongs to: an asset name ({rule}). Changing it replaces the metadata.", required: true, wire: "asset_name", replaces: true },
+      name: { doc: "The metadata record's name: {rule}. Changing it replaces the metadata.", required: true, replaces: true },
+      payload: { doc: "The metadata: a free-form JSON object, passed through untouched. Changes update in place.", required: true, compare: "exact" },
+      adopt: {
+        doc: "Take over a metadata record that already exists with this name on the asset instead of failing. Provider-side only (never sent); default `false`.",
+        local: true,
+      },
     },
     id: (i) => `${i.assetName}/${i.name}`,
     schema: MetadataCreate.extend({ asset_name: nameSchema(64) }),
@@ -129,41 +130,3 @@ const assetMetadataKind = registerKind(
     outputs: assetMetadataOutputs,
   }),
 );
-
-/**
- * A property of an asset (a named value such as a rated power). A new `assetName` or `name`
- * replaces it; the title and the value update in place. Destroying it deletes the property.
- */
-export class AssetProperty extends SvcResource {
-  /** The value as the platform stores it: text (arrays as JSON). */
-  declare readonly storedValue: pulumi.Output<string>;
-  /** The title as the platform holds it (it keeps the title of a property name that existed already). */
-  declare readonly storedTitle: pulumi.Output<string>;
-  /** When the property was created on the platform (RFC 3339). */
-  declare readonly created: pulumi.Output<string>;
-  /** When the property was last changed on the platform (RFC 3339). */
-  declare readonly updated: pulumi.Output<string>;
-
-  constructor(name: string, args: AssetPropertyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(assetPropertyKind, name, args, opts);
-  }
-}
-
-proves<Same<OutputValues<typeof assetPropertyOutputs>, DeclaredOutputs<AssetProperty, keyof typeof assetPropertyOutputs>>>();
-
-/**
- * A metadata record of an asset: a named free-form JSON payload. A new `assetName` or `name`
- * replaces it; the payload updates in place. Destroying it deletes the record.
- */
-export class AssetMetadata extends SvcResource {
-  /** When the metadata was created on the platform (RFC 3339). */
-  declare readonly created: pulumi.Output<string>;
-  /** When the metadata was last changed on the platform (RFC 3339). */
-  declare readonly updated: pulumi.Output<string>;
-
-  constructor(name: string, args: AssetMetadataArgs, opts?: pulumi.CustomResourceOptions) {
-    super(assetMetadataKind, name, args, opts);
-  }
-}
-
-proves<Same<OutputValues<typeof assetMetadataOutputs>, DeclaredOutputs<AssetMetadata, keyof typeof assetMetadataOutputs>>>();

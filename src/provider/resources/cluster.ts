@@ -1,50 +1,30 @@
 /** Cluster: a cluster of edge nodes; API v4 cannot delete one, so destroy releases it. */
 import type * as pulumi from "@pulumi/pulumi";
 import { ClusterCreate, ClusterUpdate, clusters } from "../../api/clusters";
-import { declareKind, defineOutputs, wireArgs, type ArgSpecs, type CheckFailure, type OutputValues, type DeclaredOutputs } from "../kind";
+import { declareKind, defineOutputs, wireArgs, type ArgSpecs, type CheckFailure, output } from "../kind";
 import { registerKind } from "../registry";
-import { SvcResource } from "../shim";
 import type { Resolved } from "../input-types";
 import { type BodyOf, type CamelCasedDeep, type Same, proves } from "../wire-types";
 
-/** The arguments of a {@link Cluster}. Settings left unset keep the platform's values (its defaults on a new cluster). */
-export interface ClusterArgs {
-  /** The cluster's name, unique on the platform: lowercase letters, digits, '.', '_' and '-', 1–64 characters. Changing it replaces the cluster. */
+/** The types of a {@link Cluster}'s args as programs write them (their docs are the specs' below). */
+interface ClusterArgTypes {
   name: pulumi.Input<string>;
-  /** A display title, 1–64 characters; default: the name. Changes update in place. */
   title?: pulumi.Input<string>;
-  /** The cluster's kind: `k3s` (the default), `kubernetes` or `docker`. Changing it replaces the cluster. */
   type?: pulumi.Input<"k3s" | "kubernetes" | "docker">;
-  /** Whether the cluster is marked ready (a new cluster is not; a ready cluster goes `online`); default: the platform's value. Changes update in place. */
   ready?: pulumi.Input<boolean>;
-  /** Whether the nodes forward their logs to the platform; default `true`. Changes update in place. */
   forwardLogsEnabled?: pulumi.Input<boolean>;
-  /** The log forwarding buffer size, an integer from 1 to 20; default 5. Changes update in place. */
   forwardLogsBufferSize?: pulumi.Input<number>;
-  /** Whether the platform scrapes the cluster's manifests; default `true`. Changes update in place. */
   manifestsScrapeEnabled?: pulumi.Input<boolean>;
-  /** Seconds between manifest scrapes, an integer from 30 to 86400; default 86400. Changes update in place. */
   manifestsScrapeInterval?: pulumi.Input<number>;
-  /** Seconds between syncs with the platform, an integer from 10 to 86400; default 30. Changes update in place. */
   syncScrapeInterval?: pulumi.Input<number>;
-  /** Whether the nodes send telemetry; default `true`. Changes update in place. */
   telemetryEnabled?: pulumi.Input<boolean>;
-  /** The telemetry buffer size, an integer from 1 to 20; default 5. Changes update in place. */
   telemetryBufferSize?: pulumi.Input<number>;
-  /** Seconds between telemetry scrapes, an integer from 1 to 3600; default 30. Changes update in place. */
   telemetryScrapeInterval?: pulumi.Input<number>;
-  /** Whether telemetry alerts are raised; default `true`. Changes update in place. */
   telemetryAlertsEnabled?: pulumi.Input<boolean>;
-  /** Options of the edge components: `imagePullPolicy`, `Always` or `IfNotPresent`; default: the platform's. Changes update in place. */
   edgeOptions?: pulumi.Input<{
     /** When the nodes pull the edge components' images: `Always` or `IfNotPresent`; default: the platform's. */
     imagePullPolicy?: pulumi.Input<"Always" | "IfNotPresent">;
   }>;
-  /**
-   * Take over a cluster that already exists with this name (the import route). A Cluster always
-   * does: clusters cannot be deleted, so a create finds the cluster an earlier destroy released.
-   * Provider-side only (never sent); default `false`.
-   */
   adopt?: pulumi.Input<boolean>;
 }
 
@@ -63,36 +43,44 @@ const SETTINGS = [
 
 /** A cluster's computed outputs, read from the platform's record. */
 const clusterOutputs = defineOutputs(clusters.get, {
-  status: (r) => r.status,
-  lastSeen: (r) => r.last_seen ?? undefined,
-  podCidr: (r) => r.cidr.pod_cidr,
-  serviceCidr: (r) => r.cidr.service_cidr,
-  k8sVersion: (r) => r.version.k8s_version,
-  svcVersion: (r) => r.version.svc_version,
-  created: (r) => r.created,
-  updated: (r) => r.updated,
+  status: output("The cluster's status: `pending_provision`, `pending`, `online`, `unreachable` or `requires_attention`.", (r) => r.status),
+  lastSeen: output("When the cluster last reported to the platform (RFC 3339); unset until it has.", (r) => r.last_seen ?? undefined),
+  podCidr: output("The cluster's pod network (CIDR), once it reported it.", (r) => r.cidr.pod_cidr),
+  serviceCidr: output("The cluster's service network (CIDR), once it reported it.", (r) => r.cidr.service_cidr),
+  k8sVersion: output("The Kubernetes version the cluster runs, once it reported it.", (r) => r.version.k8s_version),
+  svcVersion: output("The version of the platform's edge software on the cluster, once it reported it.", (r) => r.version.svc_version),
+  created: output("When the cluster was created on the platform (RFC 3339).", (r) => r.created),
+  updated: output("When the cluster was last changed on the platform (RFC 3339).", (r) => r.updated),
 });
 
-type Inputs = Resolved<ClusterArgs>;
+type Inputs = Resolved<ClusterArgTypes>;
 proves<Same<NonNullable<Inputs["edgeOptions"]>, CamelCasedDeep<NonNullable<BodyOf<typeof clusters.update>["edge_options"]>>>>();
 
 /** How each arg maps to the wire. */
 const clusterArgs = {
-  name: { required: true, replaces: true },
-  title: {},
-  type: { replaces: true },
-  ready: {},
-  forwardLogsEnabled: {},
-  forwardLogsBufferSize: {},
-  manifestsScrapeEnabled: {},
-  manifestsScrapeInterval: {},
-  syncScrapeInterval: {},
-  telemetryEnabled: {},
-  telemetryBufferSize: {},
-  telemetryScrapeInterval: {},
-  telemetryAlertsEnabled: {},
-  edgeOptions: { nested: true },
-  adopt: { local: true },
+  name: {
+    doc: "The cluster's name, unique on the platform: {rule}. Changing it replaces the cluster.",
+    output: "The cluster's name (its id on the platform).",
+    required: true,
+    replaces: true,
+  },
+  title: { doc: "A display title, {rule}; default: the name. Changes update in place.", output: "The cluster's display title, if set." },
+  type: { doc: "The cluster's kind: `k3s` (the default), `kubernetes` or `docker`. Changing it replaces the cluster.", replaces: true },
+  ready: { doc: "Whether the cluster is marked ready (a new cluster is not; a ready cluster goes `online`); default: the platform's value. Changes update in place." },
+  forwardLogsEnabled: { doc: "Whether the nodes forward their logs to the platform; default `true`. Changes update in place." },
+  forwardLogsBufferSize: { doc: "The log forwarding buffer size, an integer {rule}; default 5. Changes update in place." },
+  manifestsScrapeEnabled: { doc: "Whether the platform scrapes the cluster's manifests; default `true`. Changes update in place." },
+  manifestsScrapeInterval: { doc: "Seconds between manifest scrapes, an integer {rule}; default 86400. Changes update in place." },
+  syncScrapeInterval: { doc: "Seconds between syncs with the platform, an integer {rule}; default 30. Changes update in place." },
+  telemetryEnabled: { doc: "Whether the nodes send telemetry; default `true`. Changes update in place." },
+  telemetryBufferSize: { doc: "The telemetry buffer size, an integer {rule}; default 5. Changes update in place." },
+  telemetryScrapeInterval: { doc: "Seconds between telemetry scrapes, an integer {rule}; default 30. Changes update in place." },
+  telemetryAlertsEnabled: { doc: "Whether telemetry alerts are raised; default `true`. Changes update in place." },
+  edgeOptions: { doc: "Options of the edge components: `imagePullPolicy`, `Always` or `IfNotPresent`; default: the platform's. Changes update in place.", nested: true },
+  adopt: {
+    doc: "Take over a cluster that already exists with this name (the import route). A Cluster always does: clusters cannot be deleted, so a create finds the cluster an earlier destroy released. Provider-side only (never sent); default `false`.",
+    local: true,
+  },
 } as const satisfies ArgSpecs<Inputs>;
 
 /**
@@ -108,10 +96,12 @@ function clusterUpdateBody(i: Inputs, args: ReadonlyArray<keyof Inputs & string>
 /** Whether a body sends anything. */
 const sendsAny = (body: object) => Object.keys(body).length > 0;
 
-const clusterKind = registerKind(
+export const clusterKind = registerKind(
   declareKind<Inputs>()({
     name: "Cluster",
     platformTerm: "cluster",
+    doc: "A cluster of edge nodes. A new `name` replaces it (the old cluster is released); its `type` cannot change once the cluster exists; the title and the settings update in place. API v4 has no cluster delete: destroying a Cluster resource releases it from the stack and leaves it on the platform, and creating one whose cluster exists takes it over again. The edge API credentials are write-only secrets and are not managed here, so no password ever enters the state.",
+    argsDoc: "The arguments of a {@link Cluster}. Settings left unset keep the platform's values (its defaults on a new cluster).",
     args: clusterArgs,
     id: (i) => i.name,
     // The create's fields, and the settings the update that follows it sends.
@@ -148,39 +138,3 @@ const clusterKind = registerKind(
     outputs: clusterOutputs,
   }),
 );
-
-/**
- * A cluster of edge nodes. A new `name` replaces it (the old cluster is released); its `type` cannot
- * change once the cluster exists; the title and the settings update in place. API v4 has no cluster delete: destroying a Cluster resource releases it from the stack and
- * leaves it on the platform, and creating one whose cluster exists takes it over again. The edge API
- * credentials are write-only secrets and are not managed here, so no password ever enters the state.
- */
-export class Cluster extends SvcResource {
-  /** The cluster's name (its id on the platform). */
-  declare readonly name: pulumi.Output<string>;
-  /** The cluster's display title, if set. */
-  declare readonly title: pulumi.Output<string | undefined>;
-
-  /** The cluster's status: `pending_provision`, `pending`, `online`, `unreachable` or `requires_attention`. */
-  declare readonly status: pulumi.Output<"online" | "pending_provision" | "pending" | "unreachable" | "requires_attention">;
-  /** When the cluster last reported to the platform (RFC 3339); unset until it has. */
-  declare readonly lastSeen: pulumi.Output<string | undefined>;
-  /** The cluster's pod network (CIDR), once it reported it. */
-  declare readonly podCidr: pulumi.Output<string>;
-  /** The cluster's service network (CIDR), once it reported it. */
-  declare readonly serviceCidr: pulumi.Output<string>;
-  /** The Kubernetes version the cluster runs, once it reported it. */
-  declare readonly k8sVersion: pulumi.Output<string>;
-  /** The version of the platform's edge software on the cluster, once it reported it. */
-  declare readonly svcVersion: pulumi.Output<string>;
-  /** When the cluster was created on the platform (RFC 3339). */
-  declare readonly created: pulumi.Output<string>;
-  /** When the cluster was last changed on the platform (RFC 3339). */
-  declare readonly updated: pulumi.Output<string>;
-
-  constructor(name: string, args: ClusterArgs, opts?: pulumi.CustomResourceOptions) {
-    super(clusterKind, name, args, opts);
-  }
-}
-
-proves<Same<OutputValues<typeof clusterOutputs>, DeclaredOutputs<Cluster, keyof typeof clusterOutputs>>>();

@@ -349,3 +349,20 @@ export interface AppManifest {
 export const MANIFEST_ARGS_ONLY = ["name", "version", "type"] as const;
 type ManifestWire = Omit<VersionBody, (typeof MANIFEST_ARGS_ONLY)[number] | "title" | "description"> & Partial<Pick<VersionBody, "title" | "description">>;
 proves<Same<AppManifest, WireShaped<ManifestWire>>>();
+
+// ---------------------------------------------------------------------------------------------
+// Values of the resources' args
+
+/** A parameter's value: a number, a string (at most 4096 characters) or a boolean. */
+export type Scalar = string | number | boolean;
+
+/** An asset property's value: a scalar or a list of scalars of one type. */
+export type PropertyValue = string | number | boolean | string[] | number[] | boolean[];
+
+/** One schedule of the compute nodes. */
+export interface Schedule {
+  /** Whether the schedule runs; unset: the platform's value. */
+  enabled?: boolean;
+  /** Seconds between runs, an integer from 1 to 604800 (one week); unset: the platform's value. */
+  interval?: number;
+}

@@ -1,26 +1,16 @@
 /** DataType: one version of a data type definition (its ICD); versions are immutable and cannot be deleted. */
 import type * as pulumi from "@pulumi/pulumi";
 import { DataTypeCreate, datatypes } from "../../api/datatypes";
-import { declareKind, defineOutputs, echoes, type CheckFailure, type OutputValues, type DeclaredOutputs } from "../kind";
+import { declareKind, defineOutputs, echoes, type CheckFailure, output } from "../kind";
 import { registerKind } from "../registry";
-import { SvcResource } from "../shim";
 import type { Resolved } from "../input-types";
 import { type BodyOf, type CamelCasedDeep, type Same, proves } from "../wire-types";
 import semverValid from "semver/functions/valid";
 import { deepEqual } from "../../pulumi/values";
 import { containedIn } from "../values";
 
-/** The arguments of a {@link DataType}. A published version is immutable: a change replaces it, which means publishing a new `icd.version`. */
-export interface DataTypeArgs {
-  /**
-   * The definition: `name` (dotted lowercase segments such as `plant.pump_reading`, matching
-   * `^([a-z][a-z0-9_]+.)+[a-z][a-z0-9_]+$`), `className` (`^[a-zA-Z][a-zA-Z0-9_]+$`, up to 128
-   * characters), `description` (up to 4096 characters, default empty), `version` (a semantic
-   * version, default `0.0.1`) and `fields`, up to 1000 of `{ name, type, description?, array? }`
-   * (`type` a primitive type or another data type as `name:version` or `name`; field names unique).
-   * Changing it replaces the data type; the same name and version with another definition fails
-   * the check (change `icd.version`).
-   */
+/** The types of a {@link DataType}'s args as programs write them (their docs are the specs' below). */
+interface DataTypeArgTypes {
   icd: pulumi.Input<{
     /** The type's name: dotted lowercase segments such as `plant.pump_reading`, up to 128 characters. */
     name: pulumi.Input<string>;
@@ -44,16 +34,11 @@ export interface DataTypeArgs {
       }>[]
     >;
   }>;
-  /** Where the type comes from, 1–64 characters: `connect` makes it a connect type; default `user`. Changing it replaces the data type. */
   source?: pulumi.Input<string>;
-  /**
-   * Take over the version if it exists (a DataType always does, with the same definition: versions
-   * cannot be deleted). Provider-side only (never sent); default `false`.
-   */
   adopt?: pulumi.Input<boolean>;
 }
 
-type Inputs = Resolved<DataTypeArgs>;
+type Inputs = Resolved<DataTypeArgTypes>;
 type Icd = Inputs["icd"];
 proves<Same<Icd, CamelCasedDeep<BodyOf<typeof datatypes.create>["icd"]>>>();
 
@@ -70,21 +55,41 @@ function sameIcd(declared: Icd, stated: Partial<Icd> | undefined): boolean {
 /** A data type's computed outputs, read from the platform's record. */
 const dataTypeOutputs = defineOutputs(datatypes.get, {
   // The class name, the source and the schema of the declared ICD.
-  type: echoes(["icd"], (r) => r.type),
-  connect: echoes(["source"], (r) => r.connect),
-  jsonSchema: echoes(["icd"], (r) => r.schema),
-  created: (r) => r.created,
-  updated: (r) => r.updated,
+  type: output(
+    "The type's class name (the icd's `className`).",
+    echoes(["icd"], (r) => r.type),
+  ),
+  connect: output(
+    "Whether it is a connect type (`source: connect`).",
+    echoes(["source"], (r) => r.connect),
+  ),
+  jsonSchema: output(
+    "The JSON Schema the platform derived from the definition.",
+    echoes(["icd"], (r) => r.schema),
+  ),
+  created: output("When the version was published (RFC 3339).", (r) => r.created),
+  updated: output("When the version was last changed on the platform (RFC 3339).", (r) => r.updated),
 });
 
-const dataTypeKind = registerKind(
+export const dataTypeKind = registerKind(
   declareKind<Inputs>()({
     name: "DataType",
     platformTerm: "data type",
+    doc: "One version of a data type definition (its ICD), with the id `<name>:<version>`. A published version is immutable and API v4 offers no delete: publishing a new definition means a new `icd.version` (which replaces the resource), and destroying the resource releases the version from the stack while it stays on the platform. Creating one whose version exists with the same definition takes it over again.",
+    argsDoc: "The arguments of a {@link DataType}. A published version is immutable: a change replaces it, which means publishing a new `icd.version`.",
     args: {
-      icd: { required: true, nested: true, replaces: true, equal: (declared, stated) => sameIcd(declared, stated as Partial<Icd> | undefined) },
-      source: { replaces: true },
-      adopt: { local: true },
+      icd: {
+        doc: "The definition: `name` (dotted lowercase segments such as `plant.pump_reading`, matching `^([a-z][a-z0-9_]+.)+[a-z][a-z0-9_]+$`), `className` (`^[a-zA-Z][a-zA-Z0-9_]+$`, up to 128 characters), `description` (up to 4096 characters, default empty), `version` (a semantic version, default `0.0.1`) and `fields`, up to 1000 of `{ name, type, description?, array? }` (`type` a primitive type or another data type as `name:version` or `name`; field names unique). Changing it replaces the data type; the same name and version with another definition fails the check (change `icd.version`).",
+        required: true,
+        nested: true,
+        replaces: true,
+        equal: (declared, stated) => sameIcd(declared, stated as Partial<Icd> | undefined),
+      },
+      source: { doc: "Where the type comes from, {rule}: `connect` makes it a connect type; default `user`. Changing it replaces the data type.", replaces: true },
+      adopt: {
+        doc: "Take over the version if it exists (a DataType always does, with the same definition: versions cannot be deleted). Provider-side only (never sent); default `false`.",
+        local: true,
+      },
     },
     id: (i) => `${i.icd.name}:${versionOf(i.icd)}`,
     schema: DataTypeCreate,
@@ -110,29 +115,3 @@ const dataTypeKind = registerKind(
     outputs: dataTypeOutputs,
   }),
 );
-
-/**
- * One version of a data type definition (its ICD), with the id `<name>:<version>`. A published
- * version is immutable and API v4 offers no delete: publishing a new definition means a new
- * `icd.version` (which replaces the resource), and destroying the resource releases the version from
- * the stack while it stays on the platform. Creating one whose version exists with the same
- * definition takes it over again.
- */
-export class DataType extends SvcResource {
-  /** The type's class name (the icd's `className`). */
-  declare readonly type: pulumi.Output<string>;
-  /** Whether it is a connect type (`source: connect`). */
-  declare readonly connect: pulumi.Output<boolean>;
-  /** The JSON Schema the platform derived from the definition. */
-  declare readonly jsonSchema: pulumi.Output<{ [x: string]: unknown }>;
-  /** When the version was published (RFC 3339). */
-  declare readonly created: pulumi.Output<string>;
-  /** When the version was last changed on the platform (RFC 3339). */
-  declare readonly updated: pulumi.Output<string>;
-
-  constructor(name: string, args: DataTypeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(dataTypeKind, name, args, opts);
-  }
-}
-
-proves<Same<OutputValues<typeof dataTypeOutputs>, DeclaredOutputs<DataType, keyof typeof dataTypeOutputs>>>();

@@ -3,81 +3,79 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { showValue } from "../../api/common";
 import { DataLabelCreate, datalabels } from "../../api/datalabels";
-import { declareKind, defineOutputs, type ArgSpecs, type OutputValues, type DeclaredOutputs } from "../kind";
+import { declareKind, defineOutputs, type ArgSpecs, output } from "../kind";
 import { registerKind } from "../registry";
-import { SvcResource } from "../shim";
 import { sameInstant } from "../values";
 import type { Resolved } from "../input-types";
 import { type BodyOf, type CamelCasedDeep, type Same, proves } from "../wire-types";
 import { findCreatedDataLabel } from "./data-label-created";
 
-/** The arguments of a {@link Label}. */
-export interface LabelArgs {
-  /** The label's name, unique on the platform: lowercase letters, digits, '.', '_' and '-', 1–64 characters. Changing it replaces the label. */
+/** The types of a {@link Label}'s args as programs write them (their docs are the specs' below). */
+interface LabelArgTypes {
   name: pulumi.Input<string>;
-  /** The label's display title, 1–64 characters. Changes update in place. */
   title: pulumi.Input<string>;
-  /** Take over a label that already exists with this name instead of failing. Provider-side only (never sent); default `false`. */
   adopt?: pulumi.Input<boolean>;
 }
 
-/** The arguments of a {@link DataLabel}. Every argument updates in place (the platform assigns the data label's id). */
-export interface DataLabelArgs {
-  /** The label this range carries: the name of a {@link Label} (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changes update in place. */
+/** The types of a {@link DataLabel}'s args as programs write them (their docs are the specs' below). */
+interface DataLabelArgTypes {
   labelName: pulumi.Input<string>;
-  /** Where the range starts: an RFC 3339 time, microseconds allowed. Changes update in place. */
   startDate: pulumi.Input<string>;
-  /** Where the range ends: an RFC 3339 time, microseconds allowed, not before `startDate`. Changes update in place. */
   endDate: pulumi.Input<string>;
-  /** The asset metrics the range covers, at most 1000, each `{ assetName, name }`; default: none (`[]`). Changes update in place. */
   metrics?: pulumi.Input<
     pulumi.Input<{
-      /** The asset's name: lowercase letters, digits, '.', '_', '-'; 1–64 characters. */
+      /** The asset's name: lowercase letters, digits, '.', '_' and '-', 1–64 characters. */
       assetName: pulumi.Input<string>;
       /** The metric's name, 1–256 characters. */
       name: pulumi.Input<string>;
     }>[]
   >;
-  /** Who set the label: `type` `workload` or `user`, with free-form `info` (passed through untouched); default `{ type: "user", info: {} }`. Changes update in place. */
   source?: pulumi.Input<{
     /** Who set the label: `workload` or `user`. */
     type: pulumi.Input<"workload" | "user">;
     /** Free-form information about the source, passed through untouched; default `{}`. */
     info?: pulumi.Input<Record<string, unknown>>;
   }>;
-  /** A description, up to 4096 characters; default: none. Changes update in place. */
   description?: pulumi.Input<string>;
-  /** How sure the label is: an integer from 0 to 100 (the platform's default is 0). Changes update in place. */
   confidence?: pulumi.Input<number>;
-  /** Whether the range was validated (e.g. by a person); default `false`. Changes update in place. */
   validation?: pulumi.Input<boolean>;
-  /** Free-form information stored with the range, passed through untouched; default: none. Changes update in place. */
   info?: pulumi.Input<Record<string, unknown>>;
 }
 
-type LabelInputs = Resolved<LabelArgs>;
+type LabelInputs = Resolved<LabelArgTypes>;
 /** A data label's args as the provider receives them. */
-export type DataLabelInputs = Resolved<DataLabelArgs>;
+export type DataLabelInputs = Resolved<DataLabelArgTypes>;
 proves<Same<DataLabelInputs, CamelCasedDeep<BodyOf<typeof datalabels.create>, "source.info">>>();
 
 /** A label's computed outputs, read from the platform's record. */
 const labelOutputs = defineOutputs(datalabels.labelGet, {
-  created: (r) => r.created,
-  updated: (r) => r.updated,
+  created: output("When the label was created on the platform (RFC 3339).", (r) => r.created),
+  updated: output("When the label was last changed on the platform (RFC 3339).", (r) => r.updated),
 });
 
 /** A data label's computed outputs, read from the platform's record. */
 const dataLabelOutputs = defineOutputs(datalabels.get, {
-  labelId: (r) => r.id,
-  created: (r) => r.created,
-  updated: (r) => r.updated,
+  labelId: output("The data label's id, assigned by the platform (also the resource's id, as text).", (r) => r.id),
+  created: output("When the data label was created on the platform (RFC 3339).", (r) => r.created),
+  updated: output("When the data label was last changed on the platform (RFC 3339).", (r) => r.updated),
 });
 
-const labelKind = registerKind(
+export const labelKind = registerKind(
   declareKind<LabelInputs>()({
     name: "Label",
     platformTerm: "label",
-    args: { name: { required: true, replaces: true }, title: { required: true }, adopt: { local: true } },
+    doc: "A label: the name data labels carry, with a title. A new `name` replaces it; the title updates in place. Destroying it deletes the label.",
+    argsDoc: "The arguments of a {@link Label}.",
+    args: {
+      name: {
+        doc: "The label's name, unique on the platform: {rule}. Changing it replaces the label.",
+        output: "The label's name (its id on the platform).",
+        required: true,
+        replaces: true,
+      },
+      title: { doc: "The label's display title, {rule}. Changes update in place.", required: true },
+      adopt: { doc: "Take over a label that already exists with this name instead of failing. Provider-side only (never sent); default `false`.", local: true },
+    },
     id: (i) => i.name,
     endpoints: {
       create: datalabels.labelCreate,
@@ -90,16 +88,20 @@ const labelKind = registerKind(
 );
 
 const dataLabelArgs = {
-  labelName: { required: true },
+  labelName: { doc: "The label this range carries: the name of a {@link Label} ({rule}). Changes update in place.", required: true },
   // The platform answers times in its own form (UTC, six fraction digits).
-  startDate: { required: true, equal: sameInstant },
-  endDate: { required: true, equal: sameInstant },
-  metrics: { nested: true },
-  source: { nested: true, freeForm: ["info"] },
-  description: {},
-  confidence: {},
-  validation: {},
-  info: { compare: "exact" },
+  startDate: { doc: "Where the range starts: an RFC 3339 time, microseconds allowed. Changes update in place.", required: true, equal: sameInstant },
+  endDate: { doc: "Where the range ends: an RFC 3339 time, microseconds allowed, not before `startDate`. Changes update in place.", required: true, equal: sameInstant },
+  metrics: { doc: "The asset metrics the range covers, {rule}, each `{ assetName, name }`; default: none (`[]`). Changes update in place.", nested: true },
+  source: {
+    doc: 'Who set the label: `type` `workload` or `user`, with free-form `info` (passed through untouched); default `{ type: "user", info: {} }`. Changes update in place.',
+    nested: true,
+    freeForm: ["info"],
+  },
+  description: { doc: "A description, {rule}; default: none. Changes update in place." },
+  confidence: { doc: "How sure the label is: an integer from 0 to 100 (the platform's default is 0). Changes update in place." },
+  validation: { doc: "Whether the range was validated (e.g. by a person); default `false`. Changes update in place." },
+  info: { doc: "Free-form information stored with the range, passed through untouched; default: none. Changes update in place.", compare: "exact" },
 } as const satisfies ArgSpecs<DataLabelInputs>;
 
 /**
@@ -123,10 +125,12 @@ const dataLabelBody = (i: DataLabelInputs): BodyOf<typeof datalabels.create> => 
   info: i.info,
 });
 
-const dataLabelKind = registerKind(
+export const dataLabelKind = registerKind(
   declareKind<DataLabelInputs>()({
     name: "DataLabel",
     platformTerm: "data label",
+    doc: "A data label: a {@link Label} set on a time range of asset metrics (e.g. an anomaly). The platform assigns its id; every argument updates in place. Destroying it deletes the data label.",
+    argsDoc: "The arguments of a {@link DataLabel}. Every argument updates in place (the platform assigns the data label's id).",
     args: dataLabelArgs,
     schema: DataLabelCreate.safeExtend({ confidence: confidence.nullish() }),
     endpoints: { read: datalabels.get, delete: datalabels.delete },
@@ -138,39 +142,3 @@ const dataLabelKind = registerKind(
     outputs: dataLabelOutputs,
   }),
 );
-
-/** A label: the name data labels carry, with a title. A new `name` replaces it; the title updates in place. Destroying it deletes the label. */
-export class Label extends SvcResource {
-  /** The label's name (its id on the platform). */
-  declare readonly name: pulumi.Output<string>;
-
-  /** When the label was created on the platform (RFC 3339). */
-  declare readonly created: pulumi.Output<string>;
-  /** When the label was last changed on the platform (RFC 3339). */
-  declare readonly updated: pulumi.Output<string>;
-
-  constructor(name: string, args: LabelArgs, opts?: pulumi.CustomResourceOptions) {
-    super(labelKind, name, args, opts);
-  }
-}
-
-proves<Same<OutputValues<typeof labelOutputs>, DeclaredOutputs<Label, keyof typeof labelOutputs>>>();
-
-/**
- * A data label: a {@link Label} set on a time range of asset metrics (e.g. an anomaly). The platform
- * assigns its id; every argument updates in place. Destroying it deletes the data label.
- */
-export class DataLabel extends SvcResource {
-  /** The data label's id, assigned by the platform (also the resource's id, as text). */
-  declare readonly labelId: pulumi.Output<number>;
-  /** When the data label was created on the platform (RFC 3339). */
-  declare readonly created: pulumi.Output<string>;
-  /** When the data label was last changed on the platform (RFC 3339). */
-  declare readonly updated: pulumi.Output<string>;
-
-  constructor(name: string, args: DataLabelArgs, opts?: pulumi.CustomResourceOptions) {
-    super(dataLabelKind, name, args, opts);
-  }
-}
-
-proves<Same<OutputValues<typeof dataLabelOutputs>, DeclaredOutputs<DataLabel, keyof typeof dataLabelOutputs>>>();

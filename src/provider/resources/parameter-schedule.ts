@@ -1,43 +1,22 @@
 /** ParameterSchedule: parameter values applied to assets at a time, optionally reverted later. */
 import type * as pulumi from "@pulumi/pulumi";
 import { ParametersScheduleCreate, schedules, type ParameterSchedule as ScheduleRecord } from "../../api/schedules";
-import { declareKind, defineOutputs, echoes, type CheckFailure, type Conflicts, type KindContext, type Unchecked, type OutputValues, type DeclaredOutputs } from "../kind";
+import { declareKind, defineOutputs, echoes, type CheckFailure, type Conflicts, type KindContext, type Unchecked, output } from "../kind";
 import { registerKind } from "../registry";
-import { SvcResource } from "../shim";
 import { containsUnknown, deepEqual } from "../../pulumi/values";
 import { sameInstant } from "../values";
 import { isAssetRef, toAssetKrn } from "./refs";
 import type { Resolved } from "../input-types";
+import type { Scalar } from "./contract-types";
 import { type BodyOf, type CamelCasedDeep, type Same, proves } from "../wire-types";
 
-type Scalar = string | number | boolean;
-
-/**
- * The arguments of a {@link ParameterSchedule}. The API has no update: a change of any of them
- * replaces the schedule (the old one is deleted first).
- */
-export interface ParameterScheduleArgs {
-  /** The app whose parameters are set (1–64 characters: lowercase letters, digits, '.', '_', '-'). Changing it replaces the schedule. */
+/** The types of a {@link ParameterSchedule}'s args as programs write them (their docs are the specs' below). */
+interface ParameterScheduleArgTypes {
   appName: pulumi.Input<string>;
-  /** The app version that declares the parameters, a semantic version such as `1.2.0`. Changing it replaces the schedule. */
   appVersion: pulumi.Input<string>;
-  /**
-   * When the values are applied: an RFC 3339 time, in the future when the schedule is created (a
-   * schedule whose time has passed is left as it is until its arguments change). Changing it replaces the schedule.
-   */
   scheduledFor: pulumi.Input<string>;
-  /** The assets the values are applied to, 1–10000: asset names or KRNs (`krn:asset:<name>`). Changing it replaces the schedule. */
   resources: pulumi.Input<pulumi.Input<string>[]>;
-  /**
-   * The parameter values applied to every listed resource: parameter name → number, string or
-   * boolean; at least one. Changing it replaces the schedule.
-   */
   parameters: pulumi.Input<Record<string, pulumi.Input<Scalar>>>;
-  /**
-   * Values to restore later: `scheduledFor` (after the schedule's own time) and
-   * `resourceParameters`, one entry per listed resource that sets exactly the scheduled
-   * parameters. Default: no revert. Changing it replaces the schedule.
-   */
   revert?: pulumi.Input<{
     /** When the values are restored: an RFC 3339 time after the schedule's own `scheduledFor`. */
     scheduledFor: pulumi.Input<string>;
@@ -51,18 +30,12 @@ export interface ParameterScheduleArgs {
       }>[]
     >;
   }>;
-  /** A comment stored with the schedule, up to 1024 characters; default: none. Changing it replaces the schedule. */
   comment?: pulumi.Input<string>;
-  /**
-   * Take over a pending schedule (state `scheduled`) of the app version that states every declared
-   * argument instead of creating one: the platform assigns a schedule's id, so it is found by what it
-   * states (`generate` declares a snapshot's schedules so). Provider-side only (never sent); default `false`.
-   */
   adopt?: pulumi.Input<boolean>;
 }
 
 /** The args as the provider receives them. */
-type Inputs = Resolved<ParameterScheduleArgs>;
+type Inputs = Resolved<ParameterScheduleArgTypes>;
 type Body = BodyOf<typeof schedules.create>;
 proves<Same<NonNullable<Inputs["revert"]>, CamelCasedDeep<NonNullable<Body["revert"]>, "resource_parameters.*.parameters">>>();
 
@@ -70,17 +43,23 @@ const CLOCK_SKEW_MS = 60_000;
 
 /** A parameter schedule's computed outputs, read from the platform's record. */
 const parameterScheduleOutputs = defineOutputs(schedules.get, {
-  state: (r) => r.state,
+  state: output("Where the schedule is: `scheduled` (waiting), `scheduled-revert` (applied, the revert waits), `completed` or `error`.", (r) => r.state),
   // The values the scheduled parameters had before: as secret as the values that replace them.
-  originalResourceParameters: echoes(["parameters"], (r) => r.original_resource_parameters),
-  appliedAt: (r) => r.applied_at ?? undefined,
-  appliedBy: (r) => r.applied_by ?? undefined,
-  revertedAt: (r) => r.reverted_at ?? undefined,
-  revertedBy: (r) => r.reverted_by ?? undefined,
+  originalResourceParameters: output(
+    "The values the listed resources had before the schedule applied its own, per resource.",
+    echoes(["parameters"], (r) => r.original_resource_parameters),
+  ),
+  appliedAt: output("When the values were applied (RFC 3339); unset until then.", (r) => r.applied_at ?? undefined),
+  appliedBy: output("Who (or what) applied the values; unset until then.", (r) => r.applied_by ?? undefined),
+  revertedAt: output("When the revert restored the values (RFC 3339); unset until then, and without a revert.", (r) => r.reverted_at ?? undefined),
+  revertedBy: output("Who (or what) reverted the values; unset until then.", (r) => r.reverted_by ?? undefined),
   // The platform's reason may quote the values it could not apply.
-  errorMsg: echoes(["parameters", "revert"], (r) => r.error_msg ?? undefined),
-  createdAt: (r) => r.created_at,
-  createdBy: (r) => r.created_by,
+  errorMsg: output(
+    "Why applying or reverting failed, when the state is `error`.",
+    echoes(["parameters", "revert"], (r) => r.error_msg ?? undefined),
+  ),
+  createdAt: output("When the schedule was created (RFC 3339).", (r) => r.created_at),
+  createdBy: output("Who created the schedule.", (r) => r.created_by),
 });
 
 /** The revert as the wire carries it (asset references as KRNs). */
@@ -248,18 +227,34 @@ function noteScheduleDiff(id: string, news: Unchecked<Inputs>, name: string | un
     });
 }
 
-const parameterScheduleKind = registerKind(
+export const parameterScheduleKind = registerKind(
   declareKind<Inputs>()({
     name: "ParameterSchedule",
     platformTerm: "parameter schedule",
+    doc: "Parameter values applied to assets at a time (`scheduledFor`), optionally reverted later. The platform assigns the schedule's id. The API has no update, so every argument change replaces the schedule, deleting the old one first. A schedule whose time has passed (applied or completed) is left as it is by later runs until its arguments change. Destroying it deletes the schedule. The preview warns when another waiting schedule already sets one of its parameters on one of its assets at the same time (the platform would refuse it), naming that schedule and what to do.",
+    argsDoc: "The arguments of a {@link ParameterSchedule}. The API has no update: a change of any of them replaces the schedule (the old one is deleted first).",
     args: {
-      appName: { required: true },
-      appVersion: { required: true },
+      appName: { rule: ParametersScheduleCreate.shape.app_name, doc: "The app whose parameters are set ({rule}). Changing it replaces the schedule.", required: true },
+      appVersion: { doc: "The app version that declares the parameters, a semantic version such as `1.2.0`. Changing it replaces the schedule.", required: true },
       // The platform answers times in its own form (UTC, six fraction digits) and assets as KRNs.
-      scheduledFor: { required: true, equal: sameInstant },
-      resources: { required: true, equal: sameResources },
-      parameters: { required: true, compare: "exact", schema: ParametersScheduleCreate.shape.parameters },
+      scheduledFor: {
+        doc: "When the values are applied: an RFC 3339 time, in the future when the schedule is created (a schedule whose time has passed is left as it is until its arguments change). Changing it replaces the schedule.",
+        required: true,
+        equal: sameInstant,
+      },
+      resources: {
+        doc: "The assets the values are applied to, 1–10000: asset names or KRNs (`krn:asset:<name>`). Changing it replaces the schedule.",
+        required: true,
+        equal: sameResources,
+      },
+      parameters: {
+        doc: "The parameter values applied to every listed resource: parameter name → number, string or boolean; at least one. Changing it replaces the schedule.",
+        required: true,
+        compare: "exact",
+        schema: ParametersScheduleCreate.shape.parameters,
+      },
       revert: {
+        doc: "Values to restore later: `scheduledFor` (after the schedule's own time) and `resourceParameters`, one entry per listed resource that sets exactly the scheduled parameters. Default: no revert. Changing it replaces the schedule.",
         nested: true,
         freeForm: ["resource_parameters.*.parameters"],
         schema: ParametersScheduleCreate.shape.revert,
@@ -268,8 +263,11 @@ const parameterScheduleKind = registerKind(
           return sameRevert(revertBody(declared), s && { scheduled_for: s.scheduledFor, resource_parameters: s.resourceParameters });
         },
       },
-      comment: {},
-      adopt: { local: true },
+      comment: { rule: ParametersScheduleCreate.shape.comment, doc: "A comment stored with the schedule, {rule}; default: none. Changing it replaces the schedule." },
+      adopt: {
+        doc: "Take over a pending schedule (state `scheduled`) of the app version that states every declared argument instead of creating one: the platform assigns a schedule's id, so it is found by what it states (`generate` declares a snapshot's schedules so). Provider-side only (never sent); default `false`.",
+        local: true,
+      },
     },
     replaceWhen: () => true,
     // The replacement would set the same parameters at the same time as the old schedule: delete first.
@@ -313,38 +311,3 @@ const parameterScheduleKind = registerKind(
     outputs: parameterScheduleOutputs,
   }),
 );
-
-/**
- * Parameter values applied to assets at a time (`scheduledFor`), optionally reverted later. The
- * platform assigns the schedule's id. The API has no update, so every argument change replaces the
- * schedule, deleting the old one first. A schedule whose time has passed (applied or completed) is
- * left as it is by later runs until its arguments change. Destroying it deletes the schedule. The
- * preview warns when another waiting schedule already sets one of its parameters on one of its assets
- * at the same time (the platform would refuse it), naming that schedule and what to do.
- */
-export class ParameterSchedule extends SvcResource {
-  /** Where the schedule is: `scheduled` (waiting), `scheduled-revert` (applied, the revert waits), `completed` or `error`. */
-  declare readonly state: pulumi.Output<"scheduled" | "scheduled-revert" | "completed" | "error">;
-  /** The values the listed resources had before the schedule applied its own, per resource. */
-  declare readonly originalResourceParameters: pulumi.Output<{ resource: string; parameters: Record<string, Scalar> }[]>;
-  /** When the values were applied (RFC 3339); unset until then. */
-  declare readonly appliedAt: pulumi.Output<string | undefined>;
-  /** Who (or what) applied the values; unset until then. */
-  declare readonly appliedBy: pulumi.Output<string | undefined>;
-  /** When the revert restored the values (RFC 3339); unset until then, and without a revert. */
-  declare readonly revertedAt: pulumi.Output<string | undefined>;
-  /** Who (or what) reverted the values; unset until then. */
-  declare readonly revertedBy: pulumi.Output<string | undefined>;
-  /** Why applying or reverting failed, when the state is `error`. */
-  declare readonly errorMsg: pulumi.Output<string | undefined>;
-  /** When the schedule was created (RFC 3339). */
-  declare readonly createdAt: pulumi.Output<string>;
-  /** Who created the schedule. */
-  declare readonly createdBy: pulumi.Output<string>;
-
-  constructor(name: string, args: ParameterScheduleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(parameterScheduleKind, name, args, opts);
-  }
-}
-
-proves<Same<OutputValues<typeof parameterScheduleOutputs>, DeclaredOutputs<ParameterSchedule, keyof typeof parameterScheduleOutputs>>>();

@@ -5,91 +5,86 @@ import { deploymentRuntime } from "../../api/apps";
 import { WorkloadCreate, workloads } from "../../api/workloads";
 import type { z } from "zod";
 import type { workloadState } from "../../api/workloads";
-import { argsInBody, declareKind, defineOutputs, echoes, wireArgs, type ArgSpecs, type OutputValues, type DeclaredOutputs, type WireRecord } from "../kind";
+import { argsInBody, declareKind, defineOutputs, echoes, wireArgs, type ArgSpecs, type WireRecord, output } from "../kind";
 import { registerKind } from "../registry";
-import { SvcResource } from "../shim";
 import type { DeepInput, Resolved } from "../input-types";
 /** A workload as the platform answers it (its read's record; lookups.ts proves it equal to the table's). */
 import type { WorkloadRecord } from "../records";
 import { wireOf, type BodyOf, type Same, proves } from "../wire-types";
 import { camel, convertKeys, snake } from "../values";
 import { RUNTIME_FREE, type DeploymentType, type WorkloadApiPermissions, type WorkloadRuntime, type WorkloadSystem } from "./contract-types";
+import { SvcError } from "../../errors";
 
-/** The arguments of a {@link Workload}. */
-export interface WorkloadArgs {
-  /**
-   * The workload's name, unique on the platform: lowercase letters, digits, '.', '_' and '-', 1–64
-   * characters. Changing it replaces the workload.
-   */
+/** The types of a {@link Workload}'s args as programs write them (their docs are the specs' below). */
+interface WorkloadArgTypes {
   name: pulumi.Input<string>;
-  /** The app the workload runs: the name of an app created by an {@link AppVersion} (lowercase letters, digits, '.', '_', '-'; 1–64 characters). Changing it replaces the workload. */
   appName: pulumi.Input<string>;
-  /**
-   * The version of the app to run: a semantic version such as `1.2.0` (at most 64 characters) that
-   * exists for `appName`. Changes update in place (with a staged `deploymentType`, the new version is
-   * staged first).
-   */
   appVersion: pulumi.Input<string>;
-  /** The cluster the workload runs on: a cluster name, 1–64 characters of lowercase letters, digits, '.', '_', '-'. Changes update in place (the workload moves). */
   clusterName: pulumi.Input<string>;
-  /** The node of the cluster to run on: a node name (lowercase letters, digits, '.', '_', '-'; 1–64 characters); default: the platform picks one. Changes update in place. */
   nodeName?: pulumi.Input<string>;
-  /** A display title, 1–128 characters; default: the name. Changes update in place. */
   title?: pulumi.Input<string>;
-  /**
-   * The runtime settings: `resources` (one entry per asset: its resource KRN, parameters and
-   * datastreams), `configuration` (the app's configuration, passed through untouched) and
-   * `datastreams`. Keys are camelCase here, snake_case on the platform (except inside
-   * `configuration`, parameters and datastreams). Default: the app version's defaults. Changes update in place.
-   */
   runtime?: pulumi.Input<DeepInput<WorkloadRuntime>>;
-  /** System settings of the deployment (free-form JSON, passed through untouched); default: none. Changes update in place. */
   system?: pulumi.Input<WorkloadSystem>;
-  /** The platform API permissions granted to the workload (a JSON object or list, passed through untouched); default: none. Changes update in place. */
   apiPermissions?: pulumi.Input<WorkloadApiPermissions>;
-  /**
-   * How an update is applied: `standard` (at once, the default), `staged+instant-apply` (staged,
-   * then applied by the platform as soon as the edge has downloaded it: `up` waits for that, up to
-   * svc:operationTimeoutSeconds, and fails naming the error when the download fails) or `staged-only`
-   * (staged until applied on the platform). While a staged version waits, what it changes counts as
-   * declared. Sent with each change, not read back. Changes update in place.
-   */
   deploymentType?: pulumi.Input<DeploymentType>;
-  /**
-   * `false` creates a pending workload (not deployed); setting it to `true` enables it, in place.
-   * Default `true`. A pending workload cannot be made pending again: setting it to `false` on an
-   * enabled workload replaces it.
-   */
   enabled?: pulumi.Input<boolean>;
-  /** `false` stops the workload, `true` starts it (in place); default: left as the platform runs it (a new workload runs). Changes update in place. */
   running?: pulumi.Input<boolean>;
-  /**
-   * Take over a workload that already exists with this name instead of failing, and bring it to
-   * the declared arguments. Provider-side only (never sent); default `false`.
-   */
   adopt?: pulumi.Input<boolean>;
 }
 
 /** The workload's args as the provider receives them. */
-type Inputs = Resolved<WorkloadArgs>;
+type Inputs = Resolved<WorkloadArgTypes>;
 // The args resolve to the documented contract types (contract-types.ts proves those are the contract's).
 proves<Same<NonNullable<Inputs["runtime"]>, WorkloadRuntime>>();
 
 /** How each arg maps to the wire. */
 const workloadArgs = {
-  name: { required: true, replaces: true },
-  appName: { required: true, replaces: true },
-  appVersion: { required: true },
-  clusterName: { required: true },
-  nodeName: {},
-  title: {},
-  runtime: { nested: true, freeForm: RUNTIME_FREE },
-  system: { compare: "exact" },
-  apiPermissions: { compare: "exact" },
-  deploymentType: { writeOnly: true },
-  enabled: {},
-  running: {},
-  adopt: { local: true },
+  name: {
+    doc: "The workload's name, unique on the platform: {rule}. Changing it replaces the workload.",
+    output: "The workload's name (its id on the platform).",
+    required: true,
+    replaces: true,
+  },
+  appName: {
+    doc: "The app the workload runs: the name of an app created by an {@link AppVersion} ({rule}). Changing it replaces the workload.",
+    output: "The app the workload runs.",
+    required: true,
+    replaces: true,
+  },
+  appVersion: {
+    doc: "The version of the app to run: a semantic version such as `1.2.0` ({rule}) that exists for `appName`. Changes update in place (with a staged `deploymentType`, the new version is staged first).",
+    output: "The declared app version (the staged one while a staged version waits).",
+    required: true,
+  },
+  clusterName: {
+    doc: "The cluster the workload runs on: a cluster name, {rule}. Changes update in place (the workload moves).",
+    output: "The cluster the workload runs on.",
+    required: true,
+  },
+  nodeName: { doc: "The node of the cluster to run on: a node name ({rule}); default: the platform picks one. Changes update in place." },
+  title: { doc: "A display title, {rule}; default: the name. Changes update in place." },
+  runtime: {
+    doc: "The runtime settings: `resources` (one entry per asset: its resource KRN, parameters and datastreams), `configuration` (the app's configuration, passed through untouched) and `datastreams`. Keys are camelCase here, snake_case on the platform (except inside `configuration`, parameters and datastreams). Default: the app version's defaults. Changes update in place.",
+    nested: true,
+    freeForm: RUNTIME_FREE,
+  },
+  system: { doc: "System settings of the deployment (free-form JSON, passed through untouched); default: none. Changes update in place.", compare: "exact" },
+  apiPermissions: {
+    doc: "The platform API permissions granted to the workload (a JSON object or list, passed through untouched); default: none. Changes update in place.",
+    compare: "exact",
+  },
+  deploymentType: {
+    doc: "How an update is applied: `standard` (at once, the default), `staged+instant-apply` (staged, then applied by the platform as soon as the edge has downloaded it: `up` waits for that, up to svc:operationTimeoutSeconds, and fails naming the error when the download fails) or `staged-only` (staged until applied on the platform). While a staged version waits, what it changes counts as declared. Sent with each change, not read back. Changes update in place.",
+    writeOnly: true,
+  },
+  enabled: {
+    doc: "`false` creates a pending workload (not deployed); setting it to `true` enables it, in place. Default `true`. A pending workload cannot be made pending again: setting it to `false` on an enabled workload replaces it.",
+  },
+  running: { doc: "`false` stops the workload, `true` starts it (in place); default: left as the platform runs it (a new workload runs). Changes update in place." },
+  adopt: {
+    doc: "Take over a workload that already exists with this name instead of failing, and bring it to the declared arguments. Provider-side only (never sent); default `false`.",
+    local: true,
+  },
 } as const satisfies ArgSpecs<Inputs>;
 
 /** The args a patch carries (their wire names are the patch body's fields). */
@@ -148,12 +143,14 @@ async function waitForRollout(client: SvcClient, name: string, record: WorkloadR
     const s = r.staged;
     if (!s?.instantly_apply) return r;
     if (!pendingStaged(r)) {
-      throw new Error(
+      throw new SvcError(
+        "SVC_STAGED_VERSION_NOT_APPLIED",
         `workload '${name}': the staged version ${s.app_version} was not applied: its package did not download (${r.download_error ?? s.status.message}); it still runs ${r.app_version}. The next up stages it again`,
       );
     }
     if (Date.now() + ROLLOUT_POLL_MS > deadline) {
-      throw new Error(
+      throw new SvcError(
+        "SVC_STAGED_VERSION_NOT_APPLIED",
         `workload '${name}': the staged version ${s.app_version} is not applied after ${Math.round(timeoutMs / 1000)} s (download_status ${r.download_status}); it still runs ${r.app_version}. Raise svc:operationTimeoutSeconds, or use deploymentType staged-only to apply it yourself`,
       );
     }
@@ -169,17 +166,20 @@ const notDeployedYet = (state: string | undefined) => state === "pending_deploy"
 
 /** A workload's computed outputs, read from the platform's record. */
 const workloadOutputs = defineOutputs(workloads.get, {
-  state: (r) => r.status.state,
-  statusMessage: (r) => r.status.message,
-  lastSeen: (r) => r.status.last_seen ?? undefined,
-  downloadStatus: (r) => r.download_status,
-  staged: (r) => r.staged !== null,
-  stagedAppVersion: echoes(["appVersion"], (r) => r.staged?.app_version),
-  appType: (r) => r.app_type,
-  createdAt: (r) => r.created_at,
-  createdBy: (r) => r.created_by,
-  updatedAt: (r) => r.updated_at,
-  updatedBy: (r) => r.updated_by,
+  state: output("The workload's lifecycle state, e.g. `pending_deploy`, `deploying`, `running`, `stopped`, `failed`, `staged`, `unreachable`.", (r) => r.status.state),
+  statusMessage: output("The platform's message about the current state (empty when there is nothing to report).", (r) => r.status.message),
+  lastSeen: output("When the node last reported the workload (RFC 3339); unset until it has.", (r) => r.status.last_seen ?? undefined),
+  downloadStatus: output("Progress of the app package's download to the node: `pending`, `scheduled`, `processing`, `downloading`, `ready` or `failed`.", (r) => r.download_status),
+  staged: output("Whether a staged version waits to be applied (staged deployment types).", (r) => r.staged !== null),
+  stagedAppVersion: output(
+    "The app version that is staged, when one is.",
+    echoes(["appVersion"], (r) => r.staged?.app_version),
+  ),
+  appType: output("The app's type: `app`, `importer`, `exporter` or `docker`.", (r) => r.app_type),
+  createdAt: output("When the workload was created on the platform (RFC 3339).", (r) => r.created_at),
+  createdBy: output("Who created the workload.", (r) => r.created_by),
+  updatedAt: output("When the workload was last changed on the platform (RFC 3339).", (r) => r.updated_at),
+  updatedBy: output("Who changed the workload last.", (r) => r.updated_by),
 });
 
 const runtimeWire = (i: Inputs) => i.runtime && wireOf(deploymentRuntime, i.runtime, RUNTIME_FREE);
@@ -226,10 +226,12 @@ async function applyRunState(client: SvcClient, news: Inputs, record: WorkloadRe
   return changed ? get(client, name) : record;
 }
 
-const workloadKind = registerKind(
+export const workloadKind = registerKind(
   declareKind<Inputs>()({
     name: "Workload",
     platformTerm: "workload",
+    doc: "A workload: an app version deployed to a cluster (and optionally a node). `appVersion`, `clusterName`, `nodeName`, `title`, `runtime`, `system`, `apiPermissions` change in place (patch semantics); a new `name` or `appName` replaces the workload. `enabled: false` creates a pending workload, and setting it to true enables it; `running` maps to start and stop. With a staged `deploymentType` an update stages the new version: the staged version counts as the declared one until it is applied on the platform. Destroying it deletes the workload.",
+    argsDoc: "The arguments of a {@link Workload}.",
     args: workloadArgs,
     id: (i) => i.name,
     schema: WorkloadCreate,
@@ -262,51 +264,3 @@ const workloadKind = registerKind(
     outputs: workloadOutputs,
   }),
 );
-
-/**
- * A workload: an app version deployed to a cluster (and optionally a node). `appVersion`,
- * `clusterName`, `nodeName`, `title`, `runtime`, `system`, `apiPermissions` change in place (patch
- * semantics); a new `name` or `appName` replaces the workload. `enabled: false` creates a pending
- * workload, and setting it to true enables it; `running` maps to start and stop. With a staged
- * `deploymentType` an update stages the new version: the staged version counts as the declared one
- * until it is applied on the platform. Destroying it deletes the workload.
- */
-export class Workload extends SvcResource {
-  /** The workload's name (its id on the platform). */
-  declare readonly name: pulumi.Output<string>;
-  /** The app the workload runs. */
-  declare readonly appName: pulumi.Output<string>;
-  /** The declared app version (the staged one while a staged version waits). */
-  declare readonly appVersion: pulumi.Output<string>;
-  /** The cluster the workload runs on. */
-  declare readonly clusterName: pulumi.Output<string>;
-
-  /** The workload's lifecycle state, e.g. `pending_deploy`, `deploying`, `running`, `stopped`, `failed`, `staged`, `unreachable`. */
-  declare readonly state: pulumi.Output<WorkloadRecord["status"]["state"]>;
-  /** The platform's message about the current state (empty when there is nothing to report). */
-  declare readonly statusMessage: pulumi.Output<string>;
-  /** When the node last reported the workload (RFC 3339); unset until it has. */
-  declare readonly lastSeen: pulumi.Output<string | undefined>;
-  /** Progress of the app package's download to the node: `pending`, `scheduled`, `processing`, `downloading`, `ready` or `failed`. */
-  declare readonly downloadStatus: pulumi.Output<WorkloadRecord["download_status"]>;
-  /** Whether a staged version waits to be applied (staged deployment types). */
-  declare readonly staged: pulumi.Output<boolean>;
-  /** The app version that is staged, when one is. */
-  declare readonly stagedAppVersion: pulumi.Output<string | undefined>;
-  /** The app's type: `app`, `importer`, `exporter` or `docker`. */
-  declare readonly appType: pulumi.Output<WorkloadRecord["app_type"]>;
-  /** When the workload was created on the platform (RFC 3339). */
-  declare readonly createdAt: pulumi.Output<string>;
-  /** Who created the workload. */
-  declare readonly createdBy: pulumi.Output<string>;
-  /** When the workload was last changed on the platform (RFC 3339). */
-  declare readonly updatedAt: pulumi.Output<string>;
-  /** Who changed the workload last. */
-  declare readonly updatedBy: pulumi.Output<string>;
-
-  constructor(name: string, args: WorkloadArgs, opts?: pulumi.CustomResourceOptions) {
-    super(workloadKind, name, args, opts);
-  }
-}
-
-proves<Same<OutputValues<typeof workloadOutputs>, DeclaredOutputs<Workload, keyof typeof workloadOutputs>>>();
