@@ -624,7 +624,10 @@ export function declareKind<I extends object>() {
       if (names.length > 0) {
         // Without params, a path of one value takes the id.
         if (!eps.params && names.length > 1) {
-          throw new Error(`${d.name}: the endpoint ${ep.id} needs path values (${names.join(", ")}), more than the id, and the declaration gives no params`);
+          throw new SvcError(
+            "SVC_KIND_DECLARATION_INVALID",
+            `${d.name}: the endpoint ${ep.id} needs path values (${names.join(", ")}), more than the id, and the declaration gives no params`,
+          );
         }
         const all = eps.params ? eps.params(id, inputs) : { [names[0]]: id };
         out.params = Object.fromEntries(names.map((n) => [n, all[n]]));
@@ -639,7 +642,7 @@ export function declareKind<I extends object>() {
      */
     const record = (ep: AnyEndpoint, answer: unknown): R => {
       if (isRecord(answer)) return answer as R;
-      throw new Error(`${d.name}: ${ep.id} answered no record (${typeof answer})`);
+      throw new SvcError("SVC_PLATFORM_ANSWER_INVALID", `${d.name}: ${ep.id} answered no record (${typeof answer})`);
     };
     const idOf = (inputs: I): string => (d.id ? d.id(inputs) : "");
 

@@ -15,6 +15,7 @@ import { endpoints } from "../../src/api/endpoints";
 import type { SvcClient } from "../../src/client";
 import { declareKind, defineOutputs, type Kind, type KindContext } from "../../src/provider/kind";
 import { kinds } from "../../src/provider/kinds";
+import { codeOf, rejection } from "../helpers/codes";
 import { compileFixture, markedMistakes, unmetMistakes } from "../helpers/marked-errors";
 
 type Op = "create" | "read" | "update" | "delete";
@@ -132,7 +133,9 @@ test("read and delete address the object from its id", async () => {
 
 test("an answer that is no record is refused, naming the kind and the endpoint", async () => {
   const { ctx } = recording(() => undefined);
-  await expect(kinds.Bridge.read(ctx, "b-1", {})).rejects.toThrow(/^Bridge: bridges\.get answered no record \(undefined\)$/);
+  const err = await rejection(kinds.Bridge.read(ctx, "b-1", {}));
+  expect(codeOf(err)).toBe("SVC_PLATFORM_ANSWER_INVALID");
+  expect(err.message).toMatch(/^Bridge: bridges\.get answered no record \(undefined\)/);
 });
 
 describe("declarations the lifecycle cannot run are refused when the kind is declared", () => {
@@ -151,9 +154,9 @@ describe("declarations the lifecycle cannot run are refused when the kind is dec
   test("path values beyond the id without params", async () => {
     const kind = declare({ endpoints: { create: bridges.deploy, read: assets.propertyGet, delete: bridges.delete } });
     const { ctx } = recording();
-    await expect(kind.read(ctx, "b-1", {})).rejects.toThrow(
-      /^Broken: the endpoint assets\.propertyGet needs path values \(asset_name, asset_property_name\), more than the id, and the declaration gives no params$/,
-    );
+    const err = await rejection(kind.read(ctx, "b-1", {}));
+    expect(codeOf(err)).toBe("SVC_KIND_DECLARATION_INVALID");
+    expect(err.message).toMatch(/^Broken: the endpoint assets\.propertyGet needs path values \(asset_name, asset_property_name\), more than the id/);
   });
   test("without params, a path of one value takes the id", async () => {
     const kind = declare({ endpoints: { create: bridges.deploy, read: bridges.get, delete: bridges.delete } });
