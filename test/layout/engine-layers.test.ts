@@ -52,3 +52,14 @@ test("the reader finds static, dynamic and require imports", () => {
   );
   expect(importsOf(text, file).sort()).toEqual(["emulator", "provider/kind", "testing/effects", "testing/engine/state"]);
 });
+
+test("URNs are read and written by src/pulumi/urn.ts alone: no other module splits or joins on `::`", () => {
+  const sites = sources(SRC)
+    .filter((f) => relative(SRC, f) !== join("pulumi", "urn.ts"))
+    .flatMap((f) =>
+      readFileSync(f, "utf8")
+        .split("\n")
+        .flatMap((line, i) => (/["'`]::["'`]/.test(line) ? [`${relative(SRC, f)}:${i + 1}`] : [])),
+    );
+  expect(sites).toEqual([]);
+});

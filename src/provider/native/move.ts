@@ -19,6 +19,7 @@ import * as fs from "node:fs";
 import { TYPE_TOKEN_PREFIX } from "../kind";
 import { kinds } from "../kinds";
 import { PACKAGE } from "./server";
+import { urnName } from "../../pulumi/urn";
 
 type Props = Record<string, unknown>;
 
@@ -65,9 +66,6 @@ function dynamicKind(type: string): string | undefined {
   return kind !== undefined && kinds[kind] ? kind : undefined;
 }
 
-/** The resource's name, the last part of its URN. */
-const nameOf = (urn: string): string => urn.split("::").slice(3).join("::");
-
 /** The props without the dynamic provider's own (`__provider`, the hidden `__svcOwner`), which no native resource has. */
 const userProps = (props: Props | undefined): Props => Object.fromEntries(Object.entries(props ?? {}).filter(([k]) => !k.startsWith("__")));
 
@@ -109,20 +107,20 @@ export function importFile(stack: ExportedStack): ImportFile {
     taken.add(out);
     return out;
   };
-  for (const r of resources) names.set(r.urn, unique(nameOf(r.urn)));
+  for (const r of resources) names.set(r.urn, unique(urnName(r.urn)));
   const nameTable: Record<string, string> = {};
   const parentName = (urn: string | undefined): string | undefined => {
     if (urn === undefined || urn === root) return undefined;
     const known = names.get(urn);
     if (known !== undefined) return known;
-    const name = unique(nameOf(urn));
+    const name = unique(urnName(urn));
     names.set(urn, name);
     nameTable[name] = urn;
     return name;
   };
   const specs = resources.map((r): ImportSpec => {
     const name = names.get(r.urn)!;
-    const logical = nameOf(r.urn);
+    const logical = urnName(r.urn);
     const parent = parentName(r.parent);
     return {
       type: `${PACKAGE}:index:${dynamicKind(r.type)!}`,

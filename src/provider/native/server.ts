@@ -31,7 +31,7 @@ import { OWNER_KEY, ownerValue } from "../ownership";
 import { configure, shim } from "../runtime";
 import { deepEqual, UNKNOWN } from "../../pulumi/values";
 import type { ConfigSource } from "../config";
-import { urnType } from "../../pulumi/urn";
+import { parseUrn, URN_PREFIX, urnType } from "../../pulumi/urn";
 import { SvcError } from "../../errors";
 
 /** The package name: the type tokens' and the configuration keys' prefix. */
@@ -83,9 +83,9 @@ function kindOfUrn(urn: string): string {
  * a create's calls then carry the request id that records which stack and resource made the object.
  */
 export function withOwner(urn: string, props: Props): Props {
-  const [head, project, , ...name] = urn.split("::");
-  const stack = head?.startsWith("urn:pulumi:") ? head.slice("urn:pulumi:".length) : "";
-  return stack && project && name.length > 0 ? { ...props, [OWNER_KEY]: ownerValue(project, stack, name.join("::")) } : props;
+  if (!urn.startsWith(URN_PREFIX)) return props;
+  const { stack, project, name } = parseUrn(urn);
+  return stack && project && name ? { ...props, [OWNER_KEY]: ownerValue(project, stack, name) } : props;
 }
 
 /**
