@@ -15,8 +15,8 @@ const fs = require("node:fs");
 
 /**
  * Measured milliseconds of CPU of the real-engine files and the longest others (one run, 2 cores,
- * `npm test`'s settings). Their size says little of their time: a CLI file runs a few engine commands per test, 1.5 to 4 s of CPU
- * each, and the killed-run scenarios are in killed-harness.ts.
+ * `npm test`'s settings). Their size says little of their time: a CLI file runs a few engine
+ * commands per test, 1.5 to 4 s of CPU each, and the killed-run scenarios are in killed-harness.ts.
  */
 const MEASURED = {
   "cli/killed.test.ts": 95_000,
