@@ -1,5 +1,5 @@
 /**
- * One run of the killed-run tests (killed.test.ts), in a process of its own so that the test can kill
+ * One run of the killed-run tests (killed-harness.ts), in a process of its own so that the test can kill
  * it (`kill -9` of its process group: this process, and under `pulumi` the CLI and the provider host
  * it started; under the kit's engine, the kit's provider host). Loads the built package by name, as a
  * user's install does.
