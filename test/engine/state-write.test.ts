@@ -8,33 +8,64 @@ import * as path from "node:path";
 import { StateStore, writeAtomically } from "../../src/testing/engine/state";
 import { tempDir } from "./fixtures/harness";
 
+type Watched = "openSync" | "fsyncSync" | "renameSync" | "writeSync" | "writeFileSync";
+/**
+ * What a test puts in place of node:fs functions the state module calls. A namespace import compiled
+ * for jest holds its own copy of a module's functions, taken when the module loads, so a spy set on
+ * node:fs later would see no call: the module is given wrappers from the start, which call the
+ * test's replacement when there is one.
+ */
+const mockReplaced: Partial<Record<Watched, (...args: never[]) => unknown>> = {};
+jest.mock("node:fs", () => {
+  const actual = jest.requireActual<Record<string, (...args: unknown[]) => unknown>>("node:fs");
+  const wrap =
+    (name: Watched) =>
+    (...args: unknown[]) =>
+      (mockReplaced[name] ?? actual[name])(...(args as never[]));
+  return {
+    ...actual,
+    openSync: wrap("openSync"),
+    fsyncSync: wrap("fsyncSync"),
+    renameSync: wrap("renameSync"),
+    writeSync: wrap("writeSync"),
+    writeFileSync: wrap("writeFileSync"),
+  };
+});
+const real = jest.requireActual<typeof fs>("node:fs");
+
+/** Runs `body` with `replacements` in place of node:fs functions, then takes them away. */
+function withReplaced<T>(replacements: Partial<Record<Watched, (...args: never[]) => unknown>>, body: () => T): T {
+  Object.assign(mockReplaced, replacements);
+  try {
+    return body();
+  } finally {
+    for (const name of Object.keys(replacements) as Watched[]) delete mockReplaced[name];
+  }
+}
+
 test("the text reaches the disk (fsync) before the rename puts it in place, and the folder is flushed after", () => {
   const file = path.join(tempDir("svc-state-"), "state.json");
   const calls: string[] = [];
   const fds = new Map<number, string>();
-  // The module itself (state.ts reads its functions from it at each call), not this file's namespace of it.
-  const real = require("node:fs") as typeof fs;
   const { openSync, fsyncSync, renameSync } = real;
-  const open = jest.spyOn(real, "openSync").mockImplementation((p: fs.PathLike, flags?: fs.OpenMode) => {
-    const fd = openSync(p, flags ?? "r");
-    fds.set(fd, String(p));
-    return fd;
-  });
-  const fsync = jest.spyOn(real, "fsyncSync").mockImplementation((fd: number) => {
-    calls.push(`fsync ${path.basename(fds.get(fd) ?? "?")}`);
-    fsyncSync(fd);
-  });
-  const rename = jest.spyOn(real, "renameSync").mockImplementation((from: fs.PathLike, to: fs.PathLike) => {
-    calls.push(`rename ${path.basename(String(from))} ${path.basename(String(to))}`);
-    renameSync(from, to);
-  });
-  try {
-    writeAtomically(file, JSON.stringify({ hello: "world" }));
-  } finally {
-    open.mockRestore();
-    fsync.mockRestore();
-    rename.mockRestore();
-  }
+  withReplaced(
+    {
+      openSync: (p: fs.PathLike, flags?: fs.OpenMode) => {
+        const fd = openSync(p, flags ?? "r");
+        fds.set(fd, String(p));
+        return fd;
+      },
+      fsyncSync: (fd: number) => {
+        calls.push(`fsync ${path.basename(fds.get(fd) ?? "?")}`);
+        fsyncSync(fd);
+      },
+      renameSync: (from: fs.PathLike, to: fs.PathLike) => {
+        calls.push(`rename ${path.basename(String(from))} ${path.basename(String(to))}`);
+        renameSync(from, to);
+      },
+    },
+    () => writeAtomically(file, JSON.stringify({ hello: "world" })),
+  );
   const tmp = `state.json.${process.pid}.tmp`;
   expect(calls).toEqual([`fsync ${tmp}`, `rename ${tmp} state.json`, `fsync ${path.basename(path.dirname(file))}`]);
   expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual({ hello: "world" });
@@ -56,26 +87,24 @@ test("a writer that dies half-way through writing leaves the previous state whol
   store.put(entry(1));
   const before = fs.readFileSync(file, "utf8");
   // The next save dies after writing half of its bytes, whichever way it writes them.
-  const real = require("node:fs") as typeof fs;
   const { writeSync, writeFileSync } = real;
   const died = new Error("killed half-way through the write");
-  const half = jest.spyOn(real, "writeSync").mockImplementation((fd: number, data: Uint8Array | string, ...rest: unknown[]) => {
-    const bytes = typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    const offset = typeof rest[0] === "number" ? rest[0] : 0;
-    writeSync(fd, bytes, offset, Math.floor((bytes.length - offset) / 2));
-    throw died;
-  });
-  const halfFile = jest.spyOn(real, "writeFileSync").mockImplementation((target: fs.PathOrFileDescriptor, data: string | NodeJS.ArrayBufferView) => {
-    const text = typeof data === "string" ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString();
-    writeFileSync(target, text.slice(0, Math.floor(text.length / 2)));
-    throw died;
-  });
-  try {
-    expect(() => store.put(entry(2))).toThrow(died);
-  } finally {
-    half.mockRestore();
-    halfFile.mockRestore();
-  }
+  withReplaced(
+    {
+      writeSync: (fd: number, data: Uint8Array | string, ...rest: unknown[]) => {
+        const bytes = typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+        const offset = typeof rest[0] === "number" ? rest[0] : 0;
+        writeSync(fd, bytes, offset, Math.floor((bytes.length - offset) / 2));
+        throw died;
+      },
+      writeFileSync: (target: fs.PathOrFileDescriptor, data: string | NodeJS.ArrayBufferView) => {
+        const text = typeof data === "string" ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString();
+        writeFileSync(target, text.slice(0, Math.floor(text.length / 2)));
+        throw died;
+      },
+    },
+    () => expect(() => store.put(entry(2))).toThrow(died),
+  );
   expect(fs.readFileSync(file, "utf8")).toBe(before);
   expect(
     StateStore.open(file, "passphrase", "test", "dev")
