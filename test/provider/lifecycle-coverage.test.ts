@@ -3,7 +3,8 @@
  * (resources.e2e.test.ts: create, a clean re-run, update, replace, destroy), and the suite has no
  * case for a kind that does not exist. The suite's cases are read from its source (its `cases`
  * array), so that this check runs without running the suite. The same holds for the model tests'
- * entry per kind (test/model/kinds) and the robustness tests' scenarios per kind.
+ * test module per kind (test/kinds/index.ts, whose type-check already asks for one) and the robustness
+ * tests' scenarios per kind.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,7 +12,7 @@ import ts from "typescript";
 import * as svc from "../../src";
 import { kinds } from "../../src/provider/kinds";
 import { SvcResource } from "../../src/provider/shim";
-import { MODELS } from "../model/kinds";
+import { KIND_TESTS } from "../kinds";
 import { SCENARIOS } from "../robustness/kind-scenarios";
 
 const SUITE = join(__dirname, "resources.e2e.test.ts");
@@ -72,8 +73,8 @@ describe("Every declared kind has a lifecycle case", () => {
 });
 
 describe("Every declared kind has a model and a scenario", () => {
-  test("the model tests have one entry for each kind the provider declares (test/model/kinds), and none for anything else", () => {
-    expect(coverageProblems(Object.keys(kinds), Object.keys(MODELS), "model entry", "test/model/kinds/index.ts")).toEqual([]);
+  test("the kinds' test modules hold one entry for each kind the provider declares (test/kinds), and none for anything else", () => {
+    expect(coverageProblems(Object.keys(kinds), Object.keys(KIND_TESTS), "test module", "test/kinds/index.ts")).toEqual([]);
   });
 
   test("the robustness tests have one scenario for each kind the provider declares, and none for anything else", () => {

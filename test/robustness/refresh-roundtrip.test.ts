@@ -14,7 +14,7 @@
 import fc from "fast-check";
 import * as testing from "../../src/testing";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { KINDS } from "../model/kinds";
+import { KINDS } from "../kinds";
 import { programText, toProgram, type ProgramSpec } from "../model/program";
 import { SEED, SOAK } from "./helpers";
 import { SCENARIOS } from "./kind-scenarios";

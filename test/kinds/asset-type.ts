@@ -1,10 +1,11 @@
 /** Asset types: a title and, optionally, the asset class they belong to. */
-import { assets } from "../../../src/api/assets";
-import { TABLES } from "../../../src/emulator/store/tables";
-import { ref, type Args } from "../program";
+import { assets } from "../../src/api/assets";
+import type { KindTests } from "./kind-tests";
+import { TABLES } from "../../src/emulator/store/tables";
+import { ref, type Args } from "../model/program";
 import { record, type KindModel } from "./kind-model";
 
-export const assetType: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const args: Args = { name: `type-${n}`, title: `Type ${n}` };
     if (r.chance(0.6)) args.assetClassName = ref(w.anyOf("AssetClass", r).name, "name");
@@ -29,3 +30,5 @@ export const assetType: KindModel = {
     d.edit("title", "title", (c) => c.call(assets.typeUpdate, { params: { asset_type_name: a.name }, body: { title: "Edited elsewhere" } }));
   },
 };
+
+export const assetType: KindTests = { model };

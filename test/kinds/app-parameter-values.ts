@@ -1,8 +1,9 @@
 /** Parameter values of an app version on one asset: one platform record per parameter. */
-import { parameters } from "../../../src/api/parameters";
-import { TABLES } from "../../../src/emulator/store/tables";
-import { isRef, ref, type Args, type Ref } from "../program";
-import type { Rng } from "../rng";
+import { parameters } from "../../src/api/parameters";
+import type { KindTests } from "./kind-tests";
+import { TABLES } from "../../src/emulator/store/tables";
+import { isRef, ref, type Args, type Ref } from "../model/program";
+import type { Rng } from "../model/rng";
 import type { KindModel } from "./kind-model";
 import { krn } from "./platform-form";
 
@@ -14,7 +15,7 @@ export function parameterValues(r: Rng): Args {
   return out;
 }
 
-export const appParameterValues: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const v = w.anyOf("AppVersion", r, 0.2);
     // One declaration per version and asset.
@@ -59,3 +60,5 @@ export const appParameterValues: KindModel = {
     );
   },
 };
+
+export const appParameterValues: KindTests = { model };

@@ -1,8 +1,9 @@
 /** Asset properties: a typed value on an asset, which the platform holds as text. */
-import { assets } from "../../../src/api/assets";
-import { TABLES } from "../../../src/emulator/store/tables";
-import { ref, type Args, type Value } from "../program";
-import type { Rng } from "../rng";
+import { assets } from "../../src/api/assets";
+import type { KindTests } from "./kind-tests";
+import { TABLES } from "../../src/emulator/store/tables";
+import { ref, type Args, type Value } from "../model/program";
+import type { Rng } from "../model/rng";
 import { toOtherAsset } from "./asset";
 import { record, type KindModel } from "./kind-model";
 import { valueText } from "./platform-form";
@@ -22,7 +23,7 @@ function propertyValue(r: Rng): Value {
   }
 }
 
-export const assetProperty: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const asset = w.anyOf("Asset", r, 0.2);
     const args: Args = { assetName: ref(asset.name, "name"), name: `prop_${n}`, value: propertyValue(r) };
@@ -50,3 +51,5 @@ export const assetProperty: KindModel = {
     d.del((c) => c.call(assets.propertyDelete, { params: { asset_name: a.assetName, asset_property_name: a.name } }));
   },
 };
+
+export const assetProperty: KindTests = { model };

@@ -3,11 +3,12 @@
  * destroy deletes the app with all its versions, and the platform keeps an app whose last version was
  * deleted, so a program adds and removes an app's versions and its App together.
  */
-import { apps } from "../../../src/api/apps";
-import { TABLES } from "../../../src/emulator/store/tables";
-import type { World } from "../generate";
-import { clone, isRef, plainArgs, ref, type Args, type Decl, type Value } from "../program";
-import type { Rng } from "../rng";
+import { apps } from "../../src/api/apps";
+import type { KindTests } from "./kind-tests";
+import { TABLES } from "../../src/emulator/store/tables";
+import type { World } from "../model/generate";
+import { clone, isRef, plainArgs, ref, type Args, type Decl, type Value } from "../model/program";
+import type { Rng } from "../model/rng";
 import { record, type KindModel, type Rec } from "./kind-model";
 import { snakeKeys } from "./platform-form";
 
@@ -43,7 +44,7 @@ export const appOf = (w: World, v: Decl): string => plainArgs(w.spec, v).appName
 /** The versions of app `app`. */
 export const versionsOfApp = (w: World, app: string): Decl[] => w.of("AppVersion").filter((v) => appOf(w, v) === app);
 
-export const appVersion: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const existing = w.of("AppVersion");
     // A further version of an app the program has, or the first version of a new app with its App.
@@ -110,3 +111,5 @@ export const appVersion: KindModel = {
       d.edit("image", "image", (c) => c.call(apps.versionPatch, { params: { app_name: a.appName, app_version: a.version }, body: { image: "registry.local/elsewhere:1" } }));
   },
 };
+
+export const appVersion: KindTests = { model };

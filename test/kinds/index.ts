@@ -1,8 +1,10 @@
 /**
- * The model of every resource kind, by kind name (the provider's registered names; a test checks that
- * the two lists agree). The order is the generator's: a random addition draws its kind from this list,
- * so reordering it changes every generated program and the seeds that reproduce them.
+ * The test modules of every resource kind, by kind name: a `Record` over the provider's kinds, so a
+ * kind without its test module fails the type-check. The suites enumerate this record instead of
+ * lists of their own. The order is the model generator's: a random addition draws its kind from
+ * this list, so reordering it changes every generated program and the seeds that reproduce them.
  */
+import type { KindName } from "../../src/provider/kinds";
 import { app } from "./app";
 import { appParameterValues } from "./app-parameter-values";
 import { appVersion } from "./app-version";
@@ -17,11 +19,14 @@ import { dataLabel } from "./data-label";
 import { dataType } from "./data-type";
 import { instanceSettings } from "./instance-settings";
 import type { KindModel } from "./kind-model";
+import type { KindTests } from "./kind-tests";
 import { label } from "./label";
 import { parameterSchedule } from "./parameter-schedule";
 import { workload } from "./workload";
 
-export const MODELS = {
+export type { KindName };
+
+export const KIND_TESTS: Record<KindName, KindTests> = {
   Cluster: cluster,
   AssetClass: assetClass,
   AssetType: assetType,
@@ -38,7 +43,10 @@ export const MODELS = {
   DataType: dataType,
   Bridge: bridge,
   InstanceSettings: instanceSettings,
-} satisfies Record<string, KindModel>;
+};
 
-export type KindName = keyof typeof MODELS;
-export const KINDS = Object.keys(MODELS) as KindName[];
+/** Every kind, in the generator's order. */
+export const KINDS = Object.keys(KIND_TESTS) as KindName[];
+
+/** Each kind's model (test/model), by kind name. */
+export const MODELS = Object.fromEntries(KINDS.map((k) => [k, KIND_TESTS[k].model])) as Record<KindName, KindModel>;

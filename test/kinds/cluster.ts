@@ -1,7 +1,8 @@
 /** Clusters: settings that update in place; the platform cannot delete one, nor change its type. */
-import { clusters } from "../../../src/api/clusters";
-import { TABLES } from "../../../src/emulator/store/tables";
-import type { Args } from "../program";
+import { clusters } from "../../src/api/clusters";
+import type { KindTests } from "./kind-tests";
+import { TABLES } from "../../src/emulator/store/tables";
+import type { Args } from "../model/program";
 import { record, type KindModel } from "./kind-model";
 import { snake } from "./platform-form";
 
@@ -18,7 +19,7 @@ const SETTINGS = [
   "telemetryAlertsEnabled",
 ];
 
-export const cluster: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const args: Args = { name: `cluster-${n}` };
     if (r.chance(0.7)) args.title = `Cluster ${n}`;
@@ -66,3 +67,5 @@ export const cluster: KindModel = {
     }
   },
 };
+
+export const cluster: KindTests = { model };

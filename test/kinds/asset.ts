@@ -1,9 +1,10 @@
 /** Assets: of a type, optionally under a parent asset (never under one of their own descendants) and at a location. */
-import { assets } from "../../../src/api/assets";
-import { TABLES } from "../../../src/emulator/store/tables";
-import type { World } from "../generate";
-import { isRef, ref, type Args, type Decl, type Ref, type Value } from "../program";
-import type { Rng } from "../rng";
+import { assets } from "../../src/api/assets";
+import type { KindTests } from "./kind-tests";
+import { TABLES } from "../../src/emulator/store/tables";
+import type { World } from "../model/generate";
+import { isRef, ref, type Args, type Decl, type Ref, type Value } from "../model/program";
+import type { Rng } from "../model/rng";
 import { record, type Changes, type KindModel } from "./kind-model";
 
 const location = (r: Rng): Value => ({ lat: r.int(-900, 900) / 10, lon: r.int(-1800, 1800) / 10 });
@@ -27,7 +28,7 @@ export function toOtherAsset(w: World, d: Decl, c: Changes): void {
   if (w.of("Asset").length > 1) c.set("assetName", (r) => ref(r.pick(w.of("Asset").filter((x) => x.name !== (d.args.assetName as Ref).$ref)).name, "name"));
 }
 
-export const asset: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const args: Args = { name: `asset-${n}`, title: `Asset ${n}`, assetTypeName: ref(w.anyOf("AssetType", r, 0.2).name, "name") };
     const assets = w.of("Asset");
@@ -61,3 +62,5 @@ export const asset: KindModel = {
     d.edit("title", "title", (c) => c.call(assets.update, { params: { asset_name: a.name }, body: { title: "Edited elsewhere" } }));
   },
 };
+
+export const asset: KindTests = { model };

@@ -1,8 +1,9 @@
 /** Parameter schedules: parameters set on assets at a time; the platform names them (their id is the state's). */
-import { schedules } from "../../../src/api/schedules";
-import { TABLES } from "../../../src/emulator/store/tables";
-import { ref, type Args } from "../program";
-import type { Rng } from "../rng";
+import { schedules } from "../../src/api/schedules";
+import type { KindTests } from "./kind-tests";
+import { TABLES } from "../../src/emulator/store/tables";
+import { ref, type Args } from "../model/program";
+import type { Rng } from "../model/rng";
 import { record, type Field, type KindModel, type Rec } from "./kind-model";
 import { krn } from "./platform-form";
 
@@ -14,7 +15,7 @@ function scheduleTiming(r: Rng, n: number): Args {
   return { scheduledFor: new Date(at).toISOString().replace(".000Z", "Z"), parameters };
 }
 
-export const parameterSchedule: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const v = w.anyOf("AppVersion", r, 0.2);
     const first = w.anyOf("Asset", r, 0.2);
@@ -56,3 +57,5 @@ export const parameterSchedule: KindModel = {
     if (id) d.del((c) => c.call(schedules.delete, { params: { schedule_id: id } }));
   },
 };
+
+export const parameterSchedule: KindTests = { model };

@@ -2,11 +2,12 @@
  * Workloads: an app version on a cluster, with runtime settings over assets; started, stopped and
  * disabled (a disabled workload is pending). The generator's move, running and enabled edits act on them (see `World`).
  */
-import { workloads } from "../../../src/api/workloads";
-import { TABLES } from "../../../src/emulator/store/tables";
-import type { World } from "../generate";
-import { plainArgs, ref, type Args, type Ref } from "../program";
-import type { Rng } from "../rng";
+import { workloads } from "../../src/api/workloads";
+import type { KindTests } from "./kind-tests";
+import { TABLES } from "../../src/emulator/store/tables";
+import type { World } from "../model/generate";
+import { plainArgs, ref, type Args, type Ref } from "../model/program";
+import type { Rng } from "../model/rng";
 import { record, type Field, type KindModel, type Rec } from "./kind-model";
 
 function runtime(w: World, r: Rng): Args {
@@ -15,7 +16,7 @@ function runtime(w: World, r: Rng): Args {
   return { resources: chosen.map((a) => ({ resource: ref(a.name, "name", "krn:asset:") })), configuration: { sampleRateHz: r.int(1, 50), mode: r.pick(["fast", "slow"]) } };
 }
 
-export const workload: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const v = w.anyOf("AppVersion", r, 0.2);
     const c = w.anyOf("Cluster", r, 0.2);
@@ -71,3 +72,5 @@ export const workload: KindModel = {
     d.del((c) => c.call(workloads.delete, { body: { workload_names: [a.name] } }));
   },
 };
+
+export const workload: KindTests = { model };

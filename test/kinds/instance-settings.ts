@@ -1,8 +1,9 @@
 /** The instance settings: one declaration per program (a second add returns it), whose schedules are managed. */
-import { instance } from "../../../src/api/instance";
-import { TABLES } from "../../../src/emulator/store/tables";
-import type { Args } from "../program";
-import type { Rng } from "../rng";
+import { instance } from "../../src/api/instance";
+import type { KindTests } from "./kind-tests";
+import { TABLES } from "../../src/emulator/store/tables";
+import type { Args } from "../model/program";
+import type { Rng } from "../model/rng";
 import type { KindModel } from "./kind-model";
 import { snake, snakeKeys } from "./platform-form";
 
@@ -13,7 +14,7 @@ function acpSettings(r: Rng): Args {
   return out;
 }
 
-export const instanceSettings: KindModel = {
+const model: KindModel = {
   add(w, r) {
     const existing = w.of("InstanceSettings")[0];
     if (existing) return existing;
@@ -33,3 +34,5 @@ export const instanceSettings: KindModel = {
     d.edit("acp", `acp.${key}.interval`, (c) => c.call(instance.settingsUpdate, { body: { acp: { [snake(key)]: { ...current, interval: current.interval === 9 ? 10 : 9 } } } }));
   },
 };
+
+export const instanceSettings: KindTests = { model };

@@ -1,12 +1,13 @@
 /** Apps: every app of a program has its App, added with the app's first version (see `AppVersion`). */
-import { apps } from "../../../src/api/apps";
-import { TABLES } from "../../../src/emulator/store/tables";
-import { isRef, plainArgs } from "../program";
-import { Rng } from "../rng";
+import { apps } from "../../src/api/apps";
+import type { KindTests } from "./kind-tests";
+import { TABLES } from "../../src/emulator/store/tables";
+import { isRef, plainArgs } from "../model/program";
+import { Rng } from "../model/rng";
 import { versionsOfApp } from "./app-version";
 import { record, type KindModel } from "./kind-model";
 
-export const app: KindModel = {
+const model: KindModel = {
   // A new app then, with its first version; returns its App.
   add(w, r) {
     const v = w.add("AppVersion", new Rng(r.int(1, 2 ** 31)));
@@ -32,3 +33,5 @@ export const app: KindModel = {
     if (a.title !== undefined) d.edit("title", "title", (c) => c.call(apps.patch, { params: { app_name: a.name }, body: { title: "Edited elsewhere" } }));
   },
 };
+
+export const app: KindTests = { model };

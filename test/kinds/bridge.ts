@@ -1,10 +1,11 @@
 /** Bridges: a protocol bridge on a cluster, which the platform runs as a workload of its name. */
-import { bridges } from "../../../src/api/bridges";
-import { TABLES } from "../../../src/emulator/store/tables";
-import { ref, type Args, type Value } from "../program";
+import { bridges } from "../../src/api/bridges";
+import type { KindTests } from "./kind-tests";
+import { TABLES } from "../../src/emulator/store/tables";
+import { ref, type Args, type Value } from "../model/program";
 import { record, type KindModel } from "./kind-model";
 
-export const bridge: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const c = w.anyOf("Cluster", r, 0.2);
     const args: Args = { name: `br-${n}`, clusterName: ref(c.name, "name"), appName: "opcua-bridge", appVersion: "2.0.0", payload: { endpoint: `opc.tcp://plc-${n}:4840` } };
@@ -38,3 +39,5 @@ export const bridge: KindModel = {
     d.del((c) => c.call(bridges.delete, { params: { bridge_name: a.name } }));
   },
 };
+
+export const bridge: KindTests = { model };

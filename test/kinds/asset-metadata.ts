@@ -1,8 +1,9 @@
 /** Asset metadata: a free-form payload on an asset (secrets inside it included). */
-import { assets } from "../../../src/api/assets";
-import { TABLES } from "../../../src/emulator/store/tables";
-import { ref, type Args } from "../program";
-import type { Rng } from "../rng";
+import { assets } from "../../src/api/assets";
+import type { KindTests } from "./kind-tests";
+import { TABLES } from "../../src/emulator/store/tables";
+import { ref, type Args } from "../model/program";
+import type { Rng } from "../model/rng";
 import { toOtherAsset } from "./asset";
 import { record, type KindModel } from "./kind-model";
 
@@ -13,7 +14,7 @@ function payload(r: Rng, n: number): Args {
   return p;
 }
 
-export const assetMetadata: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const asset = w.anyOf("Asset", r, 0.2);
     return w.push("AssetMetadata", { assetName: ref(asset.name, "name"), name: `meta-${n}`, payload: payload(r, n) }, `meta-${n}`);
@@ -36,3 +37,5 @@ export const assetMetadata: KindModel = {
     d.del((c) => c.call(assets.metadataDelete, { params: { asset_name: a.assetName, asset_metadata_name: a.name } }));
   },
 };
+
+export const assetMetadata: KindTests = { model };

@@ -1,11 +1,12 @@
 /** Data labels: a label on a time span, optionally on asset metrics; the platform numbers them (their id is the state's). */
-import { datalabels } from "../../../src/api/datalabels";
-import { TABLES } from "../../../src/emulator/store/tables";
-import { ref, type Args } from "../program";
+import { datalabels } from "../../src/api/datalabels";
+import type { KindTests } from "./kind-tests";
+import { TABLES } from "../../src/emulator/store/tables";
+import { ref, type Args } from "../model/program";
 import { record, type KindModel } from "./kind-model";
 import { micros, snakeKeys } from "./platform-form";
 
-export const dataLabel: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const label = w.anyOf("Label", r, 0.2);
     const start = Date.UTC(2030, r.int(0, 11), r.int(1, 28), r.int(0, 20));
@@ -44,3 +45,5 @@ export const dataLabel: KindModel = {
     if (id) d.del((c) => c.call(datalabels.delete, { params: { datalabel_id: Number(id) } as never }));
   },
 };
+
+export const dataLabel: KindTests = { model };

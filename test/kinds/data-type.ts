@@ -1,12 +1,13 @@
 /** Data types: an ICD under a name and version; the platform cannot delete one. */
-import { TABLES } from "../../../src/emulator/store/tables";
-import type { Args } from "../program";
+import { TABLES } from "../../src/emulator/store/tables";
+import type { KindTests } from "./kind-tests";
+import type { Args } from "../model/program";
 import { record, type KindModel, type Rec } from "./kind-model";
 
 /** A data type's identity: its ICD's name and version (0.0.1 when none is declared). */
 const identity = (icd: Rec) => `${icd.name}:${icd.version ?? "0.0.1"}`;
 
-export const dataType: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const args: Args = {
       icd: { name: `model.type_${n}`, className: `Type${n}`, version: "1.0.0", fields: [{ name: "value", type: r.pick(["number", "string", "boolean"]) }] },
@@ -31,3 +32,5 @@ export const dataType: KindModel = {
   id: (a) => identity(a.icd),
   released: true,
 };
+
+export const dataType: KindTests = { model };

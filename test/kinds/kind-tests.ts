@@ -1,0 +1,12 @@
+/**
+ * What the test suites know of one resource kind, in one place: each kind's module (test/kinds/<kind>.ts,
+ * named as its declaration module src/provider/resources/<kind>.ts) exports one of these, and
+ * `index.ts` lists them by kind name. A part left out fails the type-check, so a new kind cannot
+ * skip a suite.
+ */
+import type { KindModel } from "./kind-model";
+
+export interface KindTests {
+  /** The model tests' entry (test/model): how the generator declares, changes and removes the kind, and what the platform should hold. */
+  model: KindModel;
+}
