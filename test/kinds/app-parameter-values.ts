@@ -61,4 +61,7 @@ const model: KindModel = {
   },
 };
 
-export const appParameterValues: KindTests = { model };
+export const appParameterValues: KindTests = {
+  model,
+  args: { appName: "a", appVersion: "1.0.0", resource: "pump", values: { x: 1 } },
+};

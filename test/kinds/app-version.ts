@@ -112,4 +112,7 @@ const model: KindModel = {
   },
 };
 
-export const appVersion: KindTests = { model };
+export const appVersion: KindTests = {
+  model,
+  args: { appName: "a", version: "1.0.0", type: "app" },
+};

@@ -34,4 +34,7 @@ const model: KindModel = {
   },
 };
 
-export const app: KindTests = { model };
+export const app: KindTests = {
+  model,
+  args: { name: "a" },
+};

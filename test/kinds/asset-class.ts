@@ -12,4 +12,7 @@ const model = titled({
   editTitle: (c, name) => c.call(assets.classUpdate, { params: { asset_class_name: name }, body: { title: "Edited elsewhere" } }),
 });
 
-export const assetClass: KindTests = { model };
+export const assetClass: KindTests = {
+  model,
+  args: { name: "c", title: "C" },
+};

@@ -38,4 +38,7 @@ const model: KindModel = {
   },
 };
 
-export const assetMetadata: KindTests = { model };
+export const assetMetadata: KindTests = {
+  model,
+  args: { assetName: "pump", name: "m", payload: {} },
+};

@@ -52,4 +52,7 @@ const model: KindModel = {
   },
 };
 
-export const assetProperty: KindTests = { model };
+export const assetProperty: KindTests = {
+  model,
+  args: { assetName: "pump", name: "p", value: 1 },
+};

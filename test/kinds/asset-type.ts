@@ -31,4 +31,7 @@ const model: KindModel = {
   },
 };
 
-export const assetType: KindTests = { model };
+export const assetType: KindTests = {
+  model,
+  args: { name: "t", title: "T" },
+};

@@ -63,4 +63,7 @@ const model: KindModel = {
   },
 };
 
-export const asset: KindTests = { model };
+export const asset: KindTests = {
+  model,
+  args: { name: "pump", title: "Pump", assetTypeName: "t" },
+};

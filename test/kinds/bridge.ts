@@ -40,4 +40,7 @@ const model: KindModel = {
   },
 };
 
-export const bridge: KindTests = { model };
+export const bridge: KindTests = {
+  model,
+  args: { name: "b", clusterName: "c", appName: "a", payload: {} },
+};

@@ -68,4 +68,7 @@ const model: KindModel = {
   },
 };
 
-export const cluster: KindTests = { model };
+export const cluster: KindTests = {
+  model,
+  args: { name: "c" },
+};

@@ -46,4 +46,7 @@ const model: KindModel = {
   },
 };
 
-export const dataLabel: KindTests = { model };
+export const dataLabel: KindTests = {
+  model,
+  args: { labelName: "l", startDate: "2030-01-01T00:00:00Z", endDate: "2030-01-02T00:00:00Z" },
+};

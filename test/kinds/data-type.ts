@@ -33,4 +33,7 @@ const model: KindModel = {
   released: true,
 };
 
-export const dataType: KindTests = { model };
+export const dataType: KindTests = {
+  model,
+  args: { icd: { name: "plant.reading", className: "Reading", fields: [] } },
+};

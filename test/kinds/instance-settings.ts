@@ -35,4 +35,7 @@ const model: KindModel = {
   },
 };
 
-export const instanceSettings: KindTests = { model };
+export const instanceSettings: KindTests = {
+  model,
+  args: { acp: {} },
+};

@@ -9,4 +9,6 @@ import type { KindModel } from "./kind-model";
 export interface KindTests {
   /** The model tests' entry (test/model): how the generator declares, changes and removes the kind, and what the platform should hold. */
   model: KindModel;
+  /** Enough args for the class's constructor (test/provider/outputs.test.ts, whose mocks never call the provider). */
+  args: object;
 }

@@ -12,4 +12,7 @@ const model = titled({
   editTitle: (c, name) => c.call(datalabels.labelUpdate, { params: { label_name: name }, body: { title: "Edited elsewhere" } }),
 });
 
-export const label: KindTests = { model };
+export const label: KindTests = {
+  model,
+  args: { name: "l", title: "L" },
+};

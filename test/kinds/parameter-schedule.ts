@@ -58,4 +58,7 @@ const model: KindModel = {
   },
 };
 
-export const parameterSchedule: KindTests = { model };
+export const parameterSchedule: KindTests = {
+  model,
+  args: { appName: "a", appVersion: "1.0.0", scheduledFor: "2030-01-01T00:00:00Z", resources: ["pump"], parameters: { x: 1 } },
+};

@@ -73,4 +73,7 @@ const model: KindModel = {
   },
 };
 
-export const workload: KindTests = { model };
+export const workload: KindTests = {
+  model,
+  args: { name: "w", appName: "a", appVersion: "1.0.0", clusterName: "c" },
+};
