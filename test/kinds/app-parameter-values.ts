@@ -1,6 +1,8 @@
 /** Parameter values of an app version on one asset: one platform record per parameter. */
 import { parameters } from "../../src/api/parameters";
 import type { KindTests } from "./kind-tests";
+import fc from "fast-check";
+import { defined, text, bool, assetType, asset, version, parameterValues as drawnValues, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
 import { isRef, ref, type Args, type Ref } from "../model/program";
 import type { Rng } from "../model/rng";
@@ -61,7 +63,25 @@ const model: KindModel = {
   },
 };
 
+const scenario: fc.Arbitrary<Scenario> = fc.record({ values: drawnValues, krn: bool, comment: fc.option(text(40), { nil: undefined }) }).map(({ values, krn, comment }) => (u) => [
+  ...version(u),
+  ...assetType(u),
+  ...asset(u),
+  {
+    kind: "AppParameterValues",
+    name: `pv-${u}`,
+    args: defined({
+      appName: ref(`v-${u}`, "appName"),
+      appVersion: ref(`v-${u}`, "version"),
+      resource: ref(`a-${u}-0`, "name", krn ? "krn:asset:" : undefined),
+      values,
+      comment,
+    }),
+  },
+]);
+
 export const appParameterValues: KindTests = {
   model,
+  scenario,
   args: { appName: "a", appVersion: "1.0.0", resource: "pump", values: { x: 1 } },
 };

@@ -5,6 +5,8 @@
  */
 import { apps } from "../../src/api/apps";
 import type { KindTests } from "./kind-tests";
+import fc from "fast-check";
+import { some, defined, text, bool, semver, defaultsOf, schemasOf, manifest, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
 import type { World } from "../model/generate";
 import { clone, isRef, plainArgs, ref, type Args, type Decl, type Value } from "../model/program";
@@ -112,7 +114,25 @@ const model: KindModel = {
   },
 };
 
+const scenario: fc.Arbitrary<Scenario> = fc
+  .record({
+    version: semver,
+    type: fc.constantFrom("app", "importer", "exporter", "docker"),
+    manifest: fc.option(manifest, { nil: undefined }),
+    // Explicit args, which win over the manifest's fields of the same name.
+    own: some({
+      title: text(60),
+      description: text(80),
+      image: fc.stringMatching(/^reg\/app:1\.[0-9]\.[0-9]$/),
+      defaults: defaultsOf(true),
+      schemas: schemasOf(true),
+      adopt: bool,
+    }),
+  })
+  .map(({ version: v, type, manifest: m, own }) => (u) => [{ kind: "AppVersion", name: `v-${u}`, args: defined({ appName: `app-${u}`, version: v, type, ...own, manifest: m }) }]);
+
 export const appVersion: KindTests = {
   model,
+  scenario,
   args: { appName: "a", version: "1.0.0", type: "app" },
 };

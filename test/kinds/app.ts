@@ -1,8 +1,10 @@
 /** Apps: every app of a program has its App, added with the app's first version (see `AppVersion`). */
 import { apps } from "../../src/api/apps";
 import type { KindTests } from "./kind-tests";
+import fc from "fast-check";
+import { some, text, version, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
-import { isRef, plainArgs } from "../model/program";
+import { isRef, plainArgs, ref, type Args } from "../model/program";
 import { Rng } from "../model/rng";
 import { versionsOfApp } from "./app-version";
 import { record, type KindModel } from "./kind-model";
@@ -34,7 +36,13 @@ const model: KindModel = {
   },
 };
 
+const scenario: fc.Arbitrary<Scenario> = some({ title: text(60), description: text(80), category: text(30) }).map((own) => (u) => [
+  ...version(u),
+  { kind: "App", name: `app-${u}`, args: { name: ref(`v-${u}`, "appName"), ...(own as Args) } },
+]);
+
 export const app: KindTests = {
   model,
+  scenario,
   args: { name: "a" },
 };

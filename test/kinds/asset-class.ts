@@ -1,6 +1,8 @@
 /** Asset classes: a name and a title. */
 import { assets } from "../../src/api/assets";
 import type { KindTests } from "./kind-tests";
+import fc from "fast-check";
+import { defined, text, bool, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
 import { titled } from "./titled";
 
@@ -12,7 +14,12 @@ const model = titled({
   editTitle: (c, name) => c.call(assets.classUpdate, { params: { asset_class_name: name }, body: { title: "Edited elsewhere" } }),
 });
 
+const scenario: fc.Arbitrary<Scenario> = fc
+  .record({ title: text(64), adopt: fc.option(bool, { nil: undefined }) })
+  .map((own) => (u) => [{ kind: "AssetClass", name: `k-${u}`, args: defined({ name: `k-${u}`, ...own }) }]);
+
 export const assetClass: KindTests = {
   model,
+  scenario,
   args: { name: "c", title: "C" },
 };

@@ -1,6 +1,8 @@
 /** Asset metadata: a free-form payload on an asset (secrets inside it included). */
 import { assets } from "../../src/api/assets";
 import type { KindTests } from "./kind-tests";
+import fc from "fast-check";
+import { defined, bool, freeObject, assetType, asset, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
 import { ref, type Args } from "../model/program";
 import type { Rng } from "../model/rng";
@@ -38,7 +40,16 @@ const model: KindModel = {
   },
 };
 
+const scenario: fc.Arbitrary<Scenario> = fc
+  .record({ payload: freeObject, adopt: fc.option(bool, { nil: undefined }) })
+  .map((own) => (u) => [
+    ...assetType(u),
+    ...asset(u),
+    { kind: "AssetMetadata", name: `meta-${u}`, args: defined({ assetName: ref(`a-${u}-0`, "name"), name: `meta-${u}`, ...own }) },
+  ]);
+
 export const assetMetadata: KindTests = {
   model,
+  scenario,
   args: { assetName: "pump", name: "m", payload: {} },
 };

@@ -1,6 +1,8 @@
 /** Asset properties: a typed value on an asset, which the platform holds as text. */
 import { assets } from "../../src/api/assets";
 import type { KindTests } from "./kind-tests";
+import fc from "fast-check";
+import { defined, text, bool, assetType, asset, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
 import { ref, type Args, type Value } from "../model/program";
 import type { Rng } from "../model/rng";
@@ -52,7 +54,26 @@ const model: KindModel = {
   },
 };
 
+const drawnPropertyValue = fc.oneof(
+  text(40),
+  fc.integer({ min: -1e9, max: 1e9 }),
+  fc.double({ min: -1e12, max: 1e12, noNaN: true }),
+  bool,
+  fc.array(text(10), { maxLength: 3 }),
+  fc.array(fc.integer({ min: -99, max: 99 }), { maxLength: 3 }),
+  fc.array(bool, { maxLength: 3 }),
+);
+
+const scenario: fc.Arbitrary<Scenario> = fc
+  .record({ value: drawnPropertyValue, title: fc.option(text(64), { nil: undefined }), adopt: fc.option(bool, { nil: undefined }) })
+  .map((own) => (u) => [
+    ...assetType(u),
+    ...asset(u),
+    { kind: "AssetProperty", name: `prop-${u}`, args: defined({ assetName: ref(`a-${u}-0`, "name"), name: `prop_${u}`, ...own }) },
+  ]);
+
 export const assetProperty: KindTests = {
   model,
+  scenario,
   args: { assetName: "pump", name: "p", value: 1 },
 };

@@ -1,8 +1,10 @@
 /** Asset types: a title and, optionally, the asset class they belong to. */
 import { assets } from "../../src/api/assets";
 import type { KindTests } from "./kind-tests";
+import fc from "fast-check";
+import { defined, text, bool, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
-import { ref, type Args } from "../model/program";
+import { ref, type Args, type KindName } from "../model/program";
 import { record, type KindModel } from "./kind-model";
 
 const model: KindModel = {
@@ -31,7 +33,15 @@ const model: KindModel = {
   },
 };
 
+const scenario: fc.Arbitrary<Scenario> = fc
+  .record({ title: text(64), inClass: bool, adopt: fc.option(bool, { nil: undefined }) })
+  .map(({ title, inClass, adopt }) => (u) => [
+    ...(inClass ? [{ kind: "AssetClass" as KindName, name: `k-${u}`, args: { name: `k-${u}`, title: "Class" } }] : []),
+    { kind: "AssetType", name: `t-${u}`, args: defined({ name: `t-${u}`, title, assetClassName: inClass ? ref(`k-${u}`, "name") : undefined, adopt }) },
+  ]);
+
 export const assetType: KindTests = {
   model,
+  scenario,
   args: { name: "t", title: "T" },
 };

@@ -1,9 +1,11 @@
 /** Assets: of a type, optionally under a parent asset (never under one of their own descendants) and at a location. */
 import { assets } from "../../src/api/assets";
 import type { KindTests } from "./kind-tests";
+import fc from "fast-check";
+import { defined, text, bool, assetType, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
 import type { World } from "../model/generate";
-import { isRef, ref, type Args, type Decl, type Ref, type Value } from "../model/program";
+import { isRef, ref, type Args, type Decl, type Ref, type Value, type KindName } from "../model/program";
 import type { Rng } from "../model/rng";
 import { record, type Changes, type KindModel } from "./kind-model";
 
@@ -63,7 +65,22 @@ const model: KindModel = {
   },
 };
 
+const drawnLocation = fc.record({ lat: fc.double({ min: -90, max: 90, noNaN: true }), lon: fc.double({ min: -180, max: 180, noNaN: true }) });
+
+const scenario: fc.Arbitrary<Scenario> = fc
+  .record({ title: text(64), withParent: bool, location: fc.option(drawnLocation, { nil: undefined }), adopt: fc.option(bool, { nil: undefined }) })
+  .map(({ title, withParent, location: l, adopt }) => (u) => [
+    ...assetType(u),
+    ...(withParent ? [{ kind: "Asset" as KindName, name: `p-${u}`, args: { name: `p-${u}`, title: "Parent", assetTypeName: ref(`t-${u}`, "name") } }] : []),
+    {
+      kind: "Asset",
+      name: `a-${u}`,
+      args: defined({ name: `a-${u}`, title, assetTypeName: ref(`t-${u}`, "name"), parentName: withParent ? ref(`p-${u}`, "name") : undefined, location: l, adopt }),
+    },
+  ]);
+
 export const asset: KindTests = {
   model,
+  scenario,
   args: { name: "pump", title: "Pump", assetTypeName: "t" },
 };

@@ -1,6 +1,8 @@
 /** Bridges: a protocol bridge on a cluster, which the platform runs as a workload of its name. */
 import { bridges } from "../../src/api/bridges";
 import type { KindTests } from "./kind-tests";
+import fc from "fast-check";
+import { some, defined, text, word, bool, freeObject, cluster, version, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
 import { ref, type Args, type Value } from "../model/program";
 import { record, type KindModel } from "./kind-model";
@@ -40,7 +42,31 @@ const model: KindModel = {
   },
 };
 
+const scenario: fc.Arbitrary<Scenario> = fc
+  .record({
+    withVersion: bool,
+    payload: freeObject,
+    own: some({ nodeName: word, title: text(60), protocol: fc.constantFrom("opcua", "modbus", "mqtt"), adopt: bool }),
+  })
+  .map(({ withVersion, payload, own }) => (u) => [
+    ...version(u),
+    ...cluster(u),
+    {
+      kind: "Bridge",
+      name: `b-${u}`,
+      args: defined({
+        name: `b-${u}`,
+        clusterName: ref(`c-${u}`, "name"),
+        appName: ref(`v-${u}`, "appName"),
+        appVersion: withVersion ? ref(`v-${u}`, "version") : undefined,
+        payload,
+        ...(own as Args),
+      }),
+    },
+  ]);
+
 export const bridge: KindTests = {
   model,
+  scenario,
   args: { name: "b", clusterName: "c", appName: "a", payload: {} },
 };

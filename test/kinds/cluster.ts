@@ -1,6 +1,8 @@
 /** Clusters: settings that update in place; the platform cannot delete one, nor change its type. */
 import { clusters } from "../../src/api/clusters";
 import type { KindTests } from "./kind-tests";
+import fc from "fast-check";
+import { some, text, bool, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
 import type { Args } from "../model/program";
 import { record, type KindModel } from "./kind-model";
@@ -68,7 +70,25 @@ const model: KindModel = {
   },
 };
 
+const scenario: fc.Arbitrary<Scenario> = some({
+  title: text(60),
+  type: fc.constantFrom("k3s", "kubernetes", "docker"),
+  ready: bool,
+  forwardLogsEnabled: bool,
+  forwardLogsBufferSize: fc.integer({ min: 1, max: 20 }),
+  manifestsScrapeEnabled: bool,
+  manifestsScrapeInterval: fc.integer({ min: 30, max: 86400 }),
+  syncScrapeInterval: fc.integer({ min: 10, max: 86400 }),
+  telemetryEnabled: bool,
+  telemetryBufferSize: fc.integer({ min: 1, max: 20 }),
+  telemetryScrapeInterval: fc.integer({ min: 1, max: 3600 }),
+  telemetryAlertsEnabled: bool,
+  edgeOptions: some({ imagePullPolicy: fc.constantFrom("Always", "IfNotPresent") }),
+  adopt: bool,
+}).map((own) => (u) => [{ kind: "Cluster", name: `c-${u}`, args: { name: `c-${u}`, ...(own as Args) } }]);
+
 export const cluster: KindTests = {
   model,
+  scenario,
   args: { name: "c" },
 };

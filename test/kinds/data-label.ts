@@ -1,6 +1,8 @@
 /** Data labels: a label on a time span, optionally on asset metrics; the platform numbers them (their id is the state's). */
 import { datalabels } from "../../src/api/datalabels";
 import type { KindTests } from "./kind-tests";
+import fc from "fast-check";
+import { some, defined, text, word, bool, freeObject, time, rfc3339, assetType, asset, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
 import { ref, type Args } from "../model/program";
 import { record, type KindModel } from "./kind-model";
@@ -46,7 +48,39 @@ const model: KindModel = {
   },
 };
 
+const scenario: fc.Arbitrary<Scenario> = fc
+  .record({
+    start: time(Date.UTC(2030, 0, 1)),
+    hours: fc.integer({ min: 1, max: 48 }),
+    endForm: fc.constantFrom("Z", "ms", "us", "+02:00"),
+    metrics: fc.option(fc.array(word, { maxLength: 2 }), { nil: undefined }),
+    own: some({
+      source: some({ info: freeObject }).chain((s) => fc.constantFrom("workload", "user").map((type) => ({ type, ...s }))),
+      description: text(80),
+      confidence: fc.integer({ min: 0, max: 100 }),
+      validation: bool,
+      info: freeObject,
+    }),
+  })
+  .map(({ start, hours, endForm, metrics, own }) => (u) => [
+    { kind: "Label", name: `l-${u}`, args: { name: `l-${u}`, title: "Label" } },
+    ...assetType(u),
+    ...asset(u),
+    {
+      kind: "DataLabel",
+      name: `dl-${u}`,
+      args: defined({
+        labelName: ref(`l-${u}`, "name"),
+        startDate: rfc3339(start),
+        endDate: rfc3339({ ms: start.ms + hours * 3_600_000, form: endForm }),
+        metrics: metrics?.map((name) => ({ assetName: ref(`a-${u}-0`, "name"), name })),
+        ...(own as Args),
+      }),
+    },
+  ]);
+
 export const dataLabel: KindTests = {
   model,
+  scenario,
   args: { labelName: "l", startDate: "2030-01-01T00:00:00Z", endDate: "2030-01-02T00:00:00Z" },
 };

@@ -1,6 +1,8 @@
 /** Data types: an ICD under a name and version; the platform cannot delete one. */
 import { TABLES } from "../../src/emulator/store/tables";
 import type { KindTests } from "./kind-tests";
+import fc from "fast-check";
+import { some, defined, text, word, bool, semver, uniqueBy, type Scenario } from "../robustness/kind-scenarios";
 import type { Args } from "../model/program";
 import { record, type KindModel, type Rec } from "./kind-model";
 
@@ -33,7 +35,28 @@ const model: KindModel = {
   released: true,
 };
 
+const scenario: fc.Arbitrary<Scenario> = fc
+  .record({
+    icd: some({
+      description: text(80),
+      version: semver,
+      fields: uniqueBy(
+        fc
+          .record({ name: word, type: fc.constantFrom("number", "string", "boolean", "int32", "timestamp") })
+          .chain((f) => some({ description: text(30), array: bool }).map((o) => ({ ...f, ...o }))),
+        (f) => f.name,
+      ),
+    }),
+    className: fc.stringMatching(/^[A-Z][A-Za-z0-9_]{1,20}$/),
+    source: fc.option(fc.constantFrom("user", "connect", "plant"), { nil: undefined }),
+    adopt: fc.option(bool, { nil: undefined }),
+  })
+  .map(({ icd, className, source, adopt }) => (u) => [
+    { kind: "DataType", name: `dt-${u}`, args: defined({ icd: { name: `model.type_${u}`, className, ...(icd as Args) }, source, adopt }) },
+  ]);
+
 export const dataType: KindTests = {
   model,
+  scenario,
   args: { icd: { name: "plant.reading", className: "Reading", fields: [] } },
 };

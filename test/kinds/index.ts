@@ -4,7 +4,9 @@
  * lists of their own. The order is the model generator's: a random addition draws its kind from
  * this list, so reordering it changes every generated program and the seeds that reproduce them.
  */
+import type fc from "fast-check";
 import type { KindName } from "../../src/provider/kinds";
+import type { Scenario } from "../robustness/kind-scenarios";
 import { app } from "./app";
 import { appParameterValues } from "./app-parameter-values";
 import { appVersion } from "./app-version";
@@ -50,3 +52,6 @@ export const KINDS = Object.keys(KIND_TESTS) as KindName[];
 
 /** Each kind's model (test/model), by kind name. */
 export const MODELS = Object.fromEntries(KINDS.map((k) => [k, KIND_TESTS[k].model])) as Record<KindName, KindModel>;
+
+/** Each kind's arbitrary of scenarios (test/robustness), by kind name. */
+export const SCENARIOS = Object.fromEntries(KINDS.map((k) => [k, KIND_TESTS[k].scenario])) as Record<KindName, fc.Arbitrary<Scenario>>;

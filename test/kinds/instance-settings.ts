@@ -1,6 +1,8 @@
 /** The instance settings: one declaration per program (a second add returns it), whose schedules are managed. */
 import { instance } from "../../src/api/instance";
 import type { KindTests } from "./kind-tests";
+import fc from "fast-check";
+import { some, bool, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
 import type { Args } from "../model/program";
 import type { Rng } from "../model/rng";
@@ -35,7 +37,14 @@ const model: KindModel = {
   },
 };
 
+const schedule = some({ enabled: bool, interval: fc.integer({ min: 1, max: 604_800 }) });
+
+const scenario: fc.Arbitrary<Scenario> = some({ autoUpdate: schedule, metrics: schedule, status: schedule }).map((acp) => () => [
+  { kind: "InstanceSettings", name: "settings", args: { acp: acp as Args } },
+]);
+
 export const instanceSettings: KindTests = {
   model,
+  scenario,
   args: { acp: {} },
 };

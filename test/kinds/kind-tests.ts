@@ -4,6 +4,8 @@
  * `index.ts` lists them by kind name. A part left out fails the type-check, so a new kind cannot
  * skip a suite.
  */
+import type fc from "fast-check";
+import type { Scenario } from "../robustness/kind-scenarios";
 import type { KindModel } from "./kind-model";
 
 export interface KindTests {
@@ -11,4 +13,6 @@ export interface KindTests {
   model: KindModel;
   /** Enough args for the class's constructor (test/provider/outputs.test.ts, whose mocks never call the provider). */
   args: object;
+  /** The robustness and lifecycle tests' arbitrary of valid programs that declare the kind (test/robustness/kind-scenarios.ts holds what they share). */
+  scenario: fc.Arbitrary<Scenario>;
 }

@@ -1,6 +1,8 @@
 /** Parameter schedules: parameters set on assets at a time; the platform names them (their id is the state's). */
 import { schedules } from "../../src/api/schedules";
 import type { KindTests } from "./kind-tests";
+import fc from "fast-check";
+import { text, bool, time, rfc3339, assetType, asset, version, parameterValues, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
 import { ref, type Args } from "../model/program";
 import type { Rng } from "../model/rng";
@@ -58,7 +60,33 @@ const model: KindModel = {
   },
 };
 
+const scenario: fc.Arbitrary<Scenario> = fc
+  .record({
+    at: time(),
+    resources: fc.array(bool, { minLength: 1, maxLength: 2 }),
+    parameters: parameterValues,
+    revert: fc.option(fc.record({ after: fc.integer({ min: 60, max: 86_400 }), form: fc.constantFrom("Z", "ms", "us", "+02:00"), values: fc.array(parameterValues) }), {
+      nil: undefined,
+    }),
+    comment: fc.option(text(60), { nil: undefined }),
+  })
+  .map(({ at, resources, parameters, revert, comment }) => (u) => {
+    const refs = resources.map((krn, i) => ref(`a-${u}-${i}`, "name", krn ? "krn:asset:" : undefined));
+    const args: Args = { appName: ref(`v-${u}`, "appName"), appVersion: ref(`v-${u}`, "version"), scheduledFor: rfc3339(at), resources: refs, parameters };
+    if (comment !== undefined) args.comment = comment;
+    if (revert) {
+      // A revert sets exactly the scheduled parameters on every listed resource.
+      const restore = (i: number): Args => Object.fromEntries(Object.keys(parameters).map((k) => [k, (revert.values[i] ?? parameters)[k] ?? parameters[k]]));
+      args.revert = {
+        scheduledFor: rfc3339({ ms: at.ms + revert.after * 1000, form: revert.form }),
+        resourceParameters: refs.map((resource, i) => ({ resource, parameters: restore(i) })),
+      };
+    }
+    return [...version(u), ...assetType(u), ...asset(u, resources.length), { kind: "ParameterSchedule", name: `s-${u}`, args }];
+  });
+
 export const parameterSchedule: KindTests = {
   model,
+  scenario,
   args: { appName: "a", appVersion: "1.0.0", scheduledFor: "2030-01-01T00:00:00Z", resources: ["pump"], parameters: { x: 1 } },
 };

@@ -4,6 +4,24 @@
  */
 import { workloads } from "../../src/api/workloads";
 import type { KindTests } from "./kind-tests";
+import fc from "fast-check";
+import {
+  some,
+  defined,
+  text,
+  word,
+  bool,
+  freeObject,
+  cluster,
+  assetType,
+  asset,
+  version,
+  parameterValue,
+  ioWay,
+  ioStorage,
+  deploymentType,
+  type Scenario,
+} from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
 import type { World } from "../model/generate";
 import { plainArgs, ref, type Args, type Ref } from "../model/program";
@@ -73,7 +91,47 @@ const model: KindModel = {
   },
 };
 
+const drawnRuntime = some({
+  resources: fc.array(
+    some({
+      parameters: some(parameterValue),
+      datastreams: fc.dictionary(word, some({ way: ioWay, storage: ioStorage, remote: bool, configuration: freeObject }), { maxKeys: 2 }),
+      asset: some({ name: word, title: text(30), type: some({ name: word, title: text(30) }) }),
+    }),
+    { maxLength: 2 },
+  ),
+  configuration: freeObject,
+  datastreams: fc.array(
+    some({ semanticTypeName: text(20), unitName: fc.constantFrom("bar", "°C") }).chain((o) => word.map((name) => ({ name, dataTypeName: "number", ...o }))),
+    {
+      maxLength: 2,
+    },
+  ),
+});
+
+const scenario: fc.Arbitrary<Scenario> = fc
+  .record({
+    own: some({
+      title: text(100),
+      nodeName: word,
+      system: freeObject,
+      apiPermissions: fc.oneof(freeObject, fc.array(word, { maxLength: 2 })),
+      deploymentType,
+      enabled: bool,
+      running: bool,
+      adopt: bool,
+    }),
+    runtime: fc.option(drawnRuntime, { nil: undefined }),
+  })
+  .map(({ own, runtime: rt }) => (u) => {
+    const resources = ((rt?.resources ?? []) as Args[]).map((r, i) => ({ ...r, resource: ref(`a-${u}-${i}`, "name", "krn:asset:") }));
+    const args: Args = { name: `w-${u}`, appName: ref(`v-${u}`, "appName"), appVersion: ref(`v-${u}`, "version"), clusterName: ref(`c-${u}`, "name"), ...(own as Args) };
+    if (rt) args.runtime = defined({ ...rt, resources: rt.resources ? resources : undefined });
+    return [...version(u), ...cluster(u), ...assetType(u), ...asset(u, 2), { kind: "Workload", name: `w-${u}`, args }];
+  });
+
 export const workload: KindTests = {
   model,
+  scenario,
   args: { name: "w", appName: "a", appVersion: "1.0.0", clusterName: "c" },
 };

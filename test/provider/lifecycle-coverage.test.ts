@@ -3,8 +3,8 @@
  * (resources.e2e.test.ts: create, a clean re-run, update, replace, destroy), and the suite has no
  * case for a kind that does not exist. The suite's cases are read from its source (its `cases`
  * array), so that this check runs without running the suite. The same holds for the model tests'
- * test module per kind (test/kinds/index.ts, whose type-check already asks for one) and the robustness
- * tests' scenarios per kind.
+ * test module per kind (test/kinds/index.ts, whose type-check already asks for one and for each of
+ * its parts: the model tests' entry, the outputs suite's args, the robustness tests' scenario).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +13,6 @@ import * as svc from "../../src";
 import { kinds } from "../../src/provider/kinds";
 import { SvcResource } from "../../src/provider/shim";
 import { KIND_TESTS } from "../kinds";
-import { SCENARIOS } from "../robustness/kind-scenarios";
 
 const SUITE = join(__dirname, "resources.e2e.test.ts");
 
@@ -72,12 +71,8 @@ describe("Every declared kind has a lifecycle case", () => {
   });
 });
 
-describe("Every declared kind has a model and a scenario", () => {
+describe("Every declared kind has a test module", () => {
   test("the kinds' test modules hold one entry for each kind the provider declares (test/kinds), and none for anything else", () => {
     expect(coverageProblems(Object.keys(kinds), Object.keys(KIND_TESTS), "test module", "test/kinds/index.ts")).toEqual([]);
-  });
-
-  test("the robustness tests have one scenario for each kind the provider declares, and none for anything else", () => {
-    expect(coverageProblems(Object.keys(kinds), Object.keys(SCENARIOS), "scenario", "test/robustness/kind-scenarios.ts")).toEqual([]);
   });
 });
