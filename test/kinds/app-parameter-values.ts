@@ -1,6 +1,8 @@
 /** Parameter values of an app version on one asset: one platform record per parameter. */
 import { parameters } from "../../src/api/parameters";
 import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
+import { pumpAsset, appVersion } from "./e2e-programs";
 import fc from "fast-check";
 import { defined, text, bool, assetType, asset, version, parameterValues as drawnValues, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
@@ -84,4 +86,17 @@ export const appParameterValues: KindTests = {
   model,
   scenario,
   args: { appName: "a", appVersion: "1.0.0", resource: "pump", values: { x: 1 } },
+  e2e: {
+    actions: ["update", "replace"],
+    program: (v) => {
+      const ver = appVersion();
+      pumpAsset();
+      new svc.AppParameterValues("subject", {
+        appName: ver.appName,
+        appVersion: ver.version,
+        resource: v === 2 ? "pump-9" : "pump-1",
+        values: v === 0 ? { threshold: 70 } : { threshold: 75, mode: "eco" },
+      });
+    },
+  },
 };

@@ -5,6 +5,8 @@
  */
 import { apps } from "../../src/api/apps";
 import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
+import { manifest as e2eManifest } from "./e2e-programs";
 import fc from "fast-check";
 import { some, defined, text, bool, semver, defaultsOf, schemasOf, manifest, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
@@ -135,4 +137,16 @@ export const appVersion: KindTests = {
   model,
   scenario,
   args: { appName: "a", version: "1.0.0", type: "app" },
+  e2e: {
+    actions: ["update", "replace"],
+    program: (v) =>
+      void new svc.AppVersion("subject", {
+        appName: "monitor",
+        version: v === 2 ? "2.0.0" : "1.0.0",
+        type: "app",
+        manifest: e2eManifest,
+        image: v === 0 ? "registry.local/monitor:1" : "registry.local/monitor:1b",
+        defaults: { deployment: { maxResources: 5 }, app: { configuration: { SampleRate: 10 } } },
+      }),
+  },
 };

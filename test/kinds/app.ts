@@ -1,6 +1,8 @@
 /** Apps: every app of a program has its App, added with the app's first version (see `AppVersion`). */
 import { apps } from "../../src/api/apps";
 import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
+import { appVersion } from "./e2e-programs";
 import fc from "fast-check";
 import { some, text, version, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
@@ -45,4 +47,11 @@ export const app: KindTests = {
   model,
   scenario,
   args: { name: "a" },
+  e2e: {
+    actions: ["update", "update"],
+    program: (v) => {
+      const ver = appVersion();
+      new svc.App("subject", { name: ver.appName, title: v === 0 ? "Monitor" : "Pump monitor", description: v === 2 ? "watches pumps" : undefined });
+    },
+  },
 };

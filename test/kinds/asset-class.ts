@@ -1,6 +1,7 @@
 /** Asset classes: a name and a title. */
 import { assets } from "../../src/api/assets";
 import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
 import fc from "fast-check";
 import { defined, text, bool, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
@@ -22,4 +23,8 @@ export const assetClass: KindTests = {
   model,
   scenario,
   args: { name: "c", title: "C" },
+  e2e: {
+    actions: ["update", "replace"],
+    program: (v) => void new svc.AssetClass("subject", { name: v === 2 ? "valves" : "pumps", title: v === 0 ? "Pumps" : "All pumps" }),
+  },
 };

@@ -1,6 +1,8 @@
 /** Asset metadata: a free-form payload on an asset (secrets inside it included). */
 import { assets } from "../../src/api/assets";
 import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
+import { pumpAsset } from "./e2e-programs";
 import fc from "fast-check";
 import { defined, bool, freeObject, assetType, asset, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
@@ -52,4 +54,11 @@ export const assetMetadata: KindTests = {
   model,
   scenario,
   args: { assetName: "pump", name: "m", payload: {} },
+  e2e: {
+    actions: ["update", "replace"],
+    program: (v) => {
+      const a = pumpAsset();
+      new svc.AssetMetadata("subject", { assetName: a.name, name: v === 2 ? "service" : "vendor", payload: { make: v === 0 ? "ACME" : "Globex", nested: { keep: [1, 2] } } });
+    },
+  },
 };

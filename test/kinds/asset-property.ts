@@ -1,6 +1,8 @@
 /** Asset properties: a typed value on an asset, which the platform holds as text. */
 import { assets } from "../../src/api/assets";
 import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
+import { pumpAsset } from "./e2e-programs";
 import fc from "fast-check";
 import { defined, text, bool, assetType, asset, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
@@ -76,4 +78,16 @@ export const assetProperty: KindTests = {
   model,
   scenario,
   args: { assetName: "pump", name: "p", value: 1 },
+  e2e: {
+    actions: ["update", "replace"],
+    program: (v) => {
+      const a = pumpAsset();
+      new svc.AssetProperty("subject", {
+        assetName: a.name,
+        name: v === 2 ? "rated_flow" : "rated_power",
+        title: v === 2 ? "Rated flow" : "Rated power",
+        value: v === 0 ? 7.5 : 9,
+      });
+    },
+  },
 };

@@ -1,6 +1,7 @@
 /** Asset types: a title and, optionally, the asset class they belong to. */
 import { assets } from "../../src/api/assets";
 import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
 import fc from "fast-check";
 import { defined, text, bool, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
@@ -44,4 +45,11 @@ export const assetType: KindTests = {
   model,
   scenario,
   args: { name: "t", title: "T" },
+  e2e: {
+    actions: ["update", "replace"],
+    program: (v) => {
+      const cls = new svc.AssetClass("class", { name: "pumps", title: "Pumps" });
+      new svc.AssetType("subject", { name: v === 2 ? "screw-pump" : "pump", title: v === 0 ? "Pump" : "Centrifugal pump", assetClassName: cls.name });
+    },
+  },
 };

@@ -1,6 +1,8 @@
 /** Assets: of a type, optionally under a parent asset (never under one of their own descendants) and at a location. */
 import { assets } from "../../src/api/assets";
 import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
+import { pumpType } from "./e2e-programs";
 import fc from "fast-check";
 import { defined, text, bool, assetType, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
@@ -83,4 +85,11 @@ export const asset: KindTests = {
   model,
   scenario,
   args: { name: "pump", title: "Pump", assetTypeName: "t" },
+  e2e: {
+    actions: ["update", "replace"],
+    program: (v) => {
+      const t = pumpType();
+      new svc.Asset("subject", { name: v === 2 ? "pump-2" : "pump-1", title: v === 0 ? "Pump 1" : "Pump one", assetTypeName: t.name, location: { lat: 48.1, lon: 11.5 } });
+    },
+  },
 };

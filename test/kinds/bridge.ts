@@ -1,6 +1,8 @@
 /** Bridges: a protocol bridge on a cluster, which the platform runs as a workload of its name. */
 import { bridges } from "../../src/api/bridges";
 import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
+import { cluster as e2eCluster, appVersion } from "./e2e-programs";
 import fc from "fast-check";
 import { some, defined, text, word, bool, freeObject, cluster, version, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
@@ -69,4 +71,20 @@ export const bridge: KindTests = {
   model,
   scenario,
   args: { name: "b", clusterName: "c", appName: "a", payload: {} },
+  e2e: {
+    retained: true,
+    actions: ["replace", "replace"],
+    program: (v) => {
+      const c = e2eCluster();
+      const ver = appVersion();
+      new svc.Bridge("subject", {
+        name: "opcua-1",
+        clusterName: c.name,
+        appName: ver.appName,
+        appVersion: ver.version,
+        protocol: "opcua",
+        payload: { endpoint: v === 0 ? "opc.tcp://plc:4840" : "opc.tcp://plc2:4840", Retries: v === 2 ? 5 : 3 },
+      });
+    },
+  },
 };

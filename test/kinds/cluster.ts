@@ -1,6 +1,7 @@
 /** Clusters: settings that update in place; the platform cannot delete one, nor change its type. */
 import { clusters } from "../../src/api/clusters";
 import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
 import fc from "fast-check";
 import { some, text, bool, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
@@ -91,4 +92,9 @@ export const cluster: KindTests = {
   model,
   scenario,
   args: { name: "c" },
+  e2e: {
+    retained: true,
+    actions: ["update", "replace"],
+    program: (v) => void new svc.Cluster("subject", { name: v === 2 ? "c-2" : "c-1", title: v === 0 ? "One" : "Uno" }),
+  },
 };

@@ -1,6 +1,7 @@
 /** Data labels: a label on a time span, optionally on asset metrics; the platform numbers them (their id is the state's). */
 import { datalabels } from "../../src/api/datalabels";
 import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
 import fc from "fast-check";
 import { some, defined, text, word, bool, freeObject, time, rfc3339, assetType, asset, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
@@ -83,4 +84,16 @@ export const dataLabel: KindTests = {
   model,
   scenario,
   args: { labelName: "l", startDate: "2030-01-01T00:00:00Z", endDate: "2030-01-02T00:00:00Z" },
+  e2e: {
+    actions: ["update", "update"],
+    program: (v) =>
+      void new svc.DataLabel("subject", {
+        labelName: "anomaly",
+        startDate: "2030-05-01T12:00:00.123456Z",
+        endDate: v === 2 ? "2030-05-01T14:00:00Z" : "2030-05-01T13:00:00Z",
+        description: v === 0 ? "bearing noise" : "bearing noise, confirmed",
+        metrics: [{ assetName: "pump-1", name: "vibration" }],
+        source: { type: "user" },
+      }),
+  },
 };

@@ -1,6 +1,7 @@
 /** Data types: an ICD under a name and version; the platform cannot delete one. */
 import { TABLES } from "../../src/emulator/store/tables";
 import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
 import fc from "fast-check";
 import { some, defined, text, word, bool, semver, uniqueBy, type Scenario } from "../robustness/kind-scenarios";
 import type { Args } from "../model/program";
@@ -59,4 +60,12 @@ export const dataType: KindTests = {
   model,
   scenario,
   args: { icd: { name: "plant.reading", className: "Reading", fields: [] } },
+  e2e: {
+    retained: true,
+    actions: ["none", "replace"],
+    program: (v) =>
+      void new svc.DataType("subject", {
+        icd: { name: "plant.pump_reading", className: "PumpReading", version: v === 2 ? "1.1.0" : "1.0.0", fields: [{ name: "pressure", type: "number", description: "bar" }] },
+      }),
+  },
 };

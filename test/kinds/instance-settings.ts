@@ -1,6 +1,7 @@
 /** The instance settings: one declaration per program (a second add returns it), whose schedules are managed. */
 import { instance } from "../../src/api/instance";
 import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
 import fc from "fast-check";
 import { some, bool, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
@@ -47,4 +48,9 @@ export const instanceSettings: KindTests = {
   model,
   scenario,
   args: { acp: {} },
+  e2e: {
+    retained: true,
+    actions: ["update", "update"],
+    program: (v) => void new svc.InstanceSettings("subject", { acp: { metrics: { enabled: true, interval: v === 0 ? 30 : v === 1 ? 45 : 60 } } }),
+  },
 };

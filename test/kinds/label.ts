@@ -1,6 +1,7 @@
 /** Labels (of data labels): a name and a title. */
 import { datalabels } from "../../src/api/datalabels";
 import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
 import fc from "fast-check";
 import { defined, text, bool, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
@@ -22,4 +23,8 @@ export const label: KindTests = {
   model,
   scenario,
   args: { name: "l", title: "L" },
+  e2e: {
+    actions: ["update", "replace"],
+    program: (v) => void new svc.Label("subject", { name: v === 2 ? "normal" : "anomaly", title: v === 0 ? "Anomaly" : "Anomalous" }),
+  },
 };

@@ -1,6 +1,8 @@
 /** Parameter schedules: parameters set on assets at a time; the platform names them (their id is the state's). */
 import { schedules } from "../../src/api/schedules";
 import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
+import { appVersion } from "./e2e-programs";
 import fc from "fast-check";
 import { text, bool, time, rfc3339, assetType, asset, version, parameterValues, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
@@ -89,4 +91,19 @@ export const parameterSchedule: KindTests = {
   model,
   scenario,
   args: { appName: "a", appVersion: "1.0.0", scheduledFor: "2030-01-01T00:00:00Z", resources: ["pump"], parameters: { x: 1 } },
+  e2e: {
+    actions: ["replace", "replace"],
+    program: (v) => {
+      const ver = appVersion();
+      new svc.ParameterSchedule("subject", {
+        appName: ver.appName,
+        appVersion: ver.version,
+        scheduledFor: "2031-01-01T22:00:00Z",
+        resources: ["pump-1"],
+        parameters: { mode: v === 2 ? "off" : "eco" },
+        comment: v === 0 ? "night" : "night shift",
+        revert: { scheduledFor: "2031-01-02T06:00:00Z", resourceParameters: [{ resource: "krn:asset:pump-1", parameters: { mode: "std" } }] },
+      });
+    },
+  },
 };

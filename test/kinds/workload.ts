@@ -4,6 +4,8 @@
  */
 import { workloads } from "../../src/api/workloads";
 import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
+import { cluster as e2eCluster, appVersion } from "./e2e-programs";
 import fc from "fast-check";
 import {
   some,
@@ -134,4 +136,20 @@ export const workload: KindTests = {
   model,
   scenario,
   args: { name: "w", appName: "a", appVersion: "1.0.0", clusterName: "c" },
+  e2e: {
+    retained: true,
+    actions: ["update", "replace"],
+    program: (v) => {
+      const c = e2eCluster();
+      const v1 = appVersion("1.0.0");
+      const v2 = appVersion("1.1.0");
+      new svc.Workload("subject", {
+        name: v === 2 ? "monitor-b" : "monitor-a",
+        appName: v1.appName,
+        appVersion: v === 0 ? v1.version : v2.version,
+        clusterName: c.name,
+        runtime: { resources: [{ resource: "krn:asset:pump-1" }], configuration: { ThresholdBar: 4 } },
+      });
+    },
+  },
 };
