@@ -3,7 +3,7 @@ import { apps } from "../../src/api/apps";
 import type { KindTests } from "./kind-tests";
 import * as svc from "../../src";
 import { appVersion } from "./e2e-programs";
-import fc from "fast-check";
+import type fc from "fast-check";
 import { some, text, version, type Scenario } from "../robustness/kind-scenarios";
 import { TABLES } from "../../src/emulator/store/tables";
 import { isRef, plainArgs, ref, type Args } from "../model/program";
