@@ -6,7 +6,7 @@
  * (a doc that starts with "TODO"), and the created object is refused by the skeleton's create; then
  * `npm run classes` writes its class, and the type-check asks for its plant entry (KIND_SECTIONS).
  * And its test module, test/kinds/<kind>.ts, with its entry in test/kinds/index.ts: each part (model,
- * args, scenario, lifecycle case) throws naming itself until it is written.
+ * args, scenario, lifecycle case, inPlantProgram) throws naming itself until it is written.
  * docs/architecture.md, "A new kind over an existing area", is the whole recipe.
  * `root` (tests) writes into another copy of the repository.
  */
@@ -84,6 +84,10 @@ export const ${lowerFirst(kind)}: KindTests = {
   scenario: fc.constant(unwritten("scenario")),
   // TODO: the lifecycle case: the subject in variants 0 (base), 1 (update) and 2 (replace), and the actions expected.
   e2e: { actions: ["update", "replace"], program: unwritten("lifecycle case") },
+  // TODO: whether the program that brings a snapshot under code declares the kind (its KIND_SECTIONS entry in src/plant/generate.ts).
+  get inPlantProgram(): boolean {
+    return unwritten("inPlantProgram")();
+  },
 };
 `;
 }

@@ -99,4 +99,5 @@ export const appParameterValues: KindTests = {
       });
     },
   },
+  inPlantProgram: true,
 };

@@ -149,4 +149,5 @@ export const appVersion: KindTests = {
         defaults: { deployment: { maxResources: 5 }, app: { configuration: { SampleRate: 10 } } },
       }),
   },
+  inPlantProgram: true,
 };

@@ -54,4 +54,5 @@ export const app: KindTests = {
       new svc.App("subject", { name: ver.appName, title: v === 0 ? "Monitor" : "Pump monitor", description: v === 2 ? "watches pumps" : undefined });
     },
   },
+  inPlantProgram: false,
 };

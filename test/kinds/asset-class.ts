@@ -27,4 +27,5 @@ export const assetClass: KindTests = {
     actions: ["update", "replace"],
     program: (v) => void new svc.AssetClass("subject", { name: v === 2 ? "valves" : "pumps", title: v === 0 ? "Pumps" : "All pumps" }),
   },
+  inPlantProgram: true,
 };

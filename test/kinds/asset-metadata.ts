@@ -61,4 +61,5 @@ export const assetMetadata: KindTests = {
       new svc.AssetMetadata("subject", { assetName: a.name, name: v === 2 ? "service" : "vendor", payload: { make: v === 0 ? "ACME" : "Globex", nested: { keep: [1, 2] } } });
     },
   },
+  inPlantProgram: true,
 };

@@ -90,4 +90,5 @@ export const assetProperty: KindTests = {
       });
     },
   },
+  inPlantProgram: true,
 };

@@ -52,4 +52,5 @@ export const assetType: KindTests = {
       new svc.AssetType("subject", { name: v === 2 ? "screw-pump" : "pump", title: v === 0 ? "Pump" : "Centrifugal pump", assetClassName: cls.name });
     },
   },
+  inPlantProgram: true,
 };

@@ -92,4 +92,5 @@ export const asset: KindTests = {
       new svc.Asset("subject", { name: v === 2 ? "pump-2" : "pump-1", title: v === 0 ? "Pump 1" : "Pump one", assetTypeName: t.name, location: { lat: 48.1, lon: 11.5 } });
     },
   },
+  inPlantProgram: true,
 };

@@ -87,4 +87,5 @@ export const bridge: KindTests = {
       });
     },
   },
+  inPlantProgram: true,
 };

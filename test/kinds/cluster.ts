@@ -97,4 +97,5 @@ export const cluster: KindTests = {
     actions: ["update", "replace"],
     program: (v) => void new svc.Cluster("subject", { name: v === 2 ? "c-2" : "c-1", title: v === 0 ? "One" : "Uno" }),
   },
+  inPlantProgram: true,
 };

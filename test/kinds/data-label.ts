@@ -96,4 +96,5 @@ export const dataLabel: KindTests = {
         source: { type: "user" },
       }),
   },
+  inPlantProgram: false,
 };

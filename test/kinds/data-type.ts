@@ -68,4 +68,5 @@ export const dataType: KindTests = {
         icd: { name: "plant.pump_reading", className: "PumpReading", version: v === 2 ? "1.1.0" : "1.0.0", fields: [{ name: "pressure", type: "number", description: "bar" }] },
       }),
   },
+  inPlantProgram: true,
 };

@@ -53,4 +53,5 @@ export const instanceSettings: KindTests = {
     actions: ["update", "update"],
     program: (v) => void new svc.InstanceSettings("subject", { acp: { metrics: { enabled: true, interval: v === 0 ? 30 : v === 1 ? 45 : 60 } } }),
   },
+  inPlantProgram: true,
 };

@@ -30,4 +30,6 @@ export interface KindTests {
   scenario: fc.Arbitrary<Scenario>;
   /** The resource suite's lifecycle case. */
   e2e: E2eCase;
+  /** Whether the program that brings a snapshot under code (the plant round trip, test/robustness/plant-roundtrip.test.ts) declares the kind. */
+  inPlantProgram: boolean;
 }

@@ -27,4 +27,5 @@ export const label: KindTests = {
     actions: ["update", "replace"],
     program: (v) => void new svc.Label("subject", { name: v === 2 ? "normal" : "anomaly", title: v === 0 ? "Anomaly" : "Anomalous" }),
   },
+  inPlantProgram: true,
 };

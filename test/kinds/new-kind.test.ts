@@ -42,7 +42,7 @@ test("the skeleton of a kind over an existing area compiles, and its docs say wh
   expect(index).toContain('import { gateway } from "./gateway";');
   expect(index).toContain("\n  Gateway: gateway,\n};\n");
   const testText = fs.readFileSync(tests, "utf8");
-  expect(testText.match(/\/\/ TODO: /g)).toHaveLength(4);
+  expect(testText.match(/\/\/ TODO: /g)).toHaveLength(5);
   const { gateway } = require(tests) as { gateway: { model: { add(): unknown }; args: object; scenario: unknown; e2e: { program(v: number): void } } };
   expect(() => gateway.model.add()).toThrow("Gateway: write its model's add (test/kinds/gateway.ts)");
   expect(() => gateway.args).toThrow("Gateway: write its args for the outputs suite");

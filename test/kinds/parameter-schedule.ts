@@ -106,4 +106,5 @@ export const parameterSchedule: KindTests = {
       });
     },
   },
+  inPlantProgram: true,
 };

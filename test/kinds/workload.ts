@@ -152,4 +152,5 @@ export const workload: KindTests = {
       });
     },
   },
+  inPlantProgram: true,
 };

@@ -1,7 +1,8 @@
 /**
  * Every resource kind the provider declares has a test module (test/kinds/<kind>.ts, listed by
  * test/kinds/index.ts) holding its part of every suite: the model tests' entry, the outputs suite's
- * args, the robustness tests' scenario and the resource suite's lifecycle case. The type-check asks
+ * args, the robustness tests' scenario, the resource suite's lifecycle case and whether the plant
+ * round trip's program declares it. The type-check asks
  * for each module and each part; this test says the same at run time, naming what is missing or extra.
  */
 import * as svc from "../../src";
@@ -34,7 +35,7 @@ describe("Every declared kind has a test module", () => {
   });
 
   test("each kind's test module holds every part", () => {
-    const parts = ["args", "e2e", "model", "scenario"];
+    const parts = ["args", "e2e", "inPlantProgram", "model", "scenario"];
     const missing = Object.entries(KIND_TESTS).flatMap(([kind, t]) =>
       parts.filter((p) => !(p in t) || (t as unknown as Record<string, unknown>)[p] === undefined).map((p) => `${kind}: ${p}`),
     );
