@@ -5,6 +5,8 @@
  * say what to fill in. Until they are filled in, test/kinds/classes.test.ts fails naming each one
  * (a doc that starts with "TODO"), and the created object is refused by the skeleton's create; then
  * `npm run classes` writes its class, and the type-check asks for its plant entry (KIND_SECTIONS).
+ * And its test module, test/kinds/<kind>.ts, with its entry in test/kinds/index.ts: each part (model,
+ * args, scenario, lifecycle case, inPlantProgram) throws naming itself until it is written.
  * docs/architecture.md, "A new kind over an existing area", is the whole recipe.
  * `root` (tests) writes into another copy of the repository.
  */
@@ -56,17 +58,67 @@ export const ${binding} = registerKind(
 `;
 }
 
+/** The test module's text: each part throws, naming what to write, when a suite uses it. */
+function testModuleText(kind) {
+  const file = `test/kinds/${kebab(kind)}.ts`;
+  return `/** ${kind}: its part of every suite (docs/architecture.md, "A new kind over an existing area"). */
+import fc from "fast-check";
+import { SvcError } from "../../src/errors";
+import type { KindTests } from "./kind-tests";
+
+/** A part still to write: using it fails, naming it. */
+const unwritten =
+  (part: string) =>
+  (): never => {
+    throw new SvcError("SVC_KIND_UNWRITTEN", \`${kind}: write its \${part} (${file})\`);
+  };
+
+export const ${lowerFirst(kind)}: KindTests = {
+  // TODO: the model tests' entry (test/kinds/kind-model.ts says what each member is).
+  model: { add: unwritten("model's add"), adopts: false, records: unwritten("model's records") },
+  // TODO: enough args for the class's constructor (test/provider/outputs.test.ts).
+  get args(): object {
+    return unwritten("args for the outputs suite")();
+  },
+  // TODO: an arbitrary of valid programs declaring the kind (test/robustness/kind-scenarios.ts holds what scenarios share).
+  scenario: fc.constant(unwritten("scenario")),
+  // TODO: the lifecycle case: the subject in variants 0 (base), 1 (update) and 2 (replace), and the actions expected.
+  e2e: { actions: ["update", "replace"], program: unwritten("lifecycle case") },
+  // TODO: whether the program that brings a snapshot under code declares the kind (its KIND_SECTIONS entry in src/plant/generate.ts).
+  get inPlantProgram(): boolean {
+    return unwritten("inPlantProgram")();
+  },
+};
+`;
+}
+
+/** Adds the test module's import and entry to test/kinds/index.ts (the entry last, so the generator's draws of the other kinds keep their order). */
+function addIndexLine(kind, root) {
+  const index = path.join(root, "test", "kinds", "index.ts");
+  const text = fs.readFileSync(index, "utf8");
+  const entries = text.indexOf("export const KIND_TESTS");
+  const close = text.indexOf("\n};\n", entries);
+  if (entries < 0 || close < 0) throw new Error(`new-kind: no KIND_TESTS record in ${index}`);
+  const withEntry = `${text.slice(0, close)}\n  ${kind}: ${lowerFirst(kind)},${text.slice(close)}`;
+  const lastImport = withEntry.lastIndexOf("\nimport ", entries);
+  const afterImport = withEntry.indexOf("\n", lastImport + 1);
+  return fs.writeFileSync(index, `${withEntry.slice(0, afterImport)}\nimport { ${lowerFirst(kind)} } from "./${kebab(kind)}";${withEntry.slice(afterImport)}`);
+}
+
 /** Writes the skeleton; returns the paths it wrote, relative to `root`. */
 function newKind(kind, area, root = path.resolve(__dirname, "..")) {
   if (!/^[A-Z][A-Za-z0-9]*$/.test(kind)) throw new Error(`new-kind: '${kind}' is no class name (PascalCase)`);
   if (!fs.existsSync(path.join(root, "src", "api", `${area}.ts`))) throw new Error(`new-kind: no area '${area}' (src/api/${area}.ts)`);
   const file = path.join("src", "provider", "resources", `${kebab(kind)}.ts`);
-  if (fs.existsSync(path.join(root, file))) throw new Error(`new-kind: ${file} exists already`);
+  const tests = path.join("test", "kinds", `${kebab(kind)}.ts`);
+  for (const f of [file, tests]) if (fs.existsSync(path.join(root, f))) throw new Error(`new-kind: ${f} exists already`);
   fs.writeFileSync(path.join(root, file), declarationText(kind, area));
-  return [file];
+  fs.writeFileSync(path.join(root, tests), testModuleText(kind));
+  addIndexLine(kind, root);
+  return [file, tests, path.join("test", "kinds", "index.ts")];
 }
 
-module.exports = { newKind, declarationText };
+module.exports = { newKind, declarationText, testModuleText };
 
 if (require.main === module) {
   const [kind, area] = process.argv.slice(2);
@@ -75,5 +127,5 @@ if (require.main === module) {
     process.exit(2);
   }
   for (const f of newKind(kind, area)) console.log(`wrote ${f}`);
-  console.log("Fill in each TODO (docs/architecture.md, 'A new kind over an existing area'), then npm run classes && npm run schema.");
+  console.log("Fill in each TODO, in both modules (docs/architecture.md, 'A new kind over an existing area'), then npm run classes && npm run schema.");
 }

@@ -9,8 +9,8 @@
 import type { Store } from "../../src/emulator/store/store";
 import { TABLES } from "../../src/emulator/store/tables";
 import { INSTANCE_SETTINGS_DEFAULTS } from "../../src/provider/resources/instance-settings";
-import { KINDS, MODELS } from "./kinds";
-import type { Compare, PlatformRecord, Rec } from "./kinds/kind-model";
+import { KINDS, MODELS } from "../kinds";
+import type { Compare, PlatformRecord, Rec } from "../kinds/kind-model";
 import { plainArgs, type Decl, type ProgramSpec } from "./program";
 
 /** The identity of a platform record in each table the model covers (that a kind's records go to). */

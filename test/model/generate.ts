@@ -6,8 +6,8 @@
  * resource needs (an asset needs a type, a workload an app version and a cluster), keeps references
  * valid (a removed resource takes with it what refers to it), and says in words what it did.
  */
-import { KINDS, MODELS } from "./kinds";
-import type { Changes } from "./kinds/kind-model";
+import { KINDS, MODELS } from "../kinds";
+import type { Changes } from "../kinds/kind-model";
 import { byName, clone, declRefs, isRef, ref, type Args, type Decl, type KindName, type ProgramSpec, type Ref, type Value } from "./program";
 import type { Rng } from "./rng";
 

@@ -8,7 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "../../src";
 import type * as testing from "../../src/testing";
-import type { KindName } from "./kinds";
+import type { KindName } from "../kinds";
 
 export type { KindName };
 

@@ -24,7 +24,7 @@ import type { FaultConfigInput } from "../../src/emulator";
 import * as testing from "../../src/testing";
 import { deepEqual, naturalId, platformProblems, release, type PlatformModel } from "./expect";
 import { World } from "./generate";
-import { MODELS } from "./kinds";
+import { MODELS } from "../kinds";
 import { clone, plainArgs, programText, secretsOf, toProgram, type Decl, type ProgramSpec } from "./program";
 import { Rng } from "./rng";
 

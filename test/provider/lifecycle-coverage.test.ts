@@ -1,53 +1,28 @@
 /**
- * Every resource kind the provider declares has a lifecycle case in the resource suite
- * (resources.e2e.test.ts: create, a clean re-run, update, replace, destroy), and the suite has no
- * case for a kind that does not exist. The suite's cases are read from its source (its `cases`
- * array), so that this check runs without running the suite. The same holds for the model tests'
- * entry per kind (test/model/kinds) and the robustness tests' scenarios per kind.
+ * Every resource kind the provider declares has a test module (test/kinds/<kind>.ts, listed by
+ * test/kinds/index.ts) holding its part of every suite: the model tests' entry, the outputs suite's
+ * args, the robustness tests' scenario, the resource suite's lifecycle case and whether the plant
+ * round trip's program declares it. The type-check asks
+ * for each module and each part; this test says the same at run time, naming what is missing or extra.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import ts from "typescript";
 import * as svc from "../../src";
 import { kinds } from "../../src/provider/kinds";
 import { SvcResource } from "../../src/provider/shim";
-import { MODELS } from "../model/kinds";
-import { SCENARIOS } from "../robustness/kind-scenarios";
-
-const SUITE = join(__dirname, "resources.e2e.test.ts");
-
-/** The `kind` of every entry of the top-level `cases` array of a suite's source. */
-export function lifecycleCases(source: string, fileName = SUITE): string[] {
-  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true);
-  const found: string[] = [];
-  for (const statement of file.statements) {
-    if (!ts.isVariableStatement(statement)) continue;
-    for (const decl of statement.declarationList.declarations) {
-      if (!ts.isIdentifier(decl.name) || decl.name.text !== "cases" || !decl.initializer || !ts.isArrayLiteralExpression(decl.initializer)) continue;
-      for (const element of decl.initializer.elements) {
-        if (!ts.isObjectLiteralExpression(element)) throw new Error(`${fileName}: a case that is not an object literal: ${element.getText(file).slice(0, 80)}`);
-        const kind = element.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === "kind");
-        if (!kind || !ts.isStringLiteral(kind.initializer)) throw new Error(`${fileName}: a case without a literal kind: ${element.getText(file).slice(0, 80)}`);
-        found.push(kind.initializer.text);
-      }
-    }
-  }
-  return found;
-}
+import { KIND_TESTS } from "../kinds";
 
 /**
  * What is wrong with the `what` entries of `where` (one per kind) against the declared kinds; empty
  * when every kind has one entry.
  */
-export function coverageProblems(declared: string[], entries: string[], what = "lifecycle case", where = SUITE): string[] {
+export function coverageProblems(declared: string[], entries: string[], what = "test module", where = "test/kinds/index.ts"): string[] {
   const problems = declared.filter((k) => !entries.includes(k)).map((k) => `kind ${k} has no ${what} in ${where}`);
   problems.push(...entries.filter((k) => !declared.includes(k)).map((k) => `the ${what} for ${k} names no declared kind (declared: ${declared.join(", ")})`));
   problems.push(...entries.filter((k, i) => entries.indexOf(k) !== i).map((k) => `kind ${k} has more than one ${what}`));
   return problems;
 }
 
-describe("Every declared kind has a lifecycle case", () => {
-  test("the resource suite has one case for each kind the provider declares, and none for anything else", () => {
+describe("Every declared kind has a test module", () => {
+  test("the kinds' test modules hold one entry for each kind the provider declares, and none for anything else", () => {
     const declared = Object.keys(kinds).sort();
     // The registry holds a kind for each resource class the main entry exports, and nothing else.
     const classes = Object.entries(svc)
@@ -56,27 +31,23 @@ describe("Every declared kind has a lifecycle case", () => {
       .sort();
     expect(classes.length).toBeGreaterThan(0);
     expect(declared).toEqual(classes);
-    expect(coverageProblems(declared, lifecycleCases(readFileSync(SUITE, "utf8")))).toEqual([]);
+    expect(coverageProblems(declared, Object.keys(KIND_TESTS))).toEqual([]);
   });
 
-  test("a kind without a case, a case for an unknown kind, and a repeated case are each named", () => {
-    const suite = `const cases: Case[] = [{ kind: "Cluster", program: () => {} }, { kind: "Gadget" }, { kind: "Gadget" }];`;
-    expect(coverageProblems(["Asset", "Cluster"], lifecycleCases(suite, "suite.ts"))).toEqual([
-      `kind Asset has no lifecycle case in ${SUITE}`,
-      "the lifecycle case for Gadget names no declared kind (declared: Asset, Cluster)",
-      "the lifecycle case for Gadget names no declared kind (declared: Asset, Cluster)",
-      "kind Gadget has more than one lifecycle case",
+  test("each kind's test module holds every part", () => {
+    const parts = ["args", "e2e", "inPlantProgram", "model", "scenario"];
+    const missing = Object.entries(KIND_TESTS).flatMap(([kind, t]) =>
+      parts.filter((p) => !(p in t) || (t as unknown as Record<string, unknown>)[p] === undefined).map((p) => `${kind}: ${p}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  test("a kind without a test module, one for an unknown kind, and a repeated one are each named", () => {
+    expect(coverageProblems(["Asset", "Cluster"], ["Cluster", "Gadget", "Gadget"])).toEqual([
+      "kind Asset has no test module in test/kinds/index.ts",
+      "the test module for Gadget names no declared kind (declared: Asset, Cluster)",
+      "the test module for Gadget names no declared kind (declared: Asset, Cluster)",
+      "kind Gadget has more than one test module",
     ]);
-    expect(() => lifecycleCases(`const cases = [{ kind: name }];`, "suite.ts")).toThrow("suite.ts: a case without a literal kind: { kind: name }");
-  });
-});
-
-describe("Every declared kind has a model and a scenario", () => {
-  test("the model tests have one entry for each kind the provider declares (test/model/kinds), and none for anything else", () => {
-    expect(coverageProblems(Object.keys(kinds), Object.keys(MODELS), "model entry", "test/model/kinds/index.ts")).toEqual([]);
-  });
-
-  test("the robustness tests have one scenario for each kind the provider declares, and none for anything else", () => {
-    expect(coverageProblems(Object.keys(kinds), Object.keys(SCENARIOS), "scenario", "test/robustness/kind-scenarios.ts")).toEqual([]);
   });
 });

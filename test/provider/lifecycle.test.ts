@@ -6,9 +6,8 @@ import { check, diff } from "../../src/provider/lifecycle";
 import { kinds } from "../../src/provider/kinds";
 import { UNKNOWN } from "../../src/pulumi/values";
 import fc from "fast-check";
-import { KINDS } from "../model/kinds";
+import { KINDS, SCENARIOS } from "../kinds";
 import { plainArgs } from "../model/program";
-import { SCENARIOS } from "../robustness/kind-scenarios";
 
 const cluster = kinds.Cluster;
 const schedule = kinds.ParameterSchedule;

@@ -6,27 +6,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "../../src";
 import { kinds } from "../../src/provider/kinds";
+import { KIND_TESTS, type KindName } from "../kinds";
 import { readPublicApi, type PublicApi } from "./dts";
-
-/** Enough args for each class's constructor; the mocks below never call the provider. */
-const ARGS: Record<string, object> = {
-  App: { name: "a" },
-  AppVersion: { appName: "a", version: "1.0.0", type: "app" },
-  AppParameterValues: { appName: "a", appVersion: "1.0.0", resource: "pump", values: { x: 1 } },
-  Asset: { name: "pump", title: "Pump", assetTypeName: "t" },
-  AssetClass: { name: "c", title: "C" },
-  AssetMetadata: { assetName: "pump", name: "m", payload: {} },
-  AssetProperty: { assetName: "pump", name: "p", value: 1 },
-  AssetType: { name: "t", title: "T" },
-  Bridge: { name: "b", clusterName: "c", appName: "a", payload: {} },
-  Cluster: { name: "c" },
-  DataLabel: { labelName: "l", startDate: "2030-01-01T00:00:00Z", endDate: "2030-01-02T00:00:00Z" },
-  DataType: { icd: { name: "plant.reading", className: "Reading", fields: [] } },
-  InstanceSettings: { acp: {} },
-  Label: { name: "l", title: "L" },
-  ParameterSchedule: { appName: "a", appVersion: "1.0.0", scheduledFor: "2030-01-01T00:00:00Z", resources: ["pump"], parameters: { x: 1 } },
-  Workload: { name: "w", appName: "a", appVersion: "1.0.0", clusterName: "c" },
-};
 
 /**
  * Source compatibility, checked by the type-check (`tsc -p tsconfig.json`): the properties the classes
@@ -167,7 +148,7 @@ describe("the class registers every output, and the program reads the provider's
   for (const kind of Object.values(kinds)) {
     test(kind.name, async () => {
       const Class = (svc as unknown as Record<string, new (name: string, args: object) => Record<string, unknown>>)[kind.name];
-      const res = new Class(`r-${kind.name.toLowerCase()}`, ARGS[kind.name]);
+      const res = new Class(`r-${kind.name.toLowerCase()}`, KIND_TESTS[kind.name as KindName].args);
       for (const o of kind.outputNames) {
         const out = res[o];
         expect(pulumi.Output.isInstance(out)).toBe(true);

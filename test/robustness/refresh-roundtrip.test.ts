@@ -14,10 +14,9 @@
 import fc from "fast-check";
 import * as testing from "../../src/testing";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { KINDS } from "../model/kinds";
+import { KINDS, SCENARIOS } from "../kinds";
 import { programText, toProgram, type ProgramSpec } from "../model/program";
 import { SEED, SOAK } from "./helpers";
-import { SCENARIOS } from "./kind-scenarios";
 
 const RUNS = Number(process.env.ROUNDTRIP_RUNS ?? (SOAK ? 100 : 3));
 const ONLY = process.env.ROUNDTRIP_KINDS?.split(",");

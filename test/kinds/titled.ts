@@ -1,6 +1,6 @@
 /** The kinds that are only a name and a title (asset classes, labels): one model, told apart by their table and endpoint. */
-import type { SvcClient } from "../../../src/client";
-import type { KindName } from "./index";
+import type { SvcClient } from "../../src/client";
+import type { KindName } from "../../src/provider/kinds";
 import { record, type KindModel } from "./kind-model";
 
 interface Titled {

@@ -1,8 +1,13 @@
 /** Asset metadata: a free-form payload on an asset (secrets inside it included). */
-import { assets } from "../../../src/api/assets";
-import { TABLES } from "../../../src/emulator/store/tables";
-import { ref, type Args } from "../program";
-import type { Rng } from "../rng";
+import { assets } from "../../src/api/assets";
+import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
+import { pumpAsset } from "./e2e-programs";
+import fc from "fast-check";
+import { defined, bool, freeObject, assetType, asset, type Scenario } from "../robustness/kind-scenarios";
+import { TABLES } from "../../src/emulator/store/tables";
+import { ref, type Args } from "../model/program";
+import type { Rng } from "../model/rng";
 import { toOtherAsset } from "./asset";
 import { record, type KindModel } from "./kind-model";
 
@@ -13,7 +18,7 @@ function payload(r: Rng, n: number): Args {
   return p;
 }
 
-export const assetMetadata: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const asset = w.anyOf("Asset", r, 0.2);
     return w.push("AssetMetadata", { assetName: ref(asset.name, "name"), name: `meta-${n}`, payload: payload(r, n) }, `meta-${n}`);
@@ -35,4 +40,26 @@ export const assetMetadata: KindModel = {
     );
     d.del((c) => c.call(assets.metadataDelete, { params: { asset_name: a.assetName, asset_metadata_name: a.name } }));
   },
+};
+
+const scenario: fc.Arbitrary<Scenario> = fc
+  .record({ payload: freeObject, adopt: fc.option(bool, { nil: undefined }) })
+  .map((own) => (u) => [
+    ...assetType(u),
+    ...asset(u),
+    { kind: "AssetMetadata", name: `meta-${u}`, args: defined({ assetName: ref(`a-${u}-0`, "name"), name: `meta-${u}`, ...own }) },
+  ]);
+
+export const assetMetadata: KindTests = {
+  model,
+  scenario,
+  args: { assetName: "pump", name: "m", payload: {} },
+  e2e: {
+    actions: ["update", "replace"],
+    program: (v) => {
+      const a = pumpAsset();
+      new svc.AssetMetadata("subject", { assetName: a.name, name: v === 2 ? "service" : "vendor", payload: { make: v === 0 ? "ACME" : "Globex", nested: { keep: [1, 2] } } });
+    },
+  },
+  inPlantProgram: true,
 };

@@ -1,8 +1,12 @@
 /** The instance settings: one declaration per program (a second add returns it), whose schedules are managed. */
-import { instance } from "../../../src/api/instance";
-import { TABLES } from "../../../src/emulator/store/tables";
-import type { Args } from "../program";
-import type { Rng } from "../rng";
+import { instance } from "../../src/api/instance";
+import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
+import fc from "fast-check";
+import { some, bool, type Scenario } from "../robustness/kind-scenarios";
+import { TABLES } from "../../src/emulator/store/tables";
+import type { Args } from "../model/program";
+import type { Rng } from "../model/rng";
 import type { KindModel } from "./kind-model";
 import { snake, snakeKeys } from "./platform-form";
 
@@ -13,7 +17,7 @@ function acpSettings(r: Rng): Args {
   return out;
 }
 
-export const instanceSettings: KindModel = {
+const model: KindModel = {
   add(w, r) {
     const existing = w.of("InstanceSettings")[0];
     if (existing) return existing;
@@ -32,4 +36,22 @@ export const instanceSettings: KindModel = {
     const current = a.acp[key] as { enabled: boolean; interval: number };
     d.edit("acp", `acp.${key}.interval`, (c) => c.call(instance.settingsUpdate, { body: { acp: { [snake(key)]: { ...current, interval: current.interval === 9 ? 10 : 9 } } } }));
   },
+};
+
+const schedule = some({ enabled: bool, interval: fc.integer({ min: 1, max: 604_800 }) });
+
+const scenario: fc.Arbitrary<Scenario> = some({ autoUpdate: schedule, metrics: schedule, status: schedule }).map((acp) => () => [
+  { kind: "InstanceSettings", name: "settings", args: { acp: acp as Args } },
+]);
+
+export const instanceSettings: KindTests = {
+  model,
+  scenario,
+  args: { acp: {} },
+  e2e: {
+    retained: true,
+    actions: ["update", "update"],
+    program: (v) => void new svc.InstanceSettings("subject", { acp: { metrics: { enabled: true, interval: v === 0 ? 30 : v === 1 ? 45 : 60 } } }),
+  },
+  inPlantProgram: true,
 };

@@ -1,9 +1,14 @@
 /** Assets: of a type, optionally under a parent asset (never under one of their own descendants) and at a location. */
-import { assets } from "../../../src/api/assets";
-import { TABLES } from "../../../src/emulator/store/tables";
-import type { World } from "../generate";
-import { isRef, ref, type Args, type Decl, type Ref, type Value } from "../program";
-import type { Rng } from "../rng";
+import { assets } from "../../src/api/assets";
+import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
+import { pumpType } from "./e2e-programs";
+import fc from "fast-check";
+import { defined, text, bool, assetType, type Scenario } from "../robustness/kind-scenarios";
+import { TABLES } from "../../src/emulator/store/tables";
+import type { World } from "../model/generate";
+import { isRef, ref, type Args, type Decl, type Ref, type Value, type KindName } from "../model/program";
+import type { Rng } from "../model/rng";
 import { record, type Changes, type KindModel } from "./kind-model";
 
 const location = (r: Rng): Value => ({ lat: r.int(-900, 900) / 10, lon: r.int(-1800, 1800) / 10 });
@@ -27,7 +32,7 @@ export function toOtherAsset(w: World, d: Decl, c: Changes): void {
   if (w.of("Asset").length > 1) c.set("assetName", (r) => ref(r.pick(w.of("Asset").filter((x) => x.name !== (d.args.assetName as Ref).$ref)).name, "name"));
 }
 
-export const asset: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const args: Args = { name: `asset-${n}`, title: `Asset ${n}`, assetTypeName: ref(w.anyOf("AssetType", r, 0.2).name, "name") };
     const assets = w.of("Asset");
@@ -60,4 +65,32 @@ export const asset: KindModel = {
   drift(a, _id, d) {
     d.edit("title", "title", (c) => c.call(assets.update, { params: { asset_name: a.name }, body: { title: "Edited elsewhere" } }));
   },
+};
+
+const drawnLocation = fc.record({ lat: fc.double({ min: -90, max: 90, noNaN: true }), lon: fc.double({ min: -180, max: 180, noNaN: true }) });
+
+const scenario: fc.Arbitrary<Scenario> = fc
+  .record({ title: text(64), withParent: bool, location: fc.option(drawnLocation, { nil: undefined }), adopt: fc.option(bool, { nil: undefined }) })
+  .map(({ title, withParent, location: l, adopt }) => (u) => [
+    ...assetType(u),
+    ...(withParent ? [{ kind: "Asset" as KindName, name: `p-${u}`, args: { name: `p-${u}`, title: "Parent", assetTypeName: ref(`t-${u}`, "name") } }] : []),
+    {
+      kind: "Asset",
+      name: `a-${u}`,
+      args: defined({ name: `a-${u}`, title, assetTypeName: ref(`t-${u}`, "name"), parentName: withParent ? ref(`p-${u}`, "name") : undefined, location: l, adopt }),
+    },
+  ]);
+
+export const asset: KindTests = {
+  model,
+  scenario,
+  args: { name: "pump", title: "Pump", assetTypeName: "t" },
+  e2e: {
+    actions: ["update", "replace"],
+    program: (v) => {
+      const t = pumpType();
+      new svc.Asset("subject", { name: v === 2 ? "pump-2" : "pump-1", title: v === 0 ? "Pump 1" : "Pump one", assetTypeName: t.name, location: { lat: 48.1, lon: 11.5 } });
+    },
+  },
+  inPlantProgram: true,
 };

@@ -1,8 +1,13 @@
 /** Parameter values of an app version on one asset: one platform record per parameter. */
-import { parameters } from "../../../src/api/parameters";
-import { TABLES } from "../../../src/emulator/store/tables";
-import { isRef, ref, type Args, type Ref } from "../program";
-import type { Rng } from "../rng";
+import { parameters } from "../../src/api/parameters";
+import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
+import { pumpAsset, appVersion } from "./e2e-programs";
+import fc from "fast-check";
+import { defined, text, bool, assetType, asset, version, parameterValues as drawnValues, type Scenario } from "../robustness/kind-scenarios";
+import { TABLES } from "../../src/emulator/store/tables";
+import { isRef, ref, type Args, type Ref } from "../model/program";
+import type { Rng } from "../model/rng";
 import type { KindModel } from "./kind-model";
 import { krn } from "./platform-form";
 
@@ -14,7 +19,7 @@ export function parameterValues(r: Rng): Args {
   return out;
 }
 
-export const appParameterValues: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const v = w.anyOf("AppVersion", r, 0.2);
     // One declaration per version and asset.
@@ -58,4 +63,41 @@ export const appParameterValues: KindModel = {
       }),
     );
   },
+};
+
+const scenario: fc.Arbitrary<Scenario> = fc.record({ values: drawnValues, krn: bool, comment: fc.option(text(40), { nil: undefined }) }).map(({ values, krn, comment }) => (u) => [
+  ...version(u),
+  ...assetType(u),
+  ...asset(u),
+  {
+    kind: "AppParameterValues",
+    name: `pv-${u}`,
+    args: defined({
+      appName: ref(`v-${u}`, "appName"),
+      appVersion: ref(`v-${u}`, "version"),
+      resource: ref(`a-${u}-0`, "name", krn ? "krn:asset:" : undefined),
+      values,
+      comment,
+    }),
+  },
+]);
+
+export const appParameterValues: KindTests = {
+  model,
+  scenario,
+  args: { appName: "a", appVersion: "1.0.0", resource: "pump", values: { x: 1 } },
+  e2e: {
+    actions: ["update", "replace"],
+    program: (v) => {
+      const ver = appVersion();
+      pumpAsset();
+      new svc.AppParameterValues("subject", {
+        appName: ver.appName,
+        appVersion: ver.version,
+        resource: v === 2 ? "pump-9" : "pump-1",
+        values: v === 0 ? { threshold: 70 } : { threshold: 75, mode: "eco" },
+      });
+    },
+  },
+  inPlantProgram: true,
 };

@@ -1,7 +1,11 @@
 /** Clusters: settings that update in place; the platform cannot delete one, nor change its type. */
-import { clusters } from "../../../src/api/clusters";
-import { TABLES } from "../../../src/emulator/store/tables";
-import type { Args } from "../program";
+import { clusters } from "../../src/api/clusters";
+import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
+import fc from "fast-check";
+import { some, text, bool, type Scenario } from "../robustness/kind-scenarios";
+import { TABLES } from "../../src/emulator/store/tables";
+import type { Args } from "../model/program";
 import { record, type KindModel } from "./kind-model";
 import { snake } from "./platform-form";
 
@@ -18,7 +22,7 @@ const SETTINGS = [
   "telemetryAlertsEnabled",
 ];
 
-export const cluster: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const args: Args = { name: `cluster-${n}` };
     if (r.chance(0.7)) args.title = `Cluster ${n}`;
@@ -65,4 +69,33 @@ export const cluster: KindModel = {
       );
     }
   },
+};
+
+const scenario: fc.Arbitrary<Scenario> = some({
+  title: text(60),
+  type: fc.constantFrom("k3s", "kubernetes", "docker"),
+  ready: bool,
+  forwardLogsEnabled: bool,
+  forwardLogsBufferSize: fc.integer({ min: 1, max: 20 }),
+  manifestsScrapeEnabled: bool,
+  manifestsScrapeInterval: fc.integer({ min: 30, max: 86400 }),
+  syncScrapeInterval: fc.integer({ min: 10, max: 86400 }),
+  telemetryEnabled: bool,
+  telemetryBufferSize: fc.integer({ min: 1, max: 20 }),
+  telemetryScrapeInterval: fc.integer({ min: 1, max: 3600 }),
+  telemetryAlertsEnabled: bool,
+  edgeOptions: some({ imagePullPolicy: fc.constantFrom("Always", "IfNotPresent") }),
+  adopt: bool,
+}).map((own) => (u) => [{ kind: "Cluster", name: `c-${u}`, args: { name: `c-${u}`, ...(own as Args) } }]);
+
+export const cluster: KindTests = {
+  model,
+  scenario,
+  args: { name: "c" },
+  e2e: {
+    retained: true,
+    actions: ["update", "replace"],
+    program: (v) => void new svc.Cluster("subject", { name: v === 2 ? "c-2" : "c-1", title: v === 0 ? "One" : "Uno" }),
+  },
+  inPlantProgram: true,
 };

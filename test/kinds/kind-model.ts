@@ -6,10 +6,10 @@
  * The entries are listed by kind name in `index.ts`, which the generator, the expectations and the
  * runner enumerate.
  */
-import type { SvcClient } from "../../../src/client";
-import type { World } from "../generate";
-import type { Decl, Value } from "../program";
-import type { Rng } from "../rng";
+import type { SvcClient } from "../../src/client";
+import type { World } from "../model/generate";
+import type { Decl, Value } from "../model/program";
+import type { Rng } from "../model/rng";
 
 // Platform records and declared args are compared as JSON, field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -2,11 +2,32 @@
  * Workloads: an app version on a cluster, with runtime settings over assets; started, stopped and
  * disabled (a disabled workload is pending). The generator's move, running and enabled edits act on them (see `World`).
  */
-import { workloads } from "../../../src/api/workloads";
-import { TABLES } from "../../../src/emulator/store/tables";
-import type { World } from "../generate";
-import { plainArgs, ref, type Args, type Ref } from "../program";
-import type { Rng } from "../rng";
+import { workloads } from "../../src/api/workloads";
+import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
+import { cluster as e2eCluster, appVersion } from "./e2e-programs";
+import fc from "fast-check";
+import {
+  some,
+  defined,
+  text,
+  word,
+  bool,
+  freeObject,
+  cluster,
+  assetType,
+  asset,
+  version,
+  parameterValue,
+  ioWay,
+  ioStorage,
+  deploymentType,
+  type Scenario,
+} from "../robustness/kind-scenarios";
+import { TABLES } from "../../src/emulator/store/tables";
+import type { World } from "../model/generate";
+import { plainArgs, ref, type Args, type Ref } from "../model/program";
+import type { Rng } from "../model/rng";
 import { record, type Field, type KindModel, type Rec } from "./kind-model";
 
 function runtime(w: World, r: Rng): Args {
@@ -15,7 +36,7 @@ function runtime(w: World, r: Rng): Args {
   return { resources: chosen.map((a) => ({ resource: ref(a.name, "name", "krn:asset:") })), configuration: { sampleRateHz: r.int(1, 50), mode: r.pick(["fast", "slow"]) } };
 }
 
-export const workload: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const v = w.anyOf("AppVersion", r, 0.2);
     const c = w.anyOf("Cluster", r, 0.2);
@@ -70,4 +91,66 @@ export const workload: KindModel = {
     }
     d.del((c) => c.call(workloads.delete, { body: { workload_names: [a.name] } }));
   },
+};
+
+const drawnRuntime = some({
+  resources: fc.array(
+    some({
+      parameters: some(parameterValue),
+      datastreams: fc.dictionary(word, some({ way: ioWay, storage: ioStorage, remote: bool, configuration: freeObject }), { maxKeys: 2 }),
+      asset: some({ name: word, title: text(30), type: some({ name: word, title: text(30) }) }),
+    }),
+    { maxLength: 2 },
+  ),
+  configuration: freeObject,
+  datastreams: fc.array(
+    some({ semanticTypeName: text(20), unitName: fc.constantFrom("bar", "°C") }).chain((o) => word.map((name) => ({ name, dataTypeName: "number", ...o }))),
+    {
+      maxLength: 2,
+    },
+  ),
+});
+
+const scenario: fc.Arbitrary<Scenario> = fc
+  .record({
+    own: some({
+      title: text(100),
+      nodeName: word,
+      system: freeObject,
+      apiPermissions: fc.oneof(freeObject, fc.array(word, { maxLength: 2 })),
+      deploymentType,
+      enabled: bool,
+      running: bool,
+      adopt: bool,
+    }),
+    runtime: fc.option(drawnRuntime, { nil: undefined }),
+  })
+  .map(({ own, runtime: rt }) => (u) => {
+    const resources = ((rt?.resources ?? []) as Args[]).map((r, i) => ({ ...r, resource: ref(`a-${u}-${i}`, "name", "krn:asset:") }));
+    const args: Args = { name: `w-${u}`, appName: ref(`v-${u}`, "appName"), appVersion: ref(`v-${u}`, "version"), clusterName: ref(`c-${u}`, "name"), ...(own as Args) };
+    if (rt) args.runtime = defined({ ...rt, resources: rt.resources ? resources : undefined });
+    return [...version(u), ...cluster(u), ...assetType(u), ...asset(u, 2), { kind: "Workload", name: `w-${u}`, args }];
+  });
+
+export const workload: KindTests = {
+  model,
+  scenario,
+  args: { name: "w", appName: "a", appVersion: "1.0.0", clusterName: "c" },
+  e2e: {
+    retained: true,
+    actions: ["update", "replace"],
+    program: (v) => {
+      const c = e2eCluster();
+      const v1 = appVersion("1.0.0");
+      const v2 = appVersion("1.1.0");
+      new svc.Workload("subject", {
+        name: v === 2 ? "monitor-b" : "monitor-a",
+        appName: v1.appName,
+        appVersion: v === 0 ? v1.version : v2.version,
+        clusterName: c.name,
+        runtime: { resources: [{ resource: "krn:asset:pump-1" }], configuration: { ThresholdBar: 4 } },
+      });
+    },
+  },
+  inPlantProgram: true,
 };

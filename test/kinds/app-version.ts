@@ -3,11 +3,16 @@
  * destroy deletes the app with all its versions, and the platform keeps an app whose last version was
  * deleted, so a program adds and removes an app's versions and its App together.
  */
-import { apps } from "../../../src/api/apps";
-import { TABLES } from "../../../src/emulator/store/tables";
-import type { World } from "../generate";
-import { clone, isRef, plainArgs, ref, type Args, type Decl, type Value } from "../program";
-import type { Rng } from "../rng";
+import { apps } from "../../src/api/apps";
+import type { KindTests } from "./kind-tests";
+import * as svc from "../../src";
+import { manifest as e2eManifest } from "./e2e-programs";
+import fc from "fast-check";
+import { some, defined, text, bool, semver, defaultsOf, schemasOf, manifest, type Scenario } from "../robustness/kind-scenarios";
+import { TABLES } from "../../src/emulator/store/tables";
+import type { World } from "../model/generate";
+import { clone, isRef, plainArgs, ref, type Args, type Decl, type Value } from "../model/program";
+import type { Rng } from "../model/rng";
 import { record, type KindModel, type Rec } from "./kind-model";
 import { snakeKeys } from "./platform-form";
 
@@ -43,7 +48,7 @@ export const appOf = (w: World, v: Decl): string => plainArgs(w.spec, v).appName
 /** The versions of app `app`. */
 export const versionsOfApp = (w: World, app: string): Decl[] => w.of("AppVersion").filter((v) => appOf(w, v) === app);
 
-export const appVersion: KindModel = {
+const model: KindModel = {
   add(w, r, n) {
     const existing = w.of("AppVersion");
     // A further version of an app the program has, or the first version of a new app with its App.
@@ -109,4 +114,40 @@ export const appVersion: KindModel = {
     if (a.image !== undefined)
       d.edit("image", "image", (c) => c.call(apps.versionPatch, { params: { app_name: a.appName, app_version: a.version }, body: { image: "registry.local/elsewhere:1" } }));
   },
+};
+
+const scenario: fc.Arbitrary<Scenario> = fc
+  .record({
+    version: semver,
+    type: fc.constantFrom("app", "importer", "exporter", "docker"),
+    manifest: fc.option(manifest, { nil: undefined }),
+    // Explicit args, which win over the manifest's fields of the same name.
+    own: some({
+      title: text(60),
+      description: text(80),
+      image: fc.stringMatching(/^reg\/app:1\.[0-9]\.[0-9]$/),
+      defaults: defaultsOf(true),
+      schemas: schemasOf(true),
+      adopt: bool,
+    }),
+  })
+  .map(({ version: v, type, manifest: m, own }) => (u) => [{ kind: "AppVersion", name: `v-${u}`, args: defined({ appName: `app-${u}`, version: v, type, ...own, manifest: m }) }]);
+
+export const appVersion: KindTests = {
+  model,
+  scenario,
+  args: { appName: "a", version: "1.0.0", type: "app" },
+  e2e: {
+    actions: ["update", "replace"],
+    program: (v) =>
+      void new svc.AppVersion("subject", {
+        appName: "monitor",
+        version: v === 2 ? "2.0.0" : "1.0.0",
+        type: "app",
+        manifest: e2eManifest,
+        image: v === 0 ? "registry.local/monitor:1" : "registry.local/monitor:1b",
+        defaults: { deployment: { maxResources: 5 }, app: { configuration: { SampleRate: 10 } } },
+      }),
+  },
+  inPlantProgram: true,
 };
