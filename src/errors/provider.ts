@@ -96,8 +96,8 @@ export const providerErrors = {
     fix: "Give the path of a readable YAML file that holds the app manifest as a mapping; a relative path is relative to the program's working directory.",
   },
   SVC_KIND_UNWRITTEN: {
-    meaning: "A resource kind's skeleton (npm run new:kind) was used before its calls were written.",
-    fix: "Write the kind's calls in its declaration module (its endpoints, or create, read and delete), as docs/architecture.md's recipe for a new kind says.",
+    meaning: "A resource kind's skeleton (npm run new:kind) was used before it was written: its calls in its declaration module, or a part of its test module.",
+    fix: "Write what the message names: the kind's calls in src/provider/resources/<kind>.ts (its endpoints, or create, read and delete), or the named part of test/kinds/<kind>.ts, as docs/architecture.md's recipe for a new kind says.",
   },
   SVC_KIND_DECLARATION_INVALID: {
     meaning:

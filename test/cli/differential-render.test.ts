@@ -72,7 +72,9 @@ describeCli("what runs tell, the same under the kit and `pulumi`", () => {
     // The refresh: what moved on the platform, old => new.
     expect(cli[2]).toContain('value: "2" => "by hand"');
     // The failure: one line, the resource, the operation and the provider's words.
-    expect(cli[3]).toBe('up failed: create of pulumi-nodejs:dynamic/fixture:Record "broken" failed: record broken: create refused by the backend (fail=create) [SVC_KIT_PROVIDER_FAILED]');
+    expect(cli[3]).toBe(
+      'up failed: create of pulumi-nodejs:dynamic/fixture:Record "broken" failed: record broken: create refused by the backend (fail=create) [SVC_KIT_PROVIDER_FAILED]',
+    );
     expect(cli[5]).toBe("broken create");
     expect(kit).toEqual(cli);
   });

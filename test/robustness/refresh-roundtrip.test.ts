@@ -1,7 +1,7 @@
 /**
  * The promise every kind keeps (issue 25): a refresh right after an up is empty, and a refresh never
  * makes the next up change anything the program did not change. Per kind, a property over random
- * valid args (test/robustness/kind-scenarios.ts: optional args left out, platform defaults, values
+ * valid args (each kind's `scenario` in test/kinds/<kind>.ts, with the helpers of test/robustness/kind-scenarios.ts: optional args left out, platform defaults, values
  * the platform normalises, manifests that explicit args override): up (whose preview right after
  * must be empty, the kit checks it), refresh (must be empty), preview (must be empty).
  *
