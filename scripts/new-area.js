@@ -19,7 +19,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { spawnSync } = require("node:child_process");
 const ts = require("typescript");
-const { UsageError, ROOT, kebab, rel, parse, walk, afterLast, insertAt, ensureImport } = require("./new-operation");
+const { runAsCommand, UsageError, ROOT, kebab, rel, parse, walk, afterLast, insertAt, ensureImport } = require("./new-operation");
 
 const USAGE = 'usage: npm run new:area -- <name> <part1|part2> [--title "..."]';
 
@@ -133,12 +133,4 @@ function main(argv) {
   );
 }
 
-if (require.main === module) {
-  try {
-    main(process.argv.slice(2));
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`new:area: ${e.message}\n`);
-    process.exitCode = 2;
-  }
-}
+if (require.main === module) runAsCommand("new:area", main);

@@ -498,15 +498,18 @@ function main(argv) {
   );
 }
 
-if (require.main === module) {
+/** Runs a scaffold's `main` as the npm script `name`: a usage error is one line on stderr and exit code 2. */
+function runAsCommand(name, run) {
   try {
-    main(process.argv.slice(2));
+    run(process.argv.slice(2));
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`new:operation: ${e.message}\n`);
+    process.stderr.write(`${name}: ${e.message}\n`);
     process.exitCode = 2;
   }
 }
 
+if (require.main === module) runAsCommand("new:operation", main);
+
 /** What new-area.js shares: reading and editing the sources the same way. */
-module.exports = { main, UsageError, ROOT, kebab, camel, rel, parse, walk, prop, afterLast, insertAt, ensureImport };
+module.exports = { main, runAsCommand, UsageError, ROOT, kebab, camel, rel, parse, walk, prop, afterLast, insertAt, ensureImport };
