@@ -3,13 +3,12 @@
  * error the provider, the kit, the plant tools and the command line raise has a code here, with what
  * it means and what to do. The code is stable and ends the message (`... [SVC_CONFIG_INVALID]`), so a
  * user who sees it in `pulumi up`'s output finds it on docs/errors.md, which is generated from this
- * catalog (`npm run errors:doc`). Imports nothing: every layer can raise from it.
+ * catalog (`npm run errors:doc`). Imports nothing outside this folder, so every layer can raise from it.
  */
 import { cliErrors } from "./cli";
 import { kitErrors } from "./kit";
 import { plantErrors } from "./plant";
 import { providerErrors } from "./provider";
-
 import type { CatalogEntry } from "./entry";
 
 export type { CatalogEntry };
