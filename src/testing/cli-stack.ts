@@ -28,7 +28,7 @@ import { reportedInputs, type OperationKind, type OperationReport, type RunKind 
 import { DEFAULT_PASSPHRASE } from "./engine/secrets";
 import type { ResourceView, StackOptions, UpOptions } from "./test-stack";
 import { RunError } from "./test-stack";
-import { changedKeys, isInternalKey, isObject, isSecret, type PropertyMap } from "./engine/values";
+import { changedKeys, containsSecret, isInternalKey, isObject, isSecret, type PropertyMap } from "./engine/values";
 import { SvcError } from "../errors";
 
 /** Where the CLI is: the `pulumiPath` option, else `SVC_PULUMI_DIR`, else `pulumi` on PATH. */
@@ -95,6 +95,14 @@ export class CliStack {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private lastOutputs: Record<string, unknown> = {};
+  /**
+   * Per resource, the JSON of each secret input's value in the state as the last command left it, when
+   * known: after an up (from the export that follows it), a destroy (none), or a new backend (none).
+   * Unknown after a failed up, a refresh or a cancel, and then read from the state before the next up.
+   */
+  private knownSecretInputs: Map<string, Record<string, string>> | undefined;
+  /** The text of `pulumi stack export`, with secrets shown (true) or not, since the stack's last command. */
+  private readonly exported = new Map<boolean, string>();
 
   private constructor(
     private program: Program,
@@ -129,7 +137,8 @@ export class CliStack {
       });
       const project = options.project ?? "test";
       const stackName = options.stack ?? "test";
-      const stack = await auto.LocalWorkspace.createOrSelectStack(
+      // A backend of the stack's own is new: creating the stack needs no attempt to select it first.
+      const created = await auto.LocalWorkspace[options.statePath ? "createOrSelectStack" : "createStack"](
         { projectName: project, stackName, program: async () => (await program()) as Record<string, unknown> | undefined },
         {
           workDir,
@@ -142,8 +151,9 @@ export class CliStack {
       );
       const all: automation.ConfigMap = {};
       for (const [key, value] of Object.entries(config)) all[key] = { value, secret: secretKeys.includes(key) };
+      const stack = withoutFollowUpQueries(created);
       await stack.setAllConfig(all);
-      return new CliStack(
+      const cliStack = new CliStack(
         program,
         stack,
         { expectEmptyPlanAfterUp: options.expectEmptyPlanAfterUp ?? true, skipPreview: options.skipPreview ?? false, env, pulumi, workDir, backend },
@@ -151,6 +161,9 @@ export class CliStack {
         temp,
         emulator,
       );
+      // A backend of the stack's own starts empty: no secret inputs for the first up to compare with.
+      if (!options.statePath) cliStack.knownSecretInputs = new Map();
+      return cliStack;
     } catch (e) {
       fs.rmSync(temp, { recursive: true, force: true });
       throw e;
@@ -203,6 +216,7 @@ export class CliStack {
   cancel(): Promise<void> {
     return this.exclusive(async () => {
       removeEmptyAttrs(this.settings.backend);
+      this.knownSecretInputs = undefined;
       await this.stack.cancel();
     });
   }
@@ -279,21 +293,31 @@ export class CliStack {
             throw new RunError(kind, failuresOf(planned, e), await this.released(planned.operations({ finishedOnly: true })));
           }
         }
-        secretsBefore = this.secretInputs();
-        const r = await this.stack.up({ onEvent, program, color: "never", ...(extra.refresh ? { refresh: true } : {}) });
-        this.lastOutputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, v.value]));
+        secretsBefore = this.knownSecretInputs ?? secretInputsOf(this.export(true) as ExportedDeployment);
+        this.knownSecretInputs = undefined;
+        await this.stack.up({ onEvent, program, color: "never", ...(extra.refresh ? { refresh: true } : {}) });
+        // The outputs, and the secret inputs the next up compares with: from the events when they hold
+        // no secret, else from one export.
+        const settled = events.settledWithoutSecrets();
+        const deployment = settled ? undefined : (this.export(true) as ExportedDeployment);
+        this.lastOutputs = settled?.outputs ?? stackOutputs(deployment!);
+        this.knownSecretInputs = deployment ? secretInputsOf(deployment) : new Map();
       } else if (kind === "preview") await this.stack.preview({ onEvent, program, color: "never" });
-      else if (kind === "refresh") await this.stack.refresh({ onEvent, color: "never", ...(extra.clearPendingCreates ? { clearPendingCreates: true } : {}) });
-      else {
+      else if (kind === "refresh") {
+        this.knownSecretInputs = undefined;
+        await this.stack.refresh({ onEvent, color: "never", ...(extra.clearPendingCreates ? { clearPendingCreates: true } : {}) });
+      } else {
+        this.knownSecretInputs = undefined;
         await this.stack.destroy({ onEvent, color: "never" });
         this.lastOutputs = {};
+        this.knownSecretInputs = new Map();
       }
     } catch (e) {
       if (e instanceof RunError) throw e;
       throw new RunError(kind, failuresOf(events, e), await this.released(events.operations({ finishedOnly: true })));
     }
     // Without secret inputs before the up, none can have changed (one that appears shows as added).
-    const secretChanges = secretsBefore?.size ? changedSecrets(secretsBefore, this.secretInputs()) : undefined;
+    const secretChanges = secretsBefore?.size ? changedSecrets(secretsBefore, this.knownSecretInputs ?? new Map()) : undefined;
     return runResult(kind, await this.released(events.operations({ secretChanges })), kind === "up" ? this.lastOutputs : {}, events.warnings());
   }
 
@@ -308,32 +332,30 @@ export class CliStack {
     return operations;
   }
 
-  /**
-   * Per resource, the JSON of each secret input's value, from the state the CLI keeps: what an up's
-   * report compares to tell which secret inputs changed (the engine's events blind every secret).
-   * Kept in memory only; reports name the keys, never the values.
-   */
-  private secretInputs(): Map<string, Record<string, string>> {
-    const deployment = this.export(true) as { resources?: ExportedResource[] };
-    const out = new Map<string, Record<string, string>>();
-    for (const r of deployment.resources ?? []) {
-      if (r.delete || isEngineResource(r.type)) continue;
-      const secrets: Record<string, string> = {};
-      for (const [k, v] of Object.entries(r.inputs ?? {})) if (isSecret(v)) secrets[k] = JSON.stringify(revealed(v, k, []));
-      if (Object.keys(secrets).length) out.set(r.urn, secrets);
-    }
-    return out;
-  }
-
+  /** The deployment as `pulumi stack export` gives it, read once between two commands of the stack (its commands are what change the state). */
   private export(showSecrets: boolean): unknown {
-    const args = ["stack", "export", "--stack", this.stack.name, ...(showSecrets ? ["--show-secrets"] : [])];
-    const run = spawnSync(this.settings.pulumi, args, { cwd: this.settings.workDir, env: { ...process.env, ...this.settings.env }, encoding: "utf8", maxBuffer: 1 << 30 });
-    if (run.status !== 0) throw new SvcError("SVC_STACK_EXPORT_FAILED", `pulumi ${args.join(" ")} failed: ${run.stderr}`);
-    return (JSON.parse(run.stdout) as { deployment: unknown }).deployment;
+    let text = this.exported.get(showSecrets);
+    if (text === undefined) {
+      const args = ["stack", "export", "--stack", this.stack.name, ...(showSecrets ? ["--show-secrets"] : [])];
+      const run = spawnSync(this.settings.pulumi, args, { cwd: this.settings.workDir, env: { ...process.env, ...this.settings.env }, encoding: "utf8", maxBuffer: 1 << 30 });
+      if (run.status !== 0) throw new SvcError("SVC_STACK_EXPORT_FAILED", `pulumi ${args.join(" ")} failed: ${run.stderr}`);
+      text = run.stdout;
+      this.exported.set(showSecrets, text);
+    }
+    return (JSON.parse(text) as { deployment: unknown }).deployment;
   }
 
-  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+  /** Runs one command at a time; the state read before or during a command is read again after it. */
+  private exclusive<T>(command: () => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new SvcError("SVC_STACK_CLOSED", "the stack is closed"));
+    const work = async () => {
+      this.exported.clear();
+      try {
+        return await command();
+      } finally {
+        this.exported.clear();
+      }
+    };
     const run = this.queue.then(work, work);
     this.queue = run.catch(() => undefined);
     return run;
@@ -361,6 +383,42 @@ export function removeEmptyAttrs(backend: string): string[] {
   };
   walk(path.join(backend, ".pulumi"));
   return removed;
+}
+
+interface ExportedDeployment {
+  resources?: ExportedResource[];
+}
+
+/**
+ * Per resource, the JSON of each secret input's value in an export with secrets shown: what an up's
+ * report compares to tell which secret inputs changed (the engine's events blind every secret). Kept
+ * in memory only; reports name the keys, never the values.
+ */
+function secretInputsOf(deployment: ExportedDeployment): Map<string, Record<string, string>> {
+  const out = new Map<string, Record<string, string>>();
+  for (const r of deployment.resources ?? []) {
+    if (r.delete || isEngineResource(r.type)) continue;
+    const secrets: Record<string, string> = {};
+    for (const [k, v] of Object.entries(r.inputs ?? {})) if (isSecret(v)) secrets[k] = JSON.stringify(revealed(v, k, []));
+    if (Object.keys(secrets).length) out.set(r.urn, secrets);
+  }
+  return out;
+}
+
+/** The stack's outputs in an export with secrets shown (the stack resource's outputs), secrets unwrapped, as `pulumi stack output --show-secrets` gives them. */
+function stackOutputs(deployment: ExportedDeployment): Record<string, unknown> {
+  const root = deployment.resources?.find((r) => r.type === "pulumi:pulumi:Stack" && !r.delete);
+  return revealed(root?.outputs ?? {}, "", []) as Record<string, unknown>;
+}
+
+/**
+ * The stack without the queries the Automation API makes after a command for results this class does
+ * not use: `pulumi stack output` twice after an up, and `pulumi stack history` after an up, a refresh
+ * or a destroy. Each is a start of the CLI that derives the passphrase's key, about 0.4 s of CPU; an up
+ * exports the state once instead (see `run`).
+ */
+function withoutFollowUpQueries(stack: automation.Stack): automation.Stack {
+  return Object.assign(stack, { outputs: async (): Promise<automation.OutputMap> => ({}), info: async (): Promise<undefined> => undefined });
 }
 
 interface ExportedResource {
@@ -450,6 +508,10 @@ class Events {
   private readonly warned = new Set<string>();
   /** The engine's errors not tied to a resource (the program's own, or the command's). */
   private readonly general: string[] = [];
+  /** The stack resource's outputs, when its outputs event came. */
+  private stackOutputs: PropertyMap | undefined;
+  /** Whether a resource's inputs held a secret. */
+  private secretInputs = false;
 
   constructor(private readonly kind: Exclude<RunKind, "adoption">) {}
 
@@ -459,7 +521,9 @@ class Events {
     const warning = d && warningOf(d);
     if (warning) this.warned.add(warning);
     const step = e.resourcePreEvent?.metadata ?? e.resOutputsEvent?.metadata;
+    if (step?.type === "pulumi:pulumi:Stack" && e.resOutputsEvent) this.stackOutputs = (step.new?.outputs ?? {}) as PropertyMap;
     if (!step || isEngineResource(step.type)) return;
+    if (step.new?.inputs && containsSecret(step.new.inputs as PropertyMap)) this.secretInputs = true;
     const settled = e.resOutputsEvent !== undefined;
     const op = this.kind === "refresh" ? refreshOp(step, settled) : OPS[step.op];
     if (!op) return;
@@ -543,6 +607,16 @@ class Events {
 
   warnings(): string[] {
     return [...this.warned];
+  }
+
+  /**
+   * What a successful up's events tell of the state it left, when they tell it all: the stack's
+   * outputs (none of them secret, which the events blind) and that no resource's inputs hold a secret.
+   * Every resource of the state after a successful up had a step in it.
+   */
+  settledWithoutSecrets(): { outputs: Record<string, unknown> } | undefined {
+    if (this.secretInputs || !this.stackOutputs || containsSecret(this.stackOutputs)) return undefined;
+    return { outputs: this.stackOutputs };
   }
 }
 
