@@ -6,6 +6,11 @@ export const kitErrors = {
     meaning: 'A stack with `engine: "pulumi"` found no Pulumi CLI to run.',
     fix: "Install the Pulumi CLI on PATH, or pass `pulumiPath` (or set `SVC_PULUMI_DIR`) to the folder that holds it; in this repository `npm run --silent pulumi:path` builds it and prints its folder.",
   },
+  SVC_AUTOMATION_API_UNSUPPORTED: {
+    meaning:
+      'A stack with `engine: "pulumi"` runs `pulumi up` through the Automation API\'s command runner (`PulumiCommand`), and the installed @pulumi/pulumi has none: it is outside the supported peer range.',
+    fix: "Install a @pulumi/pulumi within this package's peer range (`npm ls @pulumi/pulumi` shows the one in use).",
+  },
   SVC_RESOURCE_NOT_FOUND: {
     meaning: "A stack's `resource(name)` (or a call that takes a resource's name) named no resource of the stack; the message lists the names it has.",
     fix: "Use one of the names (or the URN) the message lists; a resource is in the state only after a run that registered it.",

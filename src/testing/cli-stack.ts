@@ -2,8 +2,9 @@
  * A stack under test run by the real Pulumi CLI (`engine: "pulumi"`): the same program, options and
  * results as the kit's own engine, but every run is `pulumi preview`, `up`, `refresh` or `destroy`
  * through the Automation API, with the program inline (the CLI connects back to this process to run
- * it), a local file backend and passphrase secrets in a temporary folder, never Pulumi Cloud. The CLI
- * starts a fresh dynamic-provider host for every command, as it does for users.
+ * it), a local file backend and passphrase secrets in a temporary folder, never Pulumi Cloud. An up is
+ * `pulumi up --yes` as users run it, a preview and then the update in one command. The CLI starts a
+ * fresh dynamic-provider host for each preview, update, refresh and destroy, as it does for users.
  *
  * The engine's events become the kit's operation reports (one per resource: the replace family of
  * steps is one `replace`), and `resources()` reads the state the CLI exported, so a test can run
@@ -143,7 +144,7 @@ export class CliStack {
         {
           workDir,
           pulumiHome: env.PULUMI_HOME,
-          pulumiCommand: command,
+          pulumiCommand: previewingUp(command, options.skipPreview ?? false),
           envVars: env,
           secretsProvider: "passphrase",
           projectSettings: { name: project, runtime: "nodejs", backend: { url: env.PULUMI_BACKEND_URL } },
@@ -284,18 +285,23 @@ export class CliStack {
     let secretsBefore: Map<string, Record<string, string>> | undefined;
     try {
       if (kind === "up") {
-        // The Automation API's up is `pulumi up --skip-preview`; `pulumi up` previews first, and its failure is the up's.
-        if (!this.settings.skipPreview) {
-          const planned = new Events("preview");
-          try {
-            await this.stack.preview({ onEvent: (e) => planned.add(e), program, color: "never" });
-          } catch (e) {
-            throw new RunError(kind, failuresOf(planned, e), await this.released(planned.operations({ finishedOnly: true })));
-          }
-        }
         secretsBefore = this.knownSecretInputs ?? secretInputsOf(this.export(true) as ExportedDeployment);
         this.knownSecretInputs = undefined;
-        await this.stack.up({ onEvent, program, color: "never", ...(extra.refresh ? { refresh: true } : {}) });
+        // `pulumi up` previews first (previewingUp): the events are the preview's until the update's
+        // prelude, and a failure before it is the preview's, which fails the up.
+        const planned = this.settings.skipPreview ? undefined : new Events("preview");
+        let previewing = planned !== undefined;
+        let preludes = 0;
+        const onUpEvent = (e: automation.EngineEvent) => {
+          if (e.preludeEvent && ++preludes === 2) previewing = false;
+          (previewing ? planned! : events).add(e);
+        };
+        try {
+          await this.stack.up({ onEvent: onUpEvent, program, color: "never", ...(extra.refresh ? { refresh: true } : {}) });
+        } catch (e) {
+          if (previewing) throw new RunError(kind, failuresOf(planned!, e), await this.released(planned!.operations({ finishedOnly: true })));
+          throw e;
+        }
         // The outputs, and the secret inputs the next up compares with: from the events when they hold
         // no secret, else from one export.
         const settled = events.settledWithoutSecrets();
@@ -409,6 +415,24 @@ function secretInputsOf(deployment: ExportedDeployment): Map<string, Record<stri
 function stackOutputs(deployment: ExportedDeployment): Record<string, unknown> {
   const root = deployment.resources?.find((r) => r.type === "pulumi:pulumi:Stack" && !r.delete);
   return revealed(root?.outputs ?? {}, "", []) as Record<string, unknown>;
+}
+
+/**
+ * The CLI as the Automation API runs it, but with `pulumi up` as users run it, previewing first: the
+ * API's up always adds `--skip-preview`, which this takes out unless the stack skips the preview. One
+ * command then previews and updates, each with its own provider host, as `pulumi up --yes` does.
+ */
+function previewingUp(command: automation.PulumiCommand, skipPreview: boolean): automation.PulumiCommand {
+  const runner = command as automation.PulumiCommand & Partial<CommandRunner>;
+  if (typeof runner.run !== "function")
+    throw new SvcError("SVC_AUTOMATION_API_UNSUPPORTED", "the installed @pulumi/pulumi's PulumiCommand has no run(args, ...) to run `pulumi up` with its preview");
+  const run: CommandRunner["run"] = (args, ...rest) => runner.run!(args[0] === "up" && !skipPreview ? args.filter((a) => a !== "--skip-preview") : args, ...rest);
+  return Object.assign(Object.create(command) as automation.PulumiCommand, { run });
+}
+
+/** The method of PulumiCommand that runs each of the Automation API's commands: not in its published types, and the same from 3.249 (the peer range's floor) on. */
+interface CommandRunner {
+  run(args: string[], ...rest: unknown[]): Promise<unknown>;
 }
 
 /**
