@@ -43,7 +43,8 @@ export const ${binding} = registerKind(
       adopt: { local: true, doc: "TODO: take over an existing object with this name instead of failing. Provider-side only (never sent); default \`false\`." },
     },
     id: (i) => i.name,
-    // TODO: the calls as the area's endpoints: { create: ${area}.create, read: ${area}.get, update: ..., delete: ... }.
+    // TODO: the calls as the area's endpoints: { create: ${area}.create, read: ${area}.get, update: ..., delete: ... },
+    // then delete the create, read and delete functions below: a function written here takes the place of its endpoint.
     endpoints: {},
     create: async () => {
       throw new SvcError("SVC_KIND_UNWRITTEN", "${kind}: its create is not written yet (src/provider/resources/${kebab(kind)}.ts)");
