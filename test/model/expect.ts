@@ -16,17 +16,15 @@ import { plainArgs, type Decl, type ProgramSpec } from "./program";
 /** The identity of a platform record in each table the model covers (that a kind's records go to). */
 const IDENTITY: Record<string, (r: Rec) => string> = Object.fromEntries(KINDS.flatMap((k) => (MODELS[k].table ? [[MODELS[k].table.name, MODELS[k].table.identity]] : [])));
 
-/** Tables the model's programs never fill: they must stay empty. */
-const UNUSED = [
-  TABLES.acps,
-  TABLES.acpMetadata,
-  TABLES.registryApps,
-  TABLES.registryVersions,
-  TABLES.registryPackages,
-  TABLES.assetTypeMetadata,
-  TABLES.labelMetadata,
-  TABLES.appResources,
-];
+/**
+ * Tables a program fills besides those of the kinds' records: the apps' parameter definitions (from a
+ * version's manifest), the parameter history and the audit log (logs of what happened), and the
+ * instance settings (a record the platform always holds, checked on its own below).
+ */
+const FILLED_BESIDES = new Set<string>([TABLES.parameters, TABLES.parameterHistory, TABLES.auditLog, TABLES.instanceSettings]);
+
+/** Tables the model's programs never fill (no kind's records go there): they must stay empty. */
+const UNUSED = Object.values(TABLES).filter((t) => !(t in IDENTITY) && !FILLED_BESIDES.has(t));
 
 const instant = (t: unknown) => (typeof t === "string" ? Date.parse(t) : NaN);
 
