@@ -303,16 +303,16 @@ describe("unknown args are refused by every kind, at every depth, naming the pat
 });
 
 describe("every kind's structured args know their fields (issue 25)", () => {
-  /** Args whose values the platform leaves free-form: any key is data. */
-  const FREE = [
-    "AssetMetadata.payload",
-    "Bridge.payload",
-    "DataLabel.info",
-    "AppParameterValues.values",
-    "ParameterSchedule.parameters",
-    "Workload.system",
-    "Workload.apiPermissions",
-  ];
+  /**
+   * Args whose values the platform leaves free-form, any key being data: those the declarations
+   * compare exactly (objects passed through untouched), so that the declared comparison and the
+   * schema's leave the same args free.
+   */
+  const FREE = KINDS.flatMap((k) =>
+    Object.entries(kinds[k].args)
+      .filter(([, spec]) => spec.compare === "exact")
+      .map(([name]) => `${k}.${name}`),
+  );
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
   /** The first object inside a value (itself, or the first object item of a list): where a stray key goes. */
   const firstObject = (v: unknown): Record<string, unknown> | undefined => (isObject(v) ? v : Array.isArray(v) ? v.find(isObject) : undefined);
