@@ -6,7 +6,7 @@
  * (a doc that starts with "TODO"), and the created object is refused by the skeleton's create; then
  * `npm run classes` writes its class, and the type-check asks for its plant entry (KIND_SECTIONS).
  * And its test module, test/kinds/<kind>.ts, with its entry in test/kinds/index.ts: each part (model,
- * args, scenario, lifecycle case, inPlantProgram) throws naming itself until it is written.
+ * args, scenario, lifecycle case, inPlantProgram, secret canary case) throws naming itself until it is written.
  * docs/architecture.md, "A new kind over an existing area", is the whole recipe.
  * `root` (tests) writes into another copy of the repository.
  */
@@ -89,6 +89,8 @@ export const ${lowerFirst(kind)}: KindTests = {
   get inPlantProgram(): boolean {
     return unwritten("inPlantProgram")();
   },
+  // TODO: its resource in the secret canary program, each arg a secret could be written into holding its canary (test/helpers/secret-canaries.ts says which args count).
+  secret: { resource: "${kebab(kind)}", args: [], declare: unwritten("secret canary case") },
 };
 `;
 }

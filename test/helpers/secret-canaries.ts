@@ -6,46 +6,17 @@
  * in the other resource's state by right), or takes only numbers, booleans or a fixed set of words
  * (nothing a search could tell from other text). `round` changes every canary of an arg that
  * updates in place, and of the leaves whose replacement is cheap, so that the state's history holds
- * earlier values too.
+ * earlier values too. Each kind's resource and canary args are its test module's `secret` case.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "pulumi-svc";
+import { KIND_TESTS, KINDS } from "../kinds";
+import type { Declared, SecretCase } from "../kinds/kind-tests";
 
-/** The resource of each kind, and the args that carry a canary. */
-export interface KindCase {
-  /** The resource's logical name. */
-  resource: string;
-  /** The args that hold a canary; empty when the kind has none a secret could be written into. */
-  args: readonly string[];
-  /** Why the kind carries no canary, when it carries none. */
-  noCanary?: string;
-}
-
-/** Every registered kind, by name; a kind registered later fails the enumeration test until it is added here. */
-export const KIND_CASES: Readonly<Record<string, KindCase>> = {
-  Cluster: { resource: "cluster", args: ["title"] },
-  AssetClass: { resource: "class", args: ["title"] },
-  AssetType: { resource: "type", args: ["title"] },
-  Asset: { resource: "asset", args: ["title"] },
-  AssetProperty: { resource: "property", args: ["title", "value"] },
-  AssetMetadata: { resource: "metadata", args: ["payload"] },
-  AppVersion: { resource: "secret-version", args: ["title", "description", "image", "manifest"] },
-  App: { resource: "app", args: ["title", "description"] },
-  Workload: { resource: "workload", args: ["title", "runtime"] },
-  AppParameterValues: { resource: "values", args: ["values", "comment"] },
-  ParameterSchedule: { resource: "schedule", args: ["parameters", "revert", "comment"] },
-  Label: { resource: "label", args: ["title"] },
-  DataLabel: { resource: "data-label", args: ["description", "source", "info"] },
-  DataType: { resource: "data-type", args: ["icd"] },
-  Bridge: { resource: "bridge", args: ["title", "payload"] },
-  InstanceSettings: {
-    resource: "settings",
-    args: [],
-    noCanary: "its only arg, acp, holds booleans and numbers: the test makes it secret and checks that its echo `effective` is secret in the state",
-  },
-};
+/** The resource of each kind, and the args that carry a canary: each kind's case (its test module's `secret`), by kind name. */
+export const KIND_CASES: Readonly<Record<string, SecretCase>> = Object.fromEntries(KINDS.map((k) => [k, KIND_TESTS[k].secret]));
 
 /** The canary of an arg in a round. */
 export const canary = (kind: string, arg: string, round: number): string => `canary_${kind.toLowerCase()}_${arg.toLowerCase()}_${round}`;
@@ -55,87 +26,13 @@ export function canariesOf(kind: string, rounds: readonly number[]): string[] {
   return rounds.flatMap((r) => KIND_CASES[kind].args.map((a) => canary(kind, a, r)));
 }
 
-/** The program of round `round`: every kind once, each canary arg a secret. */
+/** The program of round `round`: every kind once, each canary arg a secret, in the kinds' order (each refers to those before it). */
 export function canaryProgram(round: number) {
-  const s = pulumi.secret;
-  const c = (kind: string, arg: string) => canary(kind, arg, round);
-  const cluster = new svc.Cluster("cluster", { name: "plant-s", title: s(c("Cluster", "title")), ready: true });
-  const assetClass = new svc.AssetClass("class", { name: "pumps", title: s(c("AssetClass", "title")) });
-  const assetType = new svc.AssetType("type", { name: "pump", title: s(c("AssetType", "title")), assetClassName: assetClass.name });
-  // The asset's `assetTypeTitle` states the type's title, another resource's secret: the program names it (README, Secrets).
-  const asset = new svc.Asset("asset", { name: "pump-1", title: s(c("Asset", "title")), assetTypeName: assetType.name }, { additionalSecretOutputs: ["assetTypeTitle"] });
-  new svc.AssetProperty("property", { assetName: asset.name, name: "serial", title: s(c("AssetProperty", "title")), value: s(c("AssetProperty", "value")) });
-  new svc.AssetMetadata("metadata", { assetName: asset.name, name: "vendor", payload: s({ note: c("AssetMetadata", "payload") }) });
-
-  const manifest = { parameters: [{ name: "token", title: "Token", data_type: "string" as const, default: "none" }] };
-  const base = new svc.AppVersion("base-version", { appName: "monitor", version: "1.0.0", type: "app", title: "Monitor", manifest });
-  // A version nothing depends on, so that the new canaries of round 2 (which replace it) cost little.
-  new svc.AppVersion("secret-version", {
-    appName: base.appName,
-    version: "9.0.0",
-    type: "app",
-    title: s(c("AppVersion", "title")),
-    description: s(c("AppVersion", "description")),
-    image: s(`registry.local/${c("AppVersion", "image")}:1`),
-    manifest: s({ parameters: [{ name: c("AppVersion", "manifest"), title: "Secret", data_type: "string" as const, default: "none" }] }),
-  });
-  new svc.App("app", { name: base.appName, title: s(c("App", "title")), description: s(c("App", "description")) });
-  const workload = new svc.Workload("workload", {
-    name: "monitor-1",
-    title: s(c("Workload", "title")),
-    appName: base.appName,
-    appVersion: base.version,
-    clusterName: cluster.name,
-    runtime: s({ resources: [{ resource: "krn:asset:pump-1" }], configuration: { note: c("Workload", "runtime") } }),
-  });
-  const values = new svc.AppParameterValues(
-    "values",
-    {
-      appName: base.appName,
-      appVersion: base.version,
-      resource: asset.name,
-      values: s({ token: c("AppParameterValues", "values") }),
-      comment: s(c("AppParameterValues", "comment")),
-    },
-    { dependsOn: [workload] },
-  );
-  new svc.ParameterSchedule(
-    "schedule",
-    {
-      appName: base.appName,
-      appVersion: base.version,
-      scheduledFor: "2031-01-01T22:00:00Z",
-      resources: ["pump-1"],
-      parameters: s({ token: c("ParameterSchedule", "parameters") }),
-      revert: s({ scheduledFor: "2031-01-02T06:00:00Z", resourceParameters: [{ resource: "pump-1", parameters: { token: c("ParameterSchedule", "revert") } }] }),
-      comment: s(c("ParameterSchedule", "comment")),
-    },
-    { dependsOn: [values] },
-  );
-
-  const label = new svc.Label("label", { name: "anomaly", title: s(c("Label", "title")) });
-  new svc.DataLabel("data-label", {
-    labelName: label.name,
-    startDate: "2030-05-01T12:00:00.000000Z",
-    endDate: "2030-05-01T13:00:00.000000Z",
-    description: s(c("DataLabel", "description")),
-    metrics: [{ assetName: asset.name, name: "vibration" }],
-    source: s({ type: "user", info: { note: c("DataLabel", "source") } }),
-    info: s({ note: c("DataLabel", "info") }),
-  });
-  new svc.DataType("data-type", {
-    icd: s({ name: "plant.canary", className: "Canary", version: `1.0.${round}`, fields: [{ name: "pressure", type: "number", description: c("DataType", "icd") }] }),
-  });
-  new svc.Bridge("bridge", {
-    name: "bridge-s",
-    clusterName: cluster.name,
-    appName: "opcua-bridge",
-    appVersion: "2.0.0",
-    protocol: "opcua",
-    title: s(c("Bridge", "title")),
-    payload: s({ endpoint: "opc.tcp://plc:4840", password: c("Bridge", "payload"), metrics_map: [{ name: "pressure", asset_name: "pump-1" }] }),
-  });
-  new svc.InstanceSettings("settings", { acp: s({ metrics: { enabled: true, interval: 40 + round } }) });
+  const before: Declared = {};
+  for (const kind of KINDS) {
+    const declared = KIND_TESTS[kind].secret.declare({ round, c: (arg) => canary(kind, arg, round), s: pulumi.secret, before });
+    if (declared) (before as Record<string, unknown>)[kind] = declared;
+  }
 }
 
 /** The outputs of a kind that echo one of `secretArgs` (its declaration's `echoes`), which must be secret in the state. */

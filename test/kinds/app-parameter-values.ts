@@ -100,4 +100,20 @@ export const appParameterValues: KindTests = {
     },
   },
   inPlantProgram: true,
+  secret: {
+    resource: "values",
+    args: ["values", "comment"],
+    declare: ({ c, s, before }) =>
+      new svc.AppParameterValues(
+        "values",
+        {
+          appName: before.AppVersion!.appName,
+          appVersion: before.AppVersion!.version,
+          resource: before.Asset!.name,
+          values: s({ token: c("values") }),
+          comment: s(c("comment")),
+        },
+        { dependsOn: [before.Workload!] },
+      ),
+  },
 };

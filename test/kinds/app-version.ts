@@ -150,4 +150,24 @@ export const appVersion: KindTests = {
       }),
   },
   inPlantProgram: true,
+  secret: {
+    resource: "secret-version",
+    args: ["title", "description", "image", "manifest"],
+    declare: ({ c, s }) => {
+      const manifest = { parameters: [{ name: "token", title: "Token", data_type: "string" as const, default: "none" }] };
+      const base = new svc.AppVersion("base-version", { appName: "monitor", version: "1.0.0", type: "app", title: "Monitor", manifest });
+      // A version nothing depends on, so that the new canaries of round 2 (which replace it) cost little.
+      new svc.AppVersion("secret-version", {
+        appName: base.appName,
+        version: "9.0.0",
+        type: "app",
+        title: s(c("title")),
+        description: s(c("description")),
+        image: s(`registry.local/${c("image")}:1`),
+        manifest: s({ parameters: [{ name: c("manifest"), title: "Secret", data_type: "string" as const, default: "none" }] }),
+      });
+      // The version the app, the workload, the values and the schedule build on.
+      return base;
+    },
+  },
 };

@@ -55,4 +55,9 @@ export const app: KindTests = {
     },
   },
   inPlantProgram: false,
+  secret: {
+    resource: "app",
+    args: ["title", "description"],
+    declare: ({ c, s, before }) => new svc.App("app", { name: before.AppVersion!.appName, title: s(c("title")), description: s(c("description")) }),
+  },
 };

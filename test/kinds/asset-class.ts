@@ -28,4 +28,5 @@ export const assetClass: KindTests = {
     program: (v) => void new svc.AssetClass("subject", { name: v === 2 ? "valves" : "pumps", title: v === 0 ? "Pumps" : "All pumps" }),
   },
   inPlantProgram: true,
+  secret: { resource: "class", args: ["title"], declare: ({ c, s }) => new svc.AssetClass("class", { name: "pumps", title: s(c("title")) }) },
 };

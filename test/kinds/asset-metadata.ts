@@ -62,4 +62,9 @@ export const assetMetadata: KindTests = {
     },
   },
   inPlantProgram: true,
+  secret: {
+    resource: "metadata",
+    args: ["payload"],
+    declare: ({ c, s, before }) => new svc.AssetMetadata("metadata", { assetName: before.Asset!.name, name: "vendor", payload: s({ note: c("payload") }) }),
+  },
 };

@@ -91,4 +91,9 @@ export const assetProperty: KindTests = {
     },
   },
   inPlantProgram: true,
+  secret: {
+    resource: "property",
+    args: ["title", "value"],
+    declare: ({ c, s, before }) => new svc.AssetProperty("property", { assetName: before.Asset!.name, name: "serial", title: s(c("title")), value: s(c("value")) }),
+  },
 };

@@ -53,4 +53,9 @@ export const assetType: KindTests = {
     },
   },
   inPlantProgram: true,
+  secret: {
+    resource: "type",
+    args: ["title"],
+    declare: ({ c, s, before }) => new svc.AssetType("type", { name: "pump", title: s(c("title")), assetClassName: before.AssetClass!.name }),
+  },
 };

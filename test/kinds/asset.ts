@@ -93,4 +93,11 @@ export const asset: KindTests = {
     },
   },
   inPlantProgram: true,
+  secret: {
+    resource: "asset",
+    args: ["title"],
+    // The asset's `assetTypeTitle` states the type's title, another resource's secret: the program names it (README, Secrets).
+    declare: ({ c, s, before }) =>
+      new svc.Asset("asset", { name: "pump-1", title: s(c("title")), assetTypeName: before.AssetType!.name }, { additionalSecretOutputs: ["assetTypeTitle"] }),
+  },
 };

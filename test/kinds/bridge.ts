@@ -88,4 +88,18 @@ export const bridge: KindTests = {
     },
   },
   inPlantProgram: true,
+  secret: {
+    resource: "bridge",
+    args: ["title", "payload"],
+    declare: ({ c, s, before }) =>
+      new svc.Bridge("bridge", {
+        name: "bridge-s",
+        clusterName: before.Cluster!.name,
+        appName: "opcua-bridge",
+        appVersion: "2.0.0",
+        protocol: "opcua",
+        title: s(c("title")),
+        payload: s({ endpoint: "opc.tcp://plc:4840", password: c("payload"), metrics_map: [{ name: "pressure", asset_name: "pump-1" }] }),
+      }),
+  },
 };

@@ -98,4 +98,5 @@ export const cluster: KindTests = {
     program: (v) => void new svc.Cluster("subject", { name: v === 2 ? "c-2" : "c-1", title: v === 0 ? "One" : "Uno" }),
   },
   inPlantProgram: true,
+  secret: { resource: "cluster", args: ["title"], declare: ({ c, s }) => new svc.Cluster("cluster", { name: "plant-s", title: s(c("title")), ready: true }) },
 };

@@ -97,4 +97,18 @@ export const dataLabel: KindTests = {
       }),
   },
   inPlantProgram: false,
+  secret: {
+    resource: "data-label",
+    args: ["description", "source", "info"],
+    declare: ({ c, s, before }) =>
+      new svc.DataLabel("data-label", {
+        labelName: before.Label!.name,
+        startDate: "2030-05-01T12:00:00.000000Z",
+        endDate: "2030-05-01T13:00:00.000000Z",
+        description: s(c("description")),
+        metrics: [{ assetName: before.Asset!.name, name: "vibration" }],
+        source: s({ type: "user", info: { note: c("source") } }),
+        info: s({ note: c("info") }),
+      }),
+  },
 };

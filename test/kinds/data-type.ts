@@ -69,4 +69,12 @@ export const dataType: KindTests = {
       }),
   },
   inPlantProgram: true,
+  secret: {
+    resource: "data-type",
+    args: ["icd"],
+    declare: ({ round, c, s }) =>
+      new svc.DataType("data-type", {
+        icd: s({ name: "plant.canary", className: "Canary", version: `1.0.${round}`, fields: [{ name: "pressure", type: "number", description: c("icd") }] }),
+      }),
+  },
 };

@@ -54,4 +54,10 @@ export const instanceSettings: KindTests = {
     program: (v) => void new svc.InstanceSettings("subject", { acp: { metrics: { enabled: true, interval: v === 0 ? 30 : v === 1 ? 45 : 60 } } }),
   },
   inPlantProgram: true,
+  secret: {
+    resource: "settings",
+    args: [],
+    noCanary: "its only arg, acp, holds booleans and numbers: the test makes it secret and checks that its echo `effective` is secret in the state",
+    declare: ({ round, s }) => new svc.InstanceSettings("settings", { acp: s({ metrics: { enabled: true, interval: 40 + round } }) }),
+  },
 };

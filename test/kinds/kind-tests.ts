@@ -4,7 +4,10 @@
  * `index.ts` lists them by kind name. A part left out fails the type-check, so a new kind cannot
  * skip a suite.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import type fc from "fast-check";
+import type { KindName } from "../../src/provider/kinds";
+import type * as classes from "../../src/provider/resources/classes";
 import type { Scenario } from "../robustness/kind-scenarios";
 import type { KindModel } from "./kind-model";
 
@@ -21,6 +24,37 @@ export interface E2eCase {
   retained?: boolean;
 }
 
+/** What the kinds before it in a canary program declared, by kind: the resource a later kind refers to. */
+export type Declared = { [K in KindName]?: InstanceType<(typeof classes)[K]> };
+
+/** A round of the secret canary program, as one kind's resource sees it. */
+export interface CanaryRound {
+  /** 1 or 2: the second round changes the canaries. */
+  round: number;
+  /** The canary of the kind's arg `arg` in this round. */
+  c(arg: string): string;
+  /** Makes a value secret (`pulumi.secret`). */
+  s: typeof pulumi.secret;
+  /** What the kinds before it declared. */
+  before: Declared;
+}
+
+/**
+ * The kind's resource in the secret canary program (test/helpers/secret-canaries.ts says which args
+ * count), whose canaries the secret suites (test/engine/secret-echoes.test.ts,
+ * test/cli/secret-echoes.test.ts) search every file an engine writes for.
+ */
+export interface SecretCase {
+  /** The resource's logical name. */
+  resource: string;
+  /** The args that hold a canary; empty when the kind has none a secret could be written into. */
+  args: readonly string[];
+  /** Why the kind carries no canary, when it carries none. */
+  noCanary?: string;
+  /** Declares the resource (and what only it needs), each of `args` a secret holding its canary; returns what later kinds refer to. */
+  declare(r: CanaryRound): Declared[KindName] | void;
+}
+
 export interface KindTests {
   /** The model tests' entry (test/model): how the generator declares, changes and removes the kind, and what the platform should hold. */
   model: KindModel;
@@ -32,4 +66,6 @@ export interface KindTests {
   e2e: E2eCase;
   /** Whether the program that brings a snapshot under code (the plant round trip, test/robustness/plant-roundtrip.test.ts) declares the kind. */
   inPlantProgram: boolean;
+  /** The secret suites' case. */
+  secret: SecretCase;
 }

@@ -28,4 +28,5 @@ export const label: KindTests = {
     program: (v) => void new svc.Label("subject", { name: v === 2 ? "normal" : "anomaly", title: v === 0 ? "Anomaly" : "Anomalous" }),
   },
   inPlantProgram: true,
+  secret: { resource: "label", args: ["title"], declare: ({ c, s }) => new svc.Label("label", { name: "anomaly", title: s(c("title")) }) },
 };

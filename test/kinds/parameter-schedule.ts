@@ -107,4 +107,22 @@ export const parameterSchedule: KindTests = {
     },
   },
   inPlantProgram: true,
+  secret: {
+    resource: "schedule",
+    args: ["parameters", "revert", "comment"],
+    declare: ({ c, s, before }) =>
+      new svc.ParameterSchedule(
+        "schedule",
+        {
+          appName: before.AppVersion!.appName,
+          appVersion: before.AppVersion!.version,
+          scheduledFor: "2031-01-01T22:00:00Z",
+          resources: ["pump-1"],
+          parameters: s({ token: c("parameters") }),
+          revert: s({ scheduledFor: "2031-01-02T06:00:00Z", resourceParameters: [{ resource: "pump-1", parameters: { token: c("revert") } }] }),
+          comment: s(c("comment")),
+        },
+        { dependsOn: [before.AppParameterValues!] },
+      ),
+  },
 };

@@ -153,4 +153,17 @@ export const workload: KindTests = {
     },
   },
   inPlantProgram: true,
+  secret: {
+    resource: "workload",
+    args: ["title", "runtime"],
+    declare: ({ c, s, before }) =>
+      new svc.Workload("workload", {
+        name: "monitor-1",
+        title: s(c("title")),
+        appName: before.AppVersion!.appName,
+        appVersion: before.AppVersion!.version,
+        clusterName: before.Cluster!.name,
+        runtime: s({ resources: [{ resource: "krn:asset:pump-1" }], configuration: { note: c("runtime") } }),
+      }),
+  },
 };
