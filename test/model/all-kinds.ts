@@ -8,9 +8,6 @@ import * as pulumi from "@pulumi/pulumi";
 import * as svc from "pulumi-svc";
 import { quickstart } from "../../examples/quickstart/program";
 
-/** Logical names of the resources the quickstart leaves out, one per kind. */
-export const EXTRA_RESOURCES = ["pump-1-vendor", "anomaly", "bearing-noise", "pump-reading", "opcua-line-1", "settings"] as const;
-
 /** How many resources `allKinds` declares (the quickstart's 14 and one of each of the 6 other kinds). */
 export const ALL_KINDS_RESOURCES = 20;
 

@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
+import { KINDS } from "../kinds";
 
 export const REPO_ROOT = resolve(__dirname, "../..");
 const FIGURES_DIR = join(tmpdir(), `pulumi-svc-robustness-${createHash("sha256").update(REPO_ROOT).digest("hex").slice(0, 12)}`);
@@ -55,11 +56,11 @@ const ROWS: Array<{ key: keyof FigureValues; label: string; mustBeZero: boolean 
   { key: "crashesSurvived", label: "SIGKILLs survived (state file reloaded)", mustBeZero: false },
   { key: "recordsLost", label: "acknowledged writes lost", mustBeZero: true },
   { key: "secretLeaks", label: "passwords, secrets or tokens echoed or logged", mustBeZero: true },
-  { key: "faultedRuns", label: "lifecycles of a program of all 16 kinds (up, re-run, refresh, destroy) under injected faults", mustBeZero: false },
+  { key: "faultedRuns", label: `lifecycles of a program of all ${KINDS.length} kinds (up, re-run, refresh, destroy) under injected faults`, mustBeZero: false },
   { key: "faultsInjected", label: "faults injected into them", mustBeZero: false },
   { key: "duplicateObjects", label: "objects made twice", mustBeZero: true },
   { key: "lostResources", label: "resources lost from or changed in the Pulumi state", mustBeZero: true },
-  { key: "modelSequences", label: "random operation sequences over all 16 kinds (model tests)", mustBeZero: false },
+  { key: "modelSequences", label: `random operation sequences over all ${KINDS.length} kinds (model tests)`, mustBeZero: false },
   { key: "modelSteps", label: "steps in them (up, up under faults, preview, refresh, destroy, out-of-band edit)", mustBeZero: false },
   { key: "modelInvariants", label: "invariants checked after the steps", mustBeZero: false },
   { key: "modelViolations", label: "sequences that broke an invariant", mustBeZero: true },
@@ -147,8 +148,8 @@ function writeReliability(entries: Entry[]): void {
     "- concurrency: rounds of 16 parallel creates, updates and deletes on overlapping names, in memory and with a state file.",
     "- crash: a child emulator SIGKILLed during bursts of writes and restarted on the same state file.",
     "- secrets: wrong passwords and secrets at the token endpoints, and the audit log's redaction.",
-    "- faults: the up, re-run, refresh and destroy of a program of all 16 kinds (the quickstart plus one resource of each other kind) through the engine kit with 20% of requests failing (before they take effect, and applied with the answer lost), compared with the same run without faults.",
-    "- model: random programs over all 16 kinds and random sequences of operations on them (up with random edits, up under injected faults, preview, refresh, destroy, up after destroy, out-of-band edits and deletions), each checked against a model of the platform after every step: empty preview after up, the platform's records equal to the program's, no drift (or exactly the out-of-band edit), destroy leaving only what the platform cannot delete, nothing missing or twice in the platform or the state, no secret in the state or the logs.",
+    `- faults: the up, re-run, refresh and destroy of a program of all ${KINDS.length} kinds (the quickstart plus one resource of each other kind) through the engine kit with 20% of requests failing (before they take effect, and applied with the answer lost), compared with the same run without faults.`,
+    `- model: random programs over all ${KINDS.length} kinds and random sequences of operations on them (up with random edits, up under injected faults, preview, refresh, destroy, up after destroy, out-of-band edits and deletions), each checked against a model of the platform after every step: empty preview after up, the platform's records equal to the program's, no drift (or exactly the out-of-band edit), destroy leaving only what the platform cannot delete, nothing missing or twice in the platform or the state, no secret in the state or the logs.`,
     "",
   ];
   const tmp = join(REPO_ROOT, `RELIABILITY.md.${process.pid}`);
