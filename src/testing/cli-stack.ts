@@ -98,7 +98,8 @@ export class CliStack {
   private lastOutputs: Record<string, unknown> = {};
   /**
    * Per resource, the JSON of each secret input's value in the state as the last command left it, when
-   * known: after an up (from the export that follows it), a destroy (none), or a new backend (none).
+   * known: after an up (from its events, or the export that follows it when they hold a secret), a
+   * destroy (none), or a new backend (none).
    * Unknown after a failed up, a refresh or a cancel, and then read from the state before the next up.
    */
   private knownSecretInputs: Map<string, Record<string, string>> | undefined;
@@ -439,7 +440,7 @@ interface CommandRunner {
  * The stack without the queries the Automation API makes after a command for results this class does
  * not use: `pulumi stack output` twice after an up, and `pulumi stack history` after an up, a refresh
  * or a destroy. Each is a start of the CLI that derives the passphrase's key, about 0.4 s of CPU; an up
- * exports the state once instead (see `run`).
+ * reads its outputs from its events instead, or from one export when they hold a secret (see `run`).
  */
 function withoutFollowUpQueries(stack: automation.Stack): automation.Stack {
   return Object.assign(stack, { outputs: async (): Promise<automation.OutputMap> => ({}), info: async (): Promise<undefined> => undefined });
