@@ -86,7 +86,8 @@ export interface FaultCounters {
   by_kind: Partial<Record<FaultKind, number>>;
 }
 
-function globToRegExp(pattern: string): RegExp {
+/** A fault configuration's path pattern as a regular expression: `*` matches any run of characters, the rest matches itself. */
+export function globToRegExp(pattern: string): RegExp {
   return new RegExp(
     "^" +
       pattern

@@ -19,7 +19,7 @@ export interface E2eCase {
   /** Declares the subject (named "subject") and what it needs, in variant 0 (base), 1 (update) or 2 (replace). */
   program(v: Variant): void;
   /** Expected action on "subject" for variants 1 and 2. */
-  actions: [svc_action: "update" | "replace" | "none", "update" | "replace" | "none"];
+  actions: [variant1: "update" | "replace" | "none", variant2: "update" | "replace" | "none"];
   /** The stack holds something API v4 cannot delete (a cluster, a data type) or a singleton: destroy is checked by hand. */
   retained?: boolean;
 }

@@ -13,6 +13,7 @@
  */
 import * as testing from "../../src/testing";
 import type { FaultConfigInput } from "../../src/emulator";
+import { globToRegExp } from "../../src/emulator/faults";
 import { API_PREFIX } from "../../src/emulator/paths";
 import type { Store } from "../../src/emulator/store/store";
 import { TABLES } from "../../src/emulator/store/tables";
@@ -36,18 +37,16 @@ const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 
 /** The requests that make an object: a create or a deploy (as the faults' path patterns, where `*` matches any run of characters). */
 const MAKES = { methods: ["POST" as const], paths: [`${API_PREFIX}/*create`, `${API_PREFIX}/*deploy`] };
-const glob = (pattern: string) =>
-  pattern
-    .split("*")
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join(".*");
-/** An audit entry's request (method and path pattern, the latter without the API's prefix) that `MAKES` matches. */
-const makes = new RegExp(`^(${MAKES.methods.join("|")}) (${MAKES.paths.map((p) => glob(p.slice(API_PREFIX.length))).join("|")})$`);
+/** `MAKES`'s path patterns as the emulator's fault matching reads them, without the API's prefix (as an audit entry's path is). */
+const MADE_PATHS = MAKES.paths.map((p) => globToRegExp(p.slice(API_PREFIX.length)));
 
-/** How many requests the run made that `MAKES` matches, from the platform's audit log (an entry per successful mutating call). */
+/** How many requests the run made that `MAKES` matches, from the platform's audit log (an entry per successful mutating call, its request as "METHOD path"). */
 function makingRequests(store: Store): number {
   const rows = store.snapshot()[TABLES.auditLog] ?? [];
-  return rows.filter(([, value]) => makes.test((value as { request_uri: string }).request_uri)).length;
+  return rows.filter(([, value]) => {
+    const [method, path] = (value as { request_uri: string }).request_uri.split(" ");
+    return (MAKES.methods as readonly string[]).includes(method) && MADE_PATHS.some((re) => re.test(path));
+  }).length;
 }
 
 /** Values the platform makes up afresh for every object (random credentials, and scripts that embed them and the emulator's address). */
