@@ -11,6 +11,7 @@
  * either engine and compare.
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -48,7 +49,7 @@ export function findPulumi(dir = process.env.SVC_PULUMI_DIR): string | undefined
 /**
  * What the Automation API needs to run `pulumi` (the executable at `pulumi`) on a local file backend in
  * the folder `backend`, with passphrase secrets: the environment of every command, and the command.
- * `dir` is a folder of the caller's that holds the CLI's home and the link the command runs.
+ * `dir` is a folder of the caller's that holds the CLI's home.
  */
 export async function pulumiWorkspace(o: {
   pulumi: string;
@@ -76,11 +77,47 @@ export async function pulumiWorkspace(o: {
     // The engine starts a provider host per command: the cache saves it compiling @pulumi/pulumi each time.
     ...compileCacheEnv(),
   };
-  // PulumiCommand.get({ root }) runs <root>/bin/pulumi: a link gives the CLI that layout wherever it is.
-  const root = path.join(o.dir, "cli");
-  fs.mkdirSync(path.join(root, "bin"), { recursive: true });
-  fs.symlinkSync(o.pulumi, path.join(root, "bin", "pulumi"));
-  return { env, command: await auto.PulumiCommand.get({ root, skipVersionCheck: false }) };
+  return { env, command: await pulumiCommand(auto, o.pulumi) };
+}
+
+/** The process's PulumiCommand of each CLI executable (by its real path, size and time). */
+const commands = new Map<string, Promise<automation.PulumiCommand>>();
+
+/**
+ * The Automation API's command for the CLI at `pulumi`, made once per process: `PulumiCommand.get`
+ * runs `pulumi version` (0.2 s of CPU) to check the CLI is recent enough. It runs `<root>/bin/pulumi`:
+ * a link in the temporary folder, one per CLI and shared by every process, gives any CLI that layout.
+ */
+async function pulumiCommand(auto: typeof automation, pulumi: string): Promise<automation.PulumiCommand> {
+  const real = fs.realpathSync(pulumi);
+  const { size, mtimeMs } = fs.statSync(real);
+  const key = `${real}|${size}|${mtimeMs}`;
+  const root = path.join(os.tmpdir(), "pulumi-svc-cli", createHash("sha256").update(key).digest("hex").slice(0, 16));
+  const link = path.join(root, "bin", "pulumi");
+  if (!isLinkTo(link, real)) {
+    commands.delete(key);
+    fs.mkdirSync(path.dirname(link), { recursive: true });
+    // Another process may make the same link meanwhile: a link made beside it and renamed over it.
+    const made = `${link}.${process.pid}`;
+    fs.rmSync(made, { force: true });
+    fs.symlinkSync(real, made);
+    fs.renameSync(made, link);
+  }
+  let command = commands.get(key);
+  if (!command) {
+    command = auto.PulumiCommand.get({ root, skipVersionCheck: false });
+    commands.set(key, command);
+    command.catch(() => commands.delete(key));
+  }
+  return command;
+}
+
+function isLinkTo(link: string, target: string): boolean {
+  try {
+    return fs.readlinkSync(link) === target;
+  } catch {
+    return false;
+  }
 }
 
 interface Settings {
