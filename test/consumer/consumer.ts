@@ -255,9 +255,9 @@ export interface ScriptResult {
 }
 
 /** Runs node with `args` in the project (the running node, i.e. the Node line under test). */
-export function runNode(project: ConsumerProject, args: string[], timeoutMs = 300_000): Promise<ScriptResult> {
+export function runNode(project: ConsumerProject, args: string[], timeoutMs = 300_000, env: Record<string, string> = {}): Promise<ScriptResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: project.dir, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_OPTIONS: "" } });
+    const child = spawn(process.execPath, args, { cwd: project.dir, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_OPTIONS: "", ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -288,8 +288,8 @@ export interface KitRun {
 }
 
 /** Runs a scenario of bin/kit.js (test/consumer/project/kit.ts) in the project. */
-export async function runKit(project: ConsumerProject, scenario: string): Promise<KitRun> {
-  const out = await runNode(project, [path.join("bin", "kit.js"), scenario]);
+export async function runKit(project: ConsumerProject, scenario: string, env: Record<string, string> = {}): Promise<KitRun> {
+  const out = await runNode(project, [path.join("bin", "kit.js"), scenario], undefined, env);
   const log = `${out.stdout}\n${out.stderr}`.trim();
   const line = out.stdout.split("\n").find((l) => l.startsWith("KIT-RESULT "));
   if (!line) return { steps: [], error: `bin/kit.js ${scenario} exited with ${out.code} and no result`, log };

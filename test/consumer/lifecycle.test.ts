@@ -1,13 +1,24 @@
 /**
  * CONSUMER=full: the program's whole life through the testing kit, run from inside a consumer project
- * (see consumer.ts) with the latest @pulumi/pulumi the peer range gives and with its floor.
+ * (see consumer.ts) with the latest @pulumi/pulumi the peer range gives and with its floor, under the
+ * kit's engine and under the real one (`engine: "pulumi"`, with the CLI scripts/pulumi-cli.js builds).
  */
+import path from "node:path";
 import { consumerProject, FULL, fullOnly, PULUMI_LINES, runKit, stepValue, type ConsumerProject, type RunSummary } from "./consumer";
+
+const cli = require("../../scripts/pulumi-cli.js") as { cliDir(): string; builtCli(): string | undefined };
+const PULUMI = cli.builtCli();
+if (FULL && !PULUMI) {
+  if (process.env.CI) throw new Error(`CI runs the kit's engine: "pulumi" from the consumer project, but the Pulumi CLI is not built in ${cli.cliDir()}`);
+  process.stderr.write(`test/consumer/lifecycle.test.ts: engine "pulumi": SKIPPED: the Pulumi CLI is not built in ${cli.cliDir()} (npm run --silent pulumi:path)\n`);
+}
 
 const PREPARE_MS = 15 * 60_000;
 const RUN_MS = 5 * 60_000;
 
 const PLANT = ["anomaly", "centrifugal-pump", "line-1", "monitor-1.0.0", "pump-1", "pump-1-power", "pump-monitor", "pumps"];
+/** The types of the resources the state the CLI exported holds for the program (project/plant.ts): its kinds, as dynamic resources. */
+const STATE_TYPES = ["App", "AppVersion", "Asset", "AssetClass", "AssetProperty", "AssetType", "Label"].map((k) => `pulumi-nodejs:dynamic/svc:${k}`);
 
 const SKIPPED = fullOnly("test/consumer/lifecycle.test.ts: the program's whole life from a consumer project");
 
@@ -38,6 +49,28 @@ const SKIPPED = fullOnly("test/consumer/lifecycle.test.ts: the program's whole l
       expect(stepValue<RunSummary>(run, "up after destroy").ops).toEqual(PLANT.map((n) => `create ${n}`));
       expect(stepValue(run, "exists after up again")).toBe(true);
       expect(stepValue<RunSummary>(run, "destroy again").ops).toEqual(PLANT.map((n) => `delete ${n}`));
+    },
+    RUN_MS,
+  );
+
+  (PULUMI ? test : test.skip)(
+    `the same life under the real engine (engine: "pulumi"): up, identical re-run, edit (previewed, then applied), refresh, destroy; no secret in the backend${PULUMI ? "" : " (SKIPPED: the Pulumi CLI is not built)"}`,
+    async () => {
+      const run = await runKit(project, "pulumi", { SVC_PULUMI_DIR: path.dirname(PULUMI!) });
+      expect(stepValue<RunSummary>(run, "up").ops).toEqual(PLANT.map((n) => `create ${n}`));
+      expect(stepValue(run, "outputs")).toMatchObject({ pumpPath: "line-1/pump-1", appType: "app", storedPower: "7.5" });
+      expect(stepValue<RunSummary>(run, "re-run")).toMatchObject({ changes: 0, totals: { same: PLANT.length } });
+      const edit = ["update line-1 (title)", "update pump-1-power (value)"];
+      expect(stepValue<RunSummary>(run, "preview of the edit").ops).toEqual(edit);
+      const applied = stepValue<RunSummary>(run, "up of the edit");
+      expect(applied.ops).toEqual(edit);
+      expect(applied.outputs).toMatchObject({ storedPower: "9" });
+      expect(stepValue(run, "line title on the platform")).toBe("Line 1 (north hall)");
+      expect(stepValue<RunSummary>(run, "refresh")).toMatchObject({ changes: 0, ops: [] });
+      expect(stepValue(run, "state types")).toEqual(STATE_TYPES);
+      expect(stepValue(run, "client secret in the backend's files")).toEqual([]);
+      expect(stepValue<RunSummary>(run, "destroy").ops).toEqual(PLANT.map((n) => `delete ${n}`));
+      expect(stepValue(run, "exists after destroy")).toBe(false);
     },
     RUN_MS,
   );

@@ -3,7 +3,7 @@
  * kit, from inside the project, against the package as installed from its tarball, and prints what
  * each step did as one line `KIT-RESULT {json}`.
  *
- *   node bin/kit.js short|life|import|lookup|cluster|week
+ *   node bin/kit.js short|pulumi|life|import|lookup|cluster|week
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -72,21 +72,35 @@ async function assetExists(client: SvcClient, name: string): Promise<boolean> {
   }
 }
 
-/** A stack of `program` against an emulator this script starts, and a client of that emulator. */
-async function withEmulator(program: testing.Program, body: (stack: testing.TestStack, client: SvcClient) => Promise<void>): Promise<void> {
+/** Every file under `dir`. */
+function filesUnder(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((f) => path.join(dir, f))
+    .filter((f) => fs.statSync(f).isFile());
+}
+
+/** An emulator this script starts, the stack options that reach it, and a client of it. */
+async function platform(): Promise<{ options: testing.StackOptions; client: SvcClient; close(): Promise<void> }> {
   const emulator: Emulator = await startEmulator({});
   const credentials = { clientId: "svc-admin", clientSecret: "svc-admin-secret" };
   const client = new SvcClient({ baseUrl: emulator.baseUrl, ...credentials });
-  const stack = await testing.stack(program, {
+  const options = {
     config: { "svc:baseUrl": emulator.baseUrl, "svc:clientId": credentials.clientId, "svc:clientSecret": credentials.clientSecret },
     secretConfig: ["svc:clientSecret"],
-  });
+  };
+  return { options, client, close: async () => (await client.close(), await emulator.close()) };
+}
+
+/** A stack of `program` against an emulator this script starts, and a client of that emulator. */
+async function withEmulator(program: testing.Program, body: (stack: testing.TestStack, client: SvcClient) => Promise<void>): Promise<void> {
+  const { options, client, close } = await platform();
+  const stack = await testing.stack(program, options);
   try {
     await body(stack, client);
   } finally {
     await stack.close();
-    await client.close();
-    await emulator.close();
+    await close();
   }
 }
 
@@ -108,6 +122,35 @@ const scenarios: Record<string, () => Promise<void>> = {
       await step("destroy", () => stack.destroy(), run);
       await step("exists after destroy", () => assetExists(client, "pump-1"));
     }),
+
+  /**
+   * The same program under the real engine (`engine: "pulumi"`, the CLI in SVC_PULUMI_DIR): up, an
+   * identical re-run, an edit previewed then applied, refresh, destroy; and the state the CLI wrote
+   * holds the client secret only encrypted.
+   */
+  pulumi: async () => {
+    const { options, client, close } = await platform();
+    const backend = fs.mkdtempSync(path.join(os.tmpdir(), "svc-consumer-pulumi-"));
+    const stack = await testing.stack(plant, { ...options, engine: "pulumi", statePath: backend });
+    try {
+      const edited = () => plant({ edited: true });
+      await step("up", () => stack.up(), run);
+      await step("outputs", async () => stack.outputs);
+      await step("re-run", () => stack.up(), run);
+      await step("preview of the edit", () => stack.preview(edited), run);
+      await step("up of the edit", () => stack.up(edited), run);
+      await step("line title on the platform", async () => (await client.assets.get({ params: { asset_name: "line-1" } })).title);
+      await step("refresh", () => stack.refresh(), run);
+      await step("state types", async () => [...new Set(stack.resources().map((r) => r.type))].sort());
+      await step("client secret in the backend's files", async () => filesUnder(backend).filter((f) => fs.readFileSync(f, "utf8").includes("svc-admin-secret")));
+      await step("destroy", () => stack.destroy(), run);
+      await step("exists after destroy", () => assetExists(client, "pump-1"));
+    } finally {
+      await stack.close();
+      await close();
+      fs.rmSync(backend, { recursive: true, force: true });
+    }
+  },
 
   /** The whole life: up, re-run, edit previewed then applied, refresh, destroy, up again, destroy. */
   life: () =>
