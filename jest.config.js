@@ -4,7 +4,8 @@
  *  (ES2022 with its class fields, CommonJS with ES module interop).
  *  The dynamic-provider host child process loads the built package from dist/ by name, as a user's install does. */
 module.exports = {
-  testEnvironment: "node",
+  // Jest's Node environment, with @pulumi/pulumi's message-less stack reads formatted by V8 (see the file).
+  testEnvironment: "<rootDir>/test/helpers/environment.js",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: {
