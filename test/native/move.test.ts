@@ -5,36 +5,62 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import semver from "semver";
 import { kinds } from "../../src/provider/kinds";
 import { dynamicUrns, importFile, moveProblems, type ExportedStack } from "../../src/provider/native/move";
 
+const BASELINES = path.join(__dirname, "..", "upgrade", "baselines");
+/** The newest version with recorded baselines: its recording holds every scenario, and together they declare every kind. */
+const NEWEST = fs
+  .readdirSync(BASELINES)
+  .filter((v) => semver.valid(v))
+  .sort(semver.compare)
+  .pop()!;
+const SCENARIOS = fs.readdirSync(path.join(BASELINES, NEWEST)).sort();
+
 const baseline = (scenario: string) =>
-  JSON.parse(fs.readFileSync(path.join(__dirname, "..", "upgrade", "baselines", "0.1.0", scenario, "stack.json"), "utf8")) as ExportedStack & {
+  JSON.parse(fs.readFileSync(path.join(BASELINES, NEWEST, scenario, "stack.json"), "utf8")) as ExportedStack & {
     deployment: { resources: Array<{ urn: string; type: string; id?: string; parent?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }> };
   };
 
 describe("the import file that moves a stack to the native provider", () => {
-  test("every dynamic svc resource, under its native type, with its id, inputs and outputs without the dynamic provider's", () => {
-    const stack = baseline("all-kinds");
+  test("the newest baselines together declare every kind", () => {
+    const types = SCENARIOS.flatMap((scenario) => importFile(baseline(scenario)).resources.map((r) => r.type));
+    expect([...new Set(types)].sort()).toEqual(
+      Object.keys(kinds)
+        .map((k) => `svc:index:${k}`)
+        .sort(),
+    );
+  });
+
+  test.each(SCENARIOS)("%s: every dynamic svc resource, under its native type, with its id, inputs and outputs without the dynamic provider's", (scenario) => {
+    const stack = baseline(scenario);
     const dynamic = stack.deployment.resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/svc:"));
     const file = importFile(stack);
     expect(file.resources.map((r) => r.type).sort()).toEqual(dynamic.map((r) => r.type.replace("pulumi-nodejs:dynamic/svc:", "svc:index:")).sort());
-    // The baseline declares every kind.
-    expect(new Set(file.resources.map((r) => r.type))).toEqual(new Set(Object.keys(kinds).map((k) => `svc:index:${k}`)));
     for (const r of dynamic) {
-      const spec = file.resources.find((s) => s.name === r.urn.split("::").pop())!;
-      expect(spec).toMatchObject({ id: r.id });
+      const spec = file.resources.find((s) => s.id === r.id && s.type === r.type.replace("pulumi-nodejs:dynamic/svc:", "svc:index:"))!;
+      expect(spec).toBeDefined();
       expect(Object.keys(r.inputs!)).toContain("__provider");
       const { __provider: _p, __svcOwner: _o, ...inputs } = r.inputs!;
       const { __provider: _q, ...outputs } = r.outputs!;
       expect(spec.inputs).toEqual(inputs);
       expect(spec.outputs).toEqual(outputs);
-      // Children of the stack: no parent to name.
-      expect(spec.parent).toBeUndefined();
     }
-    expect(file.nameTable).toEqual({});
     expect(dynamicUrns(stack)).toEqual(dynamic.map((r) => r.urn));
     expect(moveProblems(stack)).toEqual([]);
+  });
+
+  test("resources that are children of the stack keep their names, with no parent and no name table", () => {
+    const stack = baseline("all-kinds");
+    const file = importFile(stack);
+    expect(stack.deployment.resources.filter((r) => r.parent?.includes("::upgrade:"))).toEqual([]);
+    for (const r of stack.deployment.resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/svc:"))) {
+      const spec = file.resources.find((s) => s.name === r.urn.split("::").pop());
+      expect(spec).toMatchObject({ id: r.id });
+      expect(spec!.parent).toBeUndefined();
+    }
+    expect(file.nameTable).toEqual({});
   });
 
   test("a component's children name it through the name table; other resources stay out", () => {
