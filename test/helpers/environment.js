@@ -10,9 +10,9 @@
  * and plant/generate took 141 s of CPU with it and 101 s without.
  *
  * Here a message-less `Error` (what those reads make) is formatted as V8 formats it, without source
- * maps, except while `Error.stackTraceLimit` is infinite: @pulumi/pulumi sets it so to take a
- * resource's source position, which keeps the mapped position in the test's source. Every other error
- * keeps jest's mapped stack, so failures read as before.
+ * maps and with Node's default 10 frames, except while `Error.stackTraceLimit` is infinite:
+ * @pulumi/pulumi sets it so to take a resource's source position, which keeps the mapped position in
+ * the test's source. Every other error keeps jest's mapped stack, so failures read as before.
  */
 const { TestEnvironment } = require("jest-environment-node");
 
@@ -21,7 +21,7 @@ class Environment extends TestEnvironment {
     super(config, context);
     const TestError = this.global.Error;
     TestError.prepareStackTrace = (error, frames) => {
-      if (error.message === "" && error.name === "Error" && TestError.stackTraceLimit !== Infinity) return `Error${atLines(frames)}`;
+      if (error.message === "" && error.name === "Error" && TestError.stackTraceLimit !== Infinity) return `Error${atLines(frames.slice(0, 10))}`;
       // Jest's formatter, installed on the main realm's Error before each test file runs.
       if (Error.prepareStackTrace) return Error.prepareStackTrace(error, frames);
       return `${error.name}: ${error.message}${atLines(frames)}`;
