@@ -4,7 +4,7 @@
  * kit's engine and under the real one (`engine: "pulumi"`, with the CLI scripts/pulumi-cli.js builds).
  */
 import path from "node:path";
-import { consumerProject, FULL, fullOnly, PULUMI_LINES, runKit, stepValue, type ConsumerProject, type RunSummary } from "./consumer";
+import { consumerProject, FULL, fullOnly, PULUMI_LINES, runKit, stepValue, type ConsumerProject, type KitRun, type RunSummary } from "./consumer";
 
 const cli = require("../../scripts/pulumi-cli.js") as { cliDir(): string; builtCli(): string | undefined };
 const PULUMI = cli.builtCli();
@@ -20,6 +20,20 @@ const PLANT = ["anomaly", "centrifugal-pump", "line-1", "monitor-1.0.0", "pump-1
 /** The types of the resources the state the CLI exported holds for the program (project/plant.ts): its kinds, as dynamic resources. */
 const STATE_TYPES = ["App", "AppVersion", "Asset", "AssetClass", "AssetProperty", "AssetType", "Label"].map((k) => `pulumi-nodejs:dynamic/svc:${k}`);
 
+/** What kit.ts's editedLife reports, on either engine: every object created, nothing changed by the re-run, the edit previewed and applied as itself, an empty refresh. */
+function expectEditedLife(run: KitRun): void {
+  expect(stepValue<RunSummary>(run, "up").ops).toEqual(PLANT.map((n) => `create ${n}`));
+  expect(stepValue(run, "outputs")).toMatchObject({ pumpPath: "line-1/pump-1", appType: "app", storedPower: "7.5" });
+  expect(stepValue<RunSummary>(run, "re-run")).toMatchObject({ changes: 0, totals: { same: PLANT.length } });
+  const edit = ["update line-1 (title)", "update pump-1-power (value)"];
+  expect(stepValue<RunSummary>(run, "preview of the edit").ops).toEqual(edit);
+  const applied = stepValue<RunSummary>(run, "up of the edit");
+  expect(applied.ops).toEqual(edit);
+  expect(applied.outputs).toMatchObject({ storedPower: "9" });
+  expect(stepValue(run, "line title on the platform")).toBe("Line 1 (north hall)");
+  expect(stepValue<RunSummary>(run, "refresh")).toMatchObject({ changes: 0, ops: [] });
+}
+
 const SKIPPED = fullOnly("test/consumer/lifecycle.test.ts: the program's whole life from a consumer project");
 
 (FULL ? describe.each(PULUMI_LINES) : describe.skip.each(PULUMI_LINES))(`@pulumi/pulumi %s${SKIPPED}`, (line) => {
@@ -34,16 +48,7 @@ const SKIPPED = fullOnly("test/consumer/lifecycle.test.ts: the program's whole l
     async () => {
       const run = await runKit(project, "life");
       expect(run.pulumi).toBe(project.pulumiVersion);
-      expect(stepValue<RunSummary>(run, "up").ops).toEqual(PLANT.map((n) => `create ${n}`));
-      expect(stepValue(run, "outputs")).toMatchObject({ pumpPath: "line-1/pump-1", appType: "app", storedPower: "7.5" });
-      expect(stepValue<RunSummary>(run, "re-run")).toMatchObject({ changes: 0, totals: { same: PLANT.length } });
-      const edit = ["update line-1 (title)", "update pump-1-power (value)"];
-      expect(stepValue<RunSummary>(run, "preview of the edit").ops).toEqual(edit);
-      const applied = stepValue<RunSummary>(run, "up of the edit");
-      expect(applied.ops).toEqual(edit);
-      expect(applied.outputs).toMatchObject({ storedPower: "9" });
-      expect(stepValue(run, "line title on the platform")).toBe("Line 1 (north hall)");
-      expect(stepValue<RunSummary>(run, "refresh")).toMatchObject({ changes: 0, ops: [] });
+      expectEditedLife(run);
       expect(stepValue<RunSummary>(run, "destroy").ops).toEqual(PLANT.map((n) => `delete ${n}`));
       expect(stepValue(run, "exists after destroy")).toBe(false);
       expect(stepValue<RunSummary>(run, "up after destroy").ops).toEqual(PLANT.map((n) => `create ${n}`));
@@ -57,16 +62,7 @@ const SKIPPED = fullOnly("test/consumer/lifecycle.test.ts: the program's whole l
     `the same life under the real engine (engine: "pulumi"): up, identical re-run, edit (previewed, then applied), refresh, destroy; no secret in the backend${PULUMI ? "" : " (SKIPPED: the Pulumi CLI is not built)"}`,
     async () => {
       const run = await runKit(project, "pulumi", { SVC_PULUMI_DIR: path.dirname(PULUMI!) });
-      expect(stepValue<RunSummary>(run, "up").ops).toEqual(PLANT.map((n) => `create ${n}`));
-      expect(stepValue(run, "outputs")).toMatchObject({ pumpPath: "line-1/pump-1", appType: "app", storedPower: "7.5" });
-      expect(stepValue<RunSummary>(run, "re-run")).toMatchObject({ changes: 0, totals: { same: PLANT.length } });
-      const edit = ["update line-1 (title)", "update pump-1-power (value)"];
-      expect(stepValue<RunSummary>(run, "preview of the edit").ops).toEqual(edit);
-      const applied = stepValue<RunSummary>(run, "up of the edit");
-      expect(applied.ops).toEqual(edit);
-      expect(applied.outputs).toMatchObject({ storedPower: "9" });
-      expect(stepValue(run, "line title on the platform")).toBe("Line 1 (north hall)");
-      expect(stepValue<RunSummary>(run, "refresh")).toMatchObject({ changes: 0, ops: [] });
+      expectEditedLife(run);
       expect(stepValue(run, "state types")).toEqual(STATE_TYPES);
       expect(stepValue(run, "client secret in the backend's files")).toEqual([]);
       expect(stepValue<RunSummary>(run, "destroy").ops).toEqual(PLANT.map((n) => `delete ${n}`));

@@ -104,6 +104,18 @@ async function withEmulator(program: testing.Program, body: (stack: testing.Test
   }
 }
 
+/** The first part of the program's life, on either engine: up, an identical re-run, an edit previewed then applied, refresh. */
+async function editedLife(stack: testing.TestStack | testing.CliStack, client: SvcClient): Promise<void> {
+  const edited = () => plant({ edited: true });
+  await step("up", () => stack.up(), run);
+  await step("outputs", async () => stack.outputs);
+  await step("re-run", () => stack.up(), run);
+  await step("preview of the edit", () => stack.preview(edited), run);
+  await step("up of the edit", () => stack.up(edited), run);
+  await step("line title on the platform", async () => (await client.assets.get({ params: { asset_name: "line-1" } })).title);
+  await step("refresh", () => stack.refresh(), run);
+}
+
 /** The cluster scenario's program: a cluster and a label. */
 const clusterProgram = () => {
   const cluster = new svc.Cluster("plant-a", { name: "plant-a", title: "Plant A", ready: true });
@@ -133,14 +145,7 @@ const scenarios: Record<string, () => Promise<void>> = {
     const backend = fs.mkdtempSync(path.join(os.tmpdir(), "svc-consumer-pulumi-"));
     const stack = await testing.stack(plant, { ...options, engine: "pulumi", statePath: backend });
     try {
-      const edited = () => plant({ edited: true });
-      await step("up", () => stack.up(), run);
-      await step("outputs", async () => stack.outputs);
-      await step("re-run", () => stack.up(), run);
-      await step("preview of the edit", () => stack.preview(edited), run);
-      await step("up of the edit", () => stack.up(edited), run);
-      await step("line title on the platform", async () => (await client.assets.get({ params: { asset_name: "line-1" } })).title);
-      await step("refresh", () => stack.refresh(), run);
+      await editedLife(stack, client);
       await step("state types", async () => [...new Set(stack.resources().map((r) => r.type))].sort());
       await step("client secret in the backend's files", async () => filesUnder(backend).filter((f) => fs.readFileSync(f, "utf8").includes("svc-admin-secret")));
       await step("destroy", () => stack.destroy(), run);
@@ -155,14 +160,7 @@ const scenarios: Record<string, () => Promise<void>> = {
   /** The whole life: up, re-run, edit previewed then applied, refresh, destroy, up again, destroy. */
   life: () =>
     withEmulator(plant, async (stack, client) => {
-      const edited = () => plant({ edited: true });
-      await step("up", () => stack.up(), run);
-      await step("outputs", async () => stack.outputs);
-      await step("re-run", () => stack.up(), run);
-      await step("preview of the edit", () => stack.preview(edited), run);
-      await step("up of the edit", () => stack.up(edited), run);
-      await step("line title on the platform", async () => (await client.assets.get({ params: { asset_name: "line-1" } })).title);
-      await step("refresh", () => stack.refresh(), run);
+      await editedLife(stack, client);
       await step("destroy", () => stack.destroy(), run);
       await step("exists after destroy", () => assetExists(client, "pump-1"));
       await step("up after destroy", () => stack.up(), run);
