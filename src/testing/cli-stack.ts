@@ -48,7 +48,8 @@ export function findPulumi(dir = process.env.SVC_PULUMI_DIR): string | undefined
 
 /**
  * What the Automation API needs to run `pulumi` (the executable at `pulumi`) on a local file backend in
- * the folder `backend`, with passphrase secrets: the environment of every command, and the command.
+ * the folder `backend`, with passphrase secrets: the environment of every command, the command, and
+ * its root (the folder whose `bin/pulumi` it runs, for the Automation API of another language).
  * `dir` is a folder of the caller's that holds the CLI's home.
  */
 export async function pulumiWorkspace(o: {
@@ -56,7 +57,7 @@ export async function pulumiWorkspace(o: {
   dir: string;
   backend: string;
   passphrase: string;
-}): Promise<{ env: Record<string, string>; command: automation.PulumiCommand }> {
+}): Promise<{ env: Record<string, string>; command: automation.PulumiCommand; root: string }> {
   const auto = (await import("@pulumi/pulumi/automation")) as typeof automation;
   // The engine finds the dynamic-provider plugin (a script in @pulumi/pulumi) on PATH, and the script
   // and the serialized providers resolve packages from the program's folder: NODE_PATH points them at
@@ -77,7 +78,8 @@ export async function pulumiWorkspace(o: {
     // The engine starts a provider host per command: the cache saves it compiling @pulumi/pulumi each time.
     ...compileCacheEnv(),
   };
-  return { env, command: await pulumiCommand(auto, o.pulumi) };
+  const command = await pulumiCommand(auto, o.pulumi);
+  return { env, command, root: path.dirname(path.dirname(command.command)) };
 }
 
 /** The process's PulumiCommand of each CLI executable (by its real path, size and time). */

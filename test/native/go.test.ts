@@ -210,7 +210,7 @@ async function run(cmd: string, args: string[], opts: { cwd?: string; env?: Node
         ...ws.env,
         HOME: os.homedir(),
         SVC_WORK_DIR: workDir,
-        SVC_PULUMI_ROOT: path.join(stackDir, "cli"),
+        SVC_PULUMI_ROOT: ws.root,
         SVC_BASE_URL: emulator.baseUrl,
         SVC_CLIENT_ID: "svc-admin",
         SVC_CLIENT_SECRET: "svc-admin-secret",

@@ -47,7 +47,7 @@ describePython("a plant in Python, with the generated SDK and the native provide
     env = {
       ...ws.env,
       SVC_WORK_DIR: workDir,
-      SVC_PULUMI_ROOT: path.join(temp, "cli"),
+      SVC_PULUMI_ROOT: ws.root,
       SVC_BASE_URL: emulator.baseUrl,
       SVC_CLIENT_ID: "svc-admin",
       SVC_CLIENT_SECRET: "svc-admin-secret",
