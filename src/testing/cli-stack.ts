@@ -97,7 +97,6 @@ async function pulumiCommand(auto: typeof automation, pulumi: string): Promise<a
   const root = path.join(os.tmpdir(), "pulumi-svc-cli", createHash("sha256").update(key).digest("hex").slice(0, 16));
   const link = path.join(root, "bin", "pulumi");
   if (!isLinkTo(link, real)) {
-    commands.delete(key);
     fs.mkdirSync(path.dirname(link), { recursive: true });
     // Another process may make the same link meanwhile: a link made beside it and renamed over it.
     const made = `${link}.${process.pid}`;

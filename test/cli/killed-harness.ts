@@ -11,6 +11,7 @@ import { SvcClient } from "../../src/client";
 import * as testing from "../../src/testing";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import type { Change } from "../../src/emulator/store/store";
+import { urnName } from "../../src/pulumi/urn";
 import { pulumiDir, tempDir } from "./harness";
 
 const RUNNER = path.join(__dirname, "killed-run.js");
@@ -246,7 +247,7 @@ async function killedScenario(engine: Engine, phase: Phase, at: number): Promise
     // The creates the kill interrupted stay listed as pending, as Pulumi keeps them, until cleared;
     // each of them is an object the state now holds (or, after a destroy, no longer needs).
     const urns = new Set((next.resources ?? []).map((r) => r.name));
-    for (const p of next.pending ?? []) expect(phase === "destroy" || urns.has(p.urn.split("::").pop()!)).toBe(true);
+    for (const p of next.pending ?? []) expect(phase === "destroy" || urns.has(urnName(p.urn))).toBe(true);
     const cleared = succeeded(await run(writes, { ...base, program, command: "clear-pending" }), "clearing the pending creates");
     expect(cleared.pending).toEqual([]);
     expect(stateRecords(cleared)).toEqual(declared);

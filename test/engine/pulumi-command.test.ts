@@ -9,11 +9,12 @@ import * as path from "node:path";
 import { pulumiWorkspace } from "../../src/testing/cli-stack";
 import { tempDir } from "./fixtures/harness";
 
-function standIn(dir: string): { pulumi: string; runs: () => string[] } {
+/** A `pulumi` in `dir` that records its arguments and prints `version` whatever it is asked. */
+function standIn(dir: string, version = "3.274.1"): { pulumi: string; runs: () => string[] } {
   standIns.push(fs.realpathSync(dir));
   const log = path.join(dir, "runs.log");
   const pulumi = path.join(dir, "pulumi");
-  fs.writeFileSync(pulumi, `#!/bin/sh\necho "$@" >> '${log}'\necho v3.274.1\n`, { mode: 0o755 });
+  fs.writeFileSync(pulumi, `#!/bin/sh\necho "$@" >> '${log}'\necho v${version}\n`, { mode: 0o755 });
   return { pulumi, runs: () => (fs.existsSync(log) ? fs.readFileSync(log, "utf8").trim().split("\n") : []) };
 }
 
@@ -52,13 +53,9 @@ describe("pulumiWorkspace's command", () => {
   });
 
   test("a CLI too old for the Automation API is refused, and asked again on the next workspace", async () => {
-    const dir = tempDir("pulumi-command-");
-    standIns.push(fs.realpathSync(dir));
-    const log = path.join(dir, "runs.log");
-    const pulumi = path.join(dir, "pulumi");
-    fs.writeFileSync(pulumi, `#!/bin/sh\necho "$@" >> '${log}'\necho v3.1.0\n`, { mode: 0o755 });
-    await expect(workspace(pulumi, tempDir("ws-"))).rejects.toThrow(/Minimum version requirement failed/);
-    await expect(workspace(pulumi, tempDir("ws-"))).rejects.toThrow(/Minimum version requirement failed/);
-    expect(fs.readFileSync(log, "utf8").trim().split("\n")).toEqual(["version", "version"]);
+    const old = standIn(tempDir("pulumi-command-"), "3.1.0");
+    await expect(workspace(old.pulumi, tempDir("ws-"))).rejects.toThrow(/Minimum version requirement failed/);
+    await expect(workspace(old.pulumi, tempDir("ws-"))).rejects.toThrow(/Minimum version requirement failed/);
+    expect(old.runs()).toEqual(["version", "version"]);
   });
 });

@@ -14,6 +14,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as svc from "../../src";
 import { SvcClient } from "../../src/client";
 import { startEmulator, type Emulator } from "../../src/emulator";
+import { urnName, urnQualifiedType } from "../../src/pulumi/urn";
 import { describeCli, pulumiDir } from "../cli/harness";
 import { Native, nativeStack, pluginBuilt, pluginDir, type NativeStack } from "./harness";
 
@@ -99,7 +100,7 @@ describeNative("moving a stack from the dynamic resources to the native provider
   /** The resources of the state, by type and name. */
   const stateTypes = async () => {
     const exported = JSON.parse(await cli("stack", "export", "--stack", "dev")) as { deployment: { resources: Array<{ urn: string; type: string }> } };
-    return exported.deployment.resources.map((r) => `${r.type}::${r.urn.split("::").pop()}`).sort();
+    return exported.deployment.resources.map((r) => `${r.type}::${urnName(r.urn)}`).sort();
   };
 
   /** The state's resources once moved and `up` has run: the native resources and their provider, the dynamic provider gone. */
@@ -163,7 +164,7 @@ describeNative("moving a stack from the dynamic resources to the native provider
     await cli("stack", "export", "--stack", "dev", "--file", exported);
     fs.writeFileSync(path.join(s.workDir, "import.json"), await importFile(exported));
     const urns = (await importFile(exported, "--urns")).split("\n").filter(Boolean);
-    expect(urns.map((u) => u.split("::").slice(2).join("::")).sort()).toEqual(
+    expect(urns.map((u) => `${urnQualifiedType(u)}::${urnName(u)}`).sort()).toEqual(
       [`${dynamicType("AppVersion")}::gauge`, `${dynamicType("AssetType")}::pump`, `${dynamicType("Label")}::anomaly`, `plant:index:Line$${dynamicType("Asset")}::pump-1`].sort(),
     );
 

@@ -5,21 +5,14 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import semver from "semver";
+import { urnName } from "../../src/pulumi/urn";
 import { kinds } from "../../src/provider/kinds";
 import { dynamicUrns, importFile, moveProblems, type ExportedStack } from "../../src/provider/native/move";
+import { BASELINES, newestScenarios as SCENARIOS, newestVersion } from "../upgrade/recorded";
 
-const BASELINES = path.join(__dirname, "..", "upgrade", "baselines");
-/** The newest version with recorded baselines: its recording holds every scenario, and together they declare every kind. */
-const NEWEST = fs
-  .readdirSync(BASELINES)
-  .filter((v) => semver.valid(v))
-  .sort(semver.compare)
-  .pop()!;
-const SCENARIOS = fs.readdirSync(path.join(BASELINES, NEWEST)).sort();
-
+/** A stack the newest version's baselines recorded (together they declare every kind). */
 const baseline = (scenario: string) =>
-  JSON.parse(fs.readFileSync(path.join(BASELINES, NEWEST, scenario, "stack.json"), "utf8")) as ExportedStack & {
+  JSON.parse(fs.readFileSync(path.join(BASELINES, newestVersion!, scenario, "stack.json"), "utf8")) as ExportedStack & {
     deployment: { resources: Array<{ urn: string; type: string; id?: string; parent?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }> };
   };
 
@@ -56,7 +49,7 @@ describe("the import file that moves a stack to the native provider", () => {
     const file = importFile(stack);
     expect(stack.deployment.resources.filter((r) => r.parent?.includes("::upgrade:"))).toEqual([]);
     for (const r of stack.deployment.resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/svc:"))) {
-      const spec = file.resources.find((s) => s.name === r.urn.split("::").pop());
+      const spec = file.resources.find((s) => s.name === urnName(r.urn));
       expect(spec).toMatchObject({ id: r.id });
       expect(spec!.parent).toBeUndefined();
     }
@@ -84,7 +77,7 @@ describe("the import file that moves a stack to the native provider", () => {
     // The component's name is also a child's name (line-2 under line-2): the table's entry takes the next free name.
     const file = importFile(stack);
     const entry = Object.entries(file.nameTable).find(([, urn]) => urn === comp.urn);
-    const clash = file.resources.find((r) => r.name === comp.urn.split("::").pop())!;
+    const clash = file.resources.find((r) => r.name === urnName(comp.urn))!;
     expect(clash.type).toBe("svc:index:Asset");
     expect(entry).toEqual([`${clash.name}#2`, comp.urn]);
     for (const r of file.resources) if (r.logicalName !== undefined) expect(r.name).toMatch(new RegExp(`^${r.logicalName}#\\d+$`));

@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { SvcClient } from "../../src/client";
+import { urnName } from "../../src/pulumi/urn";
 import { describeCli, pulumiDir } from "../cli/harness";
 import { Native, nativeStack, pluginBuilt, type NativeStack } from "./harness";
 
@@ -70,7 +71,7 @@ describeNative("the native provider under `pulumi`", () => {
       diff: true,
       onEvent: (e) => {
         const m = e.resourcePreEvent?.metadata;
-        if (m && m.op !== "same") events.push({ name: m.urn.split("::").pop()!, op: m.op, diffs: m.diffs, detailedDiff: m.detailedDiff, keys: m.keys });
+        if (m && m.op !== "same") events.push({ name: urnName(m.urn), op: m.op, diffs: m.diffs, detailedDiff: m.detailedDiff, keys: m.keys });
       },
     });
     expect(changes(preview.changeSummary)).toEqual({ update: 1, replace: 1 });

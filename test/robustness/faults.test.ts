@@ -18,6 +18,7 @@ import { API_PREFIX } from "../../src/emulator/paths";
 import type { Store } from "../../src/emulator/store/store";
 import { TABLES } from "../../src/emulator/store/tables";
 import { kinds } from "../../src/provider/kinds";
+import { urnQualifiedType } from "../../src/pulumi/urn";
 import { INSTANCE_SETTINGS_DEFAULTS } from "../../src/provider/resources/instance-settings";
 import { ALL_KINDS_RESOURCES, allKinds } from "../model/all-kinds";
 import { KINDS } from "../kinds";
@@ -154,7 +155,9 @@ const FAULTS = { include_auth: true, latency_ms: 3, retry_after_s: 1 } as const;
 describe(`A program of all ${KINDS.length} kinds under injected faults ends as it does without them`, () => {
   test("the run without faults (the baseline) keeps after destroy only what API v4 cannot delete, and the instance settings at their defaults", () => {
     expect(baseline.resources).toBe(ALL_KINDS_RESOURCES);
-    expect(new Set(baseline.afterUp.state.map((r) => (r as { urn: string }).urn.split("::")[2]))).toEqual(new Set(Object.keys(kinds).map((k) => `pulumi-nodejs:dynamic/svc:${k}`)));
+    expect(new Set(baseline.afterUp.state.map((r) => urnQualifiedType((r as { urn: string }).urn)))).toEqual(
+      new Set(Object.keys(kinds).map((k) => `pulumi-nodejs:dynamic/svc:${k}`)),
+    );
     expect(baseline.duplicates).toEqual([]);
     expect(Object.keys(baseline.afterDestroy).sort()).toEqual([TABLES.clusters, TABLES.dataTypes, TABLES.instanceSettings].sort());
     expect(baseline.afterDestroy[TABLES.instanceSettings]).toEqual([JSON.stringify({ key: "settings", value: INSTANCE_SETTINGS_DEFAULTS })]);

@@ -31,12 +31,13 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import { kinds } from "../../src/provider/kinds";
 import * as testing from "../../src/testing";
 import { pulumiWorkspace } from "../../src/testing/cli-stack";
+import { urnName } from "../../src/pulumi/urn";
 import { describeCli, pulumiDir, tempDir } from "../cli/harness";
 import { scenarios } from "./baseline-programs";
+import { BASELINES, newestScenarios, newestVersion, recorded } from "./recorded";
 
 testing.registerMatchers();
 
-const BASELINES = path.join(__dirname, "baselines");
 const VERSION = (JSON.parse(fs.readFileSync(path.join(__dirname, "../../package.json"), "utf8")) as { version: string }).version;
 const RECORD = process.env.RECORD_UPGRADE_BASELINES === "1";
 const PROJECT = "svc-upgrade";
@@ -81,7 +82,7 @@ function atAddress(e: Exported, baseUrl: string): Exported {
   );
   return { ...e, deployment: { ...e.deployment, resources } };
 }
-const listed = (e: Exported) => (e.deployment.resources ?? []).map((r) => `${r.type} ${r.urn.split("::").pop()}`).sort();
+const listed = (e: Exported) => (e.deployment.resources ?? []).map((r) => `${r.type} ${urnName(r.urn)}`).sort();
 /** Each resource as the state stores it: its id, the options the engine keeps, and the names of its outputs. */
 const shapes = (e: Exported) =>
   (e.deployment.resources ?? [])
@@ -97,14 +98,6 @@ const shapes = (e: Exported) =>
     })
     .sort();
 const kindsOf = (e: Exported) => [...new Set((e.deployment.resources ?? []).filter((r) => r.type.startsWith(DYNAMIC)).map((r) => r.type.slice(DYNAMIC.length)))].sort();
-
-/** The versions and scenarios that have a baseline. */
-const recorded: [string, string][] = fs.existsSync(BASELINES)
-  ? fs
-      .readdirSync(BASELINES)
-      .sort()
-      .flatMap((v) => fs.readdirSync(path.join(BASELINES, v)).map((s): [string, string] => [v, s]))
-  : [];
 
 describeCli("upgrade baselines recorded under `pulumi`", () => {
   let dir: string;
@@ -148,12 +141,8 @@ describeCli("upgrade baselines recorded under `pulumi`", () => {
 
   if (RECORD) return;
   test("the baselines of the current version cover every kind the package serves", () => {
-    const newest = recorded
-      .map(([v]) => v)
-      .sort(compareVersions)
-      .pop();
-    expect(newest).toBeDefined();
-    const covered = new Set(recorded.filter(([v]) => v === newest).flatMap(([v, s]) => readMeta(v, s).kinds));
+    expect(newestVersion).toBeDefined();
+    const covered = new Set(newestScenarios.flatMap((s) => readMeta(newestVersion!, s).kinds));
     // A new kind needs the baselines recorded again (RECORD_UPGRADE_BASELINES=1, above).
     expect([...covered].sort()).toEqual(Object.keys(kinds).sort());
   });
@@ -219,11 +208,4 @@ function readMeta(version: string, name: string): Meta {
 
 function cliVersion(): string {
   return spawnSync(path.join(pulumiDir!, "pulumi"), ["version"], { encoding: "utf8" }).stdout.trim();
-}
-
-function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.-]/).map(Number);
-  const pb = b.split(/[.-]/).map(Number);
-  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] - pb[i];
-  return 0;
 }
