@@ -4,8 +4,8 @@
  *  (ES2022 with its class fields, CommonJS with ES module interop).
  *  The dynamic-provider host child process loads the built package from dist/ by name, as a user's install does. */
 module.exports = {
-  // Jest's Node environment, with @pulumi/pulumi's message-less stack reads formatted by V8 (see the file).
-  testEnvironment: "<rootDir>/test/helpers/environment.js",
+  // The package's own environment for tests that run programs (src/testing/jest-environment.ts), as users set it.
+  testEnvironment: "pulumi-svc/testing/jest-environment",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: {

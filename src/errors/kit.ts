@@ -152,6 +152,11 @@ export const kitErrors = {
     meaning: "The dynamic-provider host of @pulumi/pulumi did not start: it exited, printed something other than its port, or did not report its port in time.",
     fix: "Read the host's output quoted in the message; check that @pulumi/pulumi is installed where the stack runs.",
   },
+  SVC_KIT_JEST_ENVIRONMENT_MISSING: {
+    meaning:
+      "A jest config names `pulumi-svc/testing/jest-environment`, which extends jest's Node environment, and `jest-environment-node` cannot be loaded from where pulumi-svc is installed (jest installs it, but a package manager that does not hoist keeps it out of reach).",
+    fix: "Install it beside jest (`npm install --save-dev jest-environment-node`, the version of your jest), or name jest's own `node` environment instead.",
+  },
   SVC_KIT_STATE_UNREADABLE: {
     meaning: "The state file cannot be used: it was written by another state version, or it holds another project's or stack's state.",
     fix: "Point `statePath` at this stack's own state file (or a new one).",

@@ -190,11 +190,13 @@ export function consumerProject(line: PulumiLine): Promise<ConsumerProject> {
 async function prepare(line: PulumiLine): Promise<ConsumerProject> {
   const tarball = await packTarball();
   const spec = pulumiSpec(line);
-  const typescript: string = ownPackage.devDependencies.typescript;
+  // The project's own tools, at this repository's versions: its TypeScript, and jest with the Node
+  // environment the package's jest environment extends.
+  const tools = Object.fromEntries(["typescript", "jest", "jest-environment-node"].map((name) => [name, ownPackage.devDependencies[name] as string]));
   const sources = fs.readdirSync(fixtures).sort();
   const examples = EXAMPLES.flatMap(exampleSources);
   const read = (dir: string, files: string[]) => files.map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")]);
-  const key = sha256(JSON.stringify([tarball.sha, spec, typescript, nodeMajor, TEMPLATE_TSCONFIG, TSCONFIGS, read(fixtures, sources), read(examplesDir, examples)])).slice(0, 16);
+  const key = sha256(JSON.stringify([tarball.sha, spec, tools, nodeMajor, TEMPLATE_TSCONFIG, TSCONFIGS, read(fixtures, sources), read(examplesDir, examples)])).slice(0, 16);
   const prefix = `${line}-node${nodeMajor}-`;
   const dir = path.join(cacheRoot, prefix + key);
   fs.mkdirSync(cacheRoot, { recursive: true });
@@ -213,7 +215,7 @@ async function prepare(line: PulumiLine): Promise<ConsumerProject> {
         name: "svc-consumer",
         private: true,
         dependencies: { "@pulumi/pulumi": spec, "pulumi-svc": "file:./pulumi-svc.tgz" },
-        devDependencies: { "@types/node": `^${nodeMajor}`, typescript },
+        devDependencies: { "@types/node": `^${nodeMajor}`, ...tools },
       };
       fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
       fs.writeFileSync(path.join(dir, "tsconfig.json"), TEMPLATE_TSCONFIG);

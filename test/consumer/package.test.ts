@@ -130,6 +130,16 @@ describe.each(PULUMI_LINES)("@pulumi/pulumi %s", (line) => {
   );
 
   test(
+    "the project's jest runs a kit test under pulumi-svc/testing/jest-environment (project/jest.config.js)",
+    async () => {
+      const out = await runNode(project, [path.join("node_modules", "jest", "bin", "jest.js"), "--ci", "--colors=false"]);
+      expect({ code: out.code, output: out.stderr }).toEqual({ code: 0, output: expect.stringContaining("Tests:       1 passed, 1 total") });
+      expect(out.stderr).toContain("PASS ./environment.test.js");
+    },
+    RUN_MS,
+  );
+
+  test(
     "the kit deploys the program from inside the project, re-runs it unchanged and destroys it",
     async () => {
       const run = await runKit(project, "short");

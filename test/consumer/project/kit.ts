@@ -15,7 +15,11 @@ import { SvcApiError, SvcClient } from "pulumi-svc/client";
 import { startEmulator, type Emulator } from "pulumi-svc/emulator";
 import { snapshot } from "pulumi-svc/plant";
 import * as testing from "pulumi-svc/testing";
+import type PulumiSvcEnvironment from "pulumi-svc/testing/jest-environment";
 import { plant } from "./plant";
+
+// A user's own jest environment may extend the package's (the entry's declarations compile too).
+export const ownEnvironment = (Base: typeof PulumiSvcEnvironment): typeof PulumiSvcEnvironment => class extends Base {};
 
 // The declarations carry real types, not `any`: each line below must be a type error.
 // @ts-expect-error a Label needs a title
