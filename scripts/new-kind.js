@@ -6,7 +6,8 @@
  * (a doc that starts with "TODO"), and the created object is refused by the skeleton's create; then
  * `npm run classes` writes its class, and the type-check asks for its plant entry (KIND_SECTIONS).
  * And its test module, test/kinds/<kind>.ts, with its entry in test/kinds/index.ts: each part (model,
- * args, scenario, lifecycle case, inPlantProgram, secret canary case) throws naming itself until it is written.
+ * args, scenario, lifecycle case, inPlantProgram, secret canary case, resource in the program of every
+ * kind) throws naming itself until it is written.
  * docs/architecture.md, "A new kind over an existing area", is the whole recipe.
  * `root` (tests) writes into another copy of the repository.
  */
@@ -91,6 +92,8 @@ export const ${lowerFirst(kind)}: KindTests = {
   },
   // TODO: its resource in the secret canary program, each arg a secret could be written into holding its canary (test/helpers/secret-canaries.ts says which args count).
   secret: { resource: "${kebab(kind)}", args: [], declare: unwritten("secret canary case") },
+  // TODO: its one resource in the program of every kind (test/model/all-kinds.ts), referring to the quickstart's objects and to what came before it.
+  allKinds: unwritten("resource in the program of every kind"),
 };
 `;
 }

@@ -116,4 +116,5 @@ export const appParameterValues: KindTests = {
         { dependsOn: [before.Workload!] },
       ),
   },
+  allKinds: "quickstart",
 };

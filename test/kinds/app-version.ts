@@ -170,4 +170,5 @@ export const appVersion: KindTests = {
       return base;
     },
   },
+  allKinds: "quickstart",
 };

@@ -60,4 +60,5 @@ export const app: KindTests = {
     args: ["title", "description"],
     declare: ({ c, s, before }) => new svc.App("app", { name: before.AppVersion!.appName, title: s(c("title")), description: s(c("description")) }),
   },
+  allKinds: "quickstart",
 };

@@ -29,4 +29,5 @@ export const assetClass: KindTests = {
   },
   inPlantProgram: true,
   secret: { resource: "class", args: ["title"], declare: ({ c, s }) => new svc.AssetClass("class", { name: "pumps", title: s(c("title")) }) },
+  allKinds: "quickstart",
 };

@@ -67,4 +67,5 @@ export const assetMetadata: KindTests = {
     args: ["payload"],
     declare: ({ c, s, before }) => new svc.AssetMetadata("metadata", { assetName: before.Asset!.name, name: "vendor", payload: s({ note: c("payload") }) }),
   },
+  allKinds: ({ pump1 }) => new svc.AssetMetadata("pump-1-vendor", { assetName: pump1, name: "vendor", payload: { make: "ACME", serial: { plate: "P-1", year: 2029 } } }),
 };

@@ -96,4 +96,5 @@ export const assetProperty: KindTests = {
     args: ["title", "value"],
     declare: ({ c, s, before }) => new svc.AssetProperty("property", { assetName: before.Asset!.name, name: "serial", title: s(c("title")), value: s(c("value")) }),
   },
+  allKinds: "quickstart",
 };

@@ -58,4 +58,5 @@ export const assetType: KindTests = {
     args: ["title"],
     declare: ({ c, s, before }) => new svc.AssetType("type", { name: "pump", title: s(c("title")), assetClassName: before.AssetClass!.name }),
   },
+  allKinds: "quickstart",
 };

@@ -100,4 +100,5 @@ export const asset: KindTests = {
     declare: ({ c, s, before }) =>
       new svc.Asset("asset", { name: "pump-1", title: s(c("title")), assetTypeName: before.AssetType!.name }, { additionalSecretOutputs: ["assetTypeTitle"] }),
   },
+  allKinds: "quickstart",
 };

@@ -1,4 +1,5 @@
 /** Bridges: a protocol bridge on a cluster, which the platform runs as a workload of its name. */
+import * as pulumi from "@pulumi/pulumi";
 import { bridges } from "../../src/api/bridges";
 import type { KindTests } from "./kind-tests";
 import * as svc from "../../src";
@@ -102,4 +103,13 @@ export const bridge: KindTests = {
         payload: s({ endpoint: "opc.tcp://plc:4840", password: c("payload"), metrics_map: [{ name: "pressure", asset_name: "pump-1" }] }),
       }),
   },
+  allKinds: ({ cluster, pump1 }) =>
+    new svc.Bridge("opcua-line-1", {
+      name: "opcua-line-1",
+      clusterName: cluster,
+      appName: "opcua-bridge",
+      appVersion: "2.0.0",
+      protocol: "opcua",
+      payload: { endpoint: "opc.tcp://plc:4840", password: pulumi.secret("opcua-line-1-password"), metrics_map: [{ name: "pressure", asset_name: pump1 }] },
+    }),
 };

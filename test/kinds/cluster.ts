@@ -99,4 +99,5 @@ export const cluster: KindTests = {
   },
   inPlantProgram: true,
   secret: { resource: "cluster", args: ["title"], declare: ({ c, s }) => new svc.Cluster("cluster", { name: "plant-s", title: s(c("title")), ready: true }) },
+  allKinds: "quickstart",
 };

@@ -111,4 +111,13 @@ export const dataLabel: KindTests = {
         info: s({ note: c("info") }),
       }),
   },
+  allKinds: ({ pump1, before }) =>
+    new svc.DataLabel("bearing-noise", {
+      labelName: before.Label!.name,
+      startDate: "2030-05-01T12:00:00.000000Z",
+      endDate: "2030-05-01T13:00:00.000000Z",
+      description: "bearing noise on pump 1",
+      metrics: [{ assetName: pump1, name: "vibration" }],
+      source: { type: "user" },
+    }),
 };

@@ -77,4 +77,8 @@ export const dataType: KindTests = {
         icd: s({ name: "plant.canary", className: "Canary", version: `1.0.${round}`, fields: [{ name: "pressure", type: "number", description: c("icd") }] }),
       }),
   },
+  allKinds: () =>
+    new svc.DataType("pump-reading", {
+      icd: { name: "plant.pump_reading", className: "PumpReading", version: "1.0.0", fields: [{ name: "pressure", type: "number", description: "bar" }] },
+    }),
 };

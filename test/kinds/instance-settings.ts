@@ -60,4 +60,5 @@ export const instanceSettings: KindTests = {
     noCanary: "its only arg, acp, holds booleans and numbers: the test makes it secret and checks that its echo `effective` is secret in the state",
     declare: ({ round, s }) => new svc.InstanceSettings("settings", { acp: s({ metrics: { enabled: true, interval: 40 + round } }) }),
   },
+  allKinds: () => new svc.InstanceSettings("settings", { acp: { metrics: { enabled: true, interval: 45 }, status: { enabled: true, interval: 20 } } }),
 };

@@ -55,6 +55,24 @@ export interface SecretCase {
   declare(r: CanaryRound): Declared[KindName] | void;
 }
 
+/** What the program of every kind (test/model/all-kinds.ts) gives the resource of a kind the quickstart leaves out. */
+export interface AllKindsRound {
+  /** The quickstart's cluster, by name. */
+  cluster: pulumi.Output<string>;
+  /** The quickstart's pump-1, by name, as an output of the pumps (so that what refers to it comes after it). */
+  pump1: pulumi.Output<string>;
+  /** What the kinds before it declared (the kinds the quickstart declares are not in it). */
+  before: Declared;
+}
+
+/**
+ * The kind in the program of every kind, which the faults test runs under injected faults and the
+ * upgrade test replays over the state a release wrote: `"quickstart"` when the quickstart
+ * (examples/quickstart/program.ts) declares it, else its one resource there, referring to what came
+ * before it. A resource that is there once stays as it is: the recorded state holds it.
+ */
+export type AllKindsPart = "quickstart" | ((r: AllKindsRound) => Declared[KindName] | void);
+
 export interface KindTests {
   /** The model tests' entry (test/model): how the generator declares, changes and removes the kind, and what the platform should hold. */
   model: KindModel;
@@ -68,4 +86,6 @@ export interface KindTests {
   inPlantProgram: boolean;
   /** The secret suites' case. */
   secret: SecretCase;
+  /** The kind in the program of every kind (test/model/all-kinds.ts). */
+  allKinds: AllKindsPart;
 }

@@ -29,4 +29,5 @@ export const label: KindTests = {
   },
   inPlantProgram: true,
   secret: { resource: "label", args: ["title"], declare: ({ c, s }) => new svc.Label("label", { name: "anomaly", title: s(c("title")) }) },
+  allKinds: () => new svc.Label("anomaly", { name: "anomaly", title: "Anomaly" }),
 };

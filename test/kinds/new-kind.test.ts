@@ -42,14 +42,15 @@ test("the skeleton of a kind over an existing area compiles, and its docs say wh
   expect(index).toContain('import { gateway } from "./gateway";');
   expect(index).toContain("\n  Gateway: gateway,\n};\n");
   const testText = fs.readFileSync(tests, "utf8");
-  expect(testText.match(/\/\/ TODO: /g)).toHaveLength(6);
+  expect(testText.match(/\/\/ TODO: /g)).toHaveLength(7);
   const { gateway } = require(tests) as {
-    gateway: { model: { add(): unknown }; args: object; scenario: unknown; e2e: { program(v: number): void }; secret: { declare(): unknown } };
+    gateway: { model: { add(): unknown }; args: object; scenario: unknown; e2e: { program(v: number): void }; secret: { declare(): unknown }; allKinds(): unknown };
   };
   expect(() => gateway.model.add()).toThrow("Gateway: write its model's add (test/kinds/gateway.ts)");
   expect(() => gateway.args).toThrow("Gateway: write its args for the outputs suite");
   expect(() => gateway.e2e.program(0)).toThrow("Gateway: write its lifecycle case");
   expect(() => gateway.secret.declare()).toThrow("Gateway: write its secret canary case");
+  expect(() => gateway.allKinds()).toThrow("Gateway: write its resource in the program of every kind");
   const text = fs.readFileSync(file, "utf8");
   expect(text).toMatch(/doc: "TODO: /);
   expect(text).toMatch(/SVC_KIND_UNWRITTEN/);

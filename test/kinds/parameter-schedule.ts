@@ -125,4 +125,5 @@ export const parameterSchedule: KindTests = {
         { dependsOn: [before.AppParameterValues!] },
       ),
   },
+  allKinds: "quickstart",
 };

@@ -166,4 +166,5 @@ export const workload: KindTests = {
         runtime: s({ resources: [{ resource: "krn:asset:pump-1" }], configuration: { note: c("runtime") } }),
       }),
   },
+  allKinds: "quickstart",
 };

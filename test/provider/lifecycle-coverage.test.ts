@@ -35,7 +35,7 @@ describe("Every declared kind has a test module", () => {
   });
 
   test("each kind's test module holds every part", () => {
-    const parts = ["args", "e2e", "inPlantProgram", "model", "scenario"];
+    const parts = ["allKinds", "args", "e2e", "inPlantProgram", "model", "scenario", "secret"];
     const missing = Object.entries(KIND_TESTS).flatMap(([kind, t]) =>
       parts.filter((p) => !(p in t) || (t as unknown as Record<string, unknown>)[p] === undefined).map((p) => `${kind}: ${p}`),
     );
