@@ -167,6 +167,18 @@ describe("provider-side args", () => {
     expect(adopted.outs).toMatchObject({ adopt: true });
   });
 
+  test("the README's conflicts table lists, by their platform terms, the kinds that take `adopt`, whose identity the program states and whose destroy deletes", () => {
+    const readme = fs.readFileSync(path.join(__dirname, "../../README.md"), "utf8");
+    const row = readme.split("\n").find((l) => l.startsWith("| An object of the same identity exists outside the stack ("));
+    expect(row).toBeDefined();
+    const listed = row!.slice(row!.indexOf("(") + 1, row!.indexOf(")")).split(", ");
+    const expected = Object.values(kinds)
+      .filter((k) => "adopt" in k.args && k.id !== undefined && (k.onDestroy ?? "delete") === "delete")
+      .map((k) => k.platformTerm);
+    expect(expected.length).toBeGreaterThan(0);
+    expect([...listed].sort()).toEqual([...expected].sort());
+  });
+
   test("the README's resource table says what destroy does as each kind declares it", () => {
     const readme = fs.readFileSync(path.join(__dirname, "../../README.md"), "utf8");
     const rowOf = (name: string) => readme.split("\n").find((l) => l.startsWith("| ") && l.split("|")[1].includes(`\`${name}\``));
