@@ -3,6 +3,9 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/** URNs are read and written in one place, src/pulumi/urn.ts: elsewhere, a "::" string is a URN split or joined by hand. */
+const URN_BY_HAND = { selector: "Literal[value='::']", message: 'Read and write URNs with src/pulumi/urn.ts (urnName, urnQualifiedType, ...), not by "::".' };
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "bench/.results/**", "bench/.dist*/**", "test/.artifacts/**", "sdk/**", "**/*.d.ts"] },
   js.configs.recommended,
@@ -15,8 +18,10 @@ export default tseslint.config(
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/no-unnecessary-type-assertion": "error",
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      "no-restricted-syntax": ["error", URN_BY_HAND],
     },
   },
+  { files: ["src/pulumi/urn.ts"], rules: { "no-restricted-syntax": "off" } },
   {
     // Tests load compiled programs afresh and read JSON fixtures with require(); ANSI colours are stripped with regular expressions.
     files: ["test/**/*.ts"],
@@ -86,6 +91,7 @@ export default tseslint.config(
         { selector: "TSAsExpression > TSNeverKeyword", message: "`as never` discards the type: type the value instead." },
         { selector: "TSAsExpression[expression.type='TSAsExpression'] > TSUnknownKeyword", message: "`as unknown as` discards the type." },
         { selector: "TSAsExpression:has(> TSAsExpression > TSUnknownKeyword)", message: "`as unknown as` discards the type: type the value instead." },
+        URN_BY_HAND,
       ],
     },
   },
