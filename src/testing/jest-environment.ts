@@ -10,8 +10,8 @@
  * (`debuggablePromise` keeps it for its leak report at exit) and for every resource a program
  * declares. A program the kit runs runs in the test file's realm, whose `Error` has no
  * `prepareStackTrace`, so Node formats with the main realm's, which jest sets to its source-mapping
- * formatter: that one clones every call site of every stack, up to jest's 100 frames. In this repository's test files that run the largest
- * programs, it was a quarter of the test process's CPU.
+ * formatter: that one clones every call site of every stack, up to jest's 100 frames. In this
+ * repository's test files that run the largest programs, it was a quarter of the test process's CPU.
  *
  * Here a message-less `Error` (what those reads make) is formatted as V8 formats it, without source
  * maps and with Node's default 10 frames, except while `Error.stackTraceLimit` is infinite:
